@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { deriveKey } from './lib/secrets.ts';
+import errorHandler from './plugins/app/error-handler.ts';
+import openapi from './plugins/app/openapi.ts';
+import tenant from './plugins/app/tenant.ts';
+import db from './plugins/external/db.ts';
+import security from './plugins/external/security.ts';
+import web from './plugins/external/web.ts';
+import { createContext, type AppContext } from './context.ts';
+import formPostCallback from './modules/auth/form-post-callback.ts';
+import authRoutes from './modules/auth/routes.ts';
+import customerRoutes from './modules/customers/routes.ts';
+import invoiceRoutes from './modules/invoices/routes.ts';
+import contactRoutes from './modules/contact/routes.ts';
+import notificationRoutes from './modules/notifications/routes.ts';
+import paymentMethodRoutes from './modules/payment-methods/routes.ts';
+import paymentRoutes from './modules/payments/routes.ts';
+import tenantRoutes from './modules/tenants/routes.ts';
+
+export type AppOptions = { config: Config; db: Database; rootSecret: Buffer };
+
+/** The whole HTTP application as one plugin tree: tests build it and `inject` requests into it. */
+export async function buildApp({
+  config,
+  db: database,
+  rootSecret,
+}: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'res.headers["set-cookie"]',
+            ],
+          },
+    trustProxy: config.TRUST_PROXY,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    // Signed links (the invoice PDF) carry their claims in a path parameter.
+    routerOptions: { maxParamLength: 600 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = createContext(config, database, rootSecret, (msg) => app.log.info(msg));
+  app.decorateRequest('customerId', '');
+  app.addHook('onClose', async () => {
+    ctx.redis?.disconnect();
+  });
+  await app.register(db, { db: database });
+  await app.register(errorHandler);
+  await app.register(security, {
+    paymentFormOrigins: [...config.PAYMENT_FORM_ORIGINS, new URL(config.redsysSimulatorUrl).origin],
+    tls: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(cookie, { secret: deriveKey(rootSecret, 'cookie').toString('base64') });
+  await app.register(formbody, { bodyLimit: 65_536 });
+  await app.register(openapi);
+  await app.register(formPostCallback);
+
+  await app.register(
+    async (api) => {
+      await api.register(tenant);
+      if (config.RATE_LIMIT_PER_MINUTE > 0) {
+        await api.register(rateLimit, {
+          max: config.RATE_LIMIT_PER_MINUTE,
+          timeWindow: '1 minute',
+        });
+      }
+      await api.register(tenantRoutes);
+      await api.register(authRoutes, ctx);
+      await api.register(customerRoutes, ctx);
+      await api.register(invoiceRoutes, ctx);
+      await api.register(paymentRoutes, ctx);
+      await api.register(paymentMethodRoutes, ctx);
+      await api.register(notificationRoutes, ctx);
+      await api.register(contactRoutes, ctx);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: '/:tenant/api/1.0' },
+  );
+
+  await app.register(web, { root: config.WEB_DIST });
+  return app;
+}

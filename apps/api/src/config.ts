@@ -1,0 +1,135 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+const ZBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const ZDemoProviders = z.partialRecord(
+  z.enum(['google', 'apple', 'microsoft']),
+  z.object({
+    issuer: z.string().url(),
+    client_id: z.string().min(1),
+    client_secret: z.string().default(''),
+  }),
+);
+
+/**
+ * Configuration comes from the environment only, validated at boot: a wrong value stops the
+ * server with a message naming the variable. Defaults give the embedded demo of `npm start`.
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('localhost'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Real PostgreSQL. Without it the embedded PGlite in DATA_DIR is used. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Local state of the embedded mode: the PGlite database and the e-mail outbox. */
+  DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
+  /** Fill an empty database with the demo tenants and customers (PRODUCT.md "Demo data"). */
+  SEED_DEMO: ZBoolean.optional(),
+  /** Base URL of tenant `1`; other demo tenants get their label in front of the host. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Behind a proxy: trust X-Forwarded-* from it (never on by default). */
+  TRUST_PROXY: ZBoolean.default(false),
+  /** Requests per minute and IP on the API; 0 turns the global limit off (benchmarks). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+  /** Built web app served by this process. */
+  WEB_DIST: z.string().default(`${repoRoot}apps/web/dist`),
+  /** Root secret (base64, >= 32 bytes); required with DATABASE_URL, generated in DATA_DIR otherwise. */
+  APP_SECRET: z.string().optional(),
+  /** SMTP server for e-mail (smtp://user:pass@host:port); without it e-mail goes to DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** Redis shared by several API instances for rate limits; in memory without it. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  /** Multiplies the sign-in and recovery limits (end-to-end suites sign in many times). */
+  AUTH_LIMIT_SCALE: z.coerce.number().int().min(1).max(1000).default(1),
+  /** Lifetime of an access token. */
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
+  /** Origins allowed to call the cookie-authenticated calls besides each tenant's canonical URL. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
+  /**
+   * External sign-in providers the demo seed configures on its tenants (JSON: {"google": {"issuer",
+   * "client_id", "client_secret"}, ...}). Used by the end-to-end tests with a local OpenID provider.
+   */
+  DEMO_SIGN_IN_PROVIDERS: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return {};
+      try {
+        return ZDemoProviders.parse(JSON.parse(s));
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be JSON {"google": {"issuer","client_id","client_secret"}}',
+        });
+        return z.NEVER;
+      }
+    }),
+  /** Run the local Redsys simulator in this process (default: on with the embedded database). */
+  REDSYS_SIMULATOR: ZBoolean.optional(),
+  /** Port of the local Redsys simulator (default PORT + 1). */
+  REDSYS_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Where browsers reach the simulator (default http://localhost:<its port>). */
+  REDSYS_SIMULATOR_URL: z.string().url().optional(),
+  /** Base URL the gateway posts notifications to (default PUBLIC_URL); the tenant is in the path. */
+  NOTIFICATION_URL: z.string().url().optional(),
+  /** Minutes after which a payment with no notification is settled by asking the gateway. */
+  RECONCILE_AFTER_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** How often the reconciliation job looks for stale payments; 0 turns it off. */
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Extra origins a payment form may be posted to (the local Redsys simulator). */
+  PAYMENT_FORM_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
+});
+
+export type Config = z.infer<typeof ZEnv> & {
+  seedDemo: boolean;
+  publicUrl: string;
+  runSimulator: boolean;
+  simulatorPort: number;
+  redsysSimulatorUrl: string;
+  notificationBaseUrl: string;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  const simulatorPort = c.REDSYS_SIMULATOR_PORT ?? c.PORT + 1;
+  return {
+    ...c,
+    seedDemo: c.SEED_DEMO ?? !c.DATABASE_URL,
+    publicUrl,
+    runSimulator: c.REDSYS_SIMULATOR ?? !c.DATABASE_URL,
+    simulatorPort,
+    redsysSimulatorUrl: (c.REDSYS_SIMULATOR_URL ?? `http://localhost:${simulatorPort}`).replace(
+      /\/$/,
+      '',
+    ),
+    notificationBaseUrl: (c.NOTIFICATION_URL ?? publicUrl).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { preHandlerHookHandler } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from './lib/rate-limiter.ts';
+import { deriveKey } from './lib/secrets.ts';
+import {
+  createAccessTokens,
+  createXsrf,
+  type AccessTokens,
+  type Xsrf,
+} from './modules/auth/tokens.ts';
+import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { requireCustomer } from './plugins/app/authenticate.ts';
+
+/** What the modules share, built once per app from the configuration and the root secret. */
+export type AppContext = {
+  config: Config;
+  db: Database;
+  rootSecret: Buffer;
+  tokens: AccessTokens;
+  xsrf: Xsrf;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  requireCustomer: preHandlerHookHandler;
+  redis: Redis | null;
+};
+
+export function createContext(
+  config: Config,
+  db: Database,
+  rootSecret: Buffer,
+  log: (msg: string) => void,
+): AppContext {
+  const tokens = createAccessTokens(
+    deriveKey(rootSecret, 'access-token'),
+    config.ACCESS_TOKEN_TTL_SECONDS,
+  );
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
+    : null;
+  return {
+    config,
+    db,
+    rootSecret,
+    tokens,
+    xsrf: createXsrf(deriveKey(rootSecret, 'xsrf')),
+    limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+    mailer: createMailer({
+      smtpUrl: config.SMTP_URL,
+      outboxDir: join(config.DATA_DIR, 'outbox'),
+      log,
+    }),
+    requireCustomer: requireCustomer(tokens),
+    redis,
+  };
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { apiToIso, centsToAmount, isoToApi, todayIso } from './dates.ts';
+
+describe('dates and money at the API edge', () => {
+  it("takes today's date in Madrid, not in UTC", () => {
+    // 23:30 UTC on 31 December is already 1 January in Madrid (UTC+1).
+    expect(todayIso(new Date('2025-12-31T23:30:00Z'))).toBe('2026-01-01');
+    expect(todayIso(new Date('2025-06-30T21:59:00Z'))).toBe('2025-06-30');
+  });
+  it('converts between API and SQL dates', () => {
+    expect(apiToIso('20250301')).toBe('2025-03-01');
+    expect(isoToApi('2025-03-01')).toBe('20250301');
+  });
+  it('turns cents into amounts with two decimals', () => {
+    expect(centsToAmount(4719)).toBe(47.19);
+    expect(centsToAmount(0)).toBe(0);
+    expect(centsToAmount(100000001)).toBe(1000000.01);
+  });
+});

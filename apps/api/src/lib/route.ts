@@ -1,0 +1,65 @@
+import { ZErrorBody, ZTenantParams, ZValidationErrorBody, type TRouteDef } from '@portal/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { z } from 'zod';
+
+/** Error answers every route may give, documented in the OpenAPI document. */
+const errorResponses = {
+  400: ZErrorBody,
+  401: ZErrorBody,
+  403: ZErrorBody,
+  404: ZErrorBody,
+  409: ZErrorBody,
+  413: ZErrorBody,
+  415: ZErrorBody,
+  422: ZValidationErrorBody,
+  429: ZErrorBody,
+  500: ZErrorBody,
+  503: ZErrorBody,
+};
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type RouteInput<R extends TRouteDef> = {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  body: Output<R['body']>;
+  params: Output<R['params']>;
+};
+
+/**
+ * Registers one call of the contract: its method, path, params, body and response schemas come
+ * from `@portal/contract`, so the server validates every request and every response with the
+ * same schemas the web app is typed with.
+ */
+export function route<R extends TRouteDef>(
+  app: FastifyInstance,
+  def: R,
+  handler: (input: RouteInput<R>) => Promise<z.input<R['response']>>,
+  options: { preHandler?: preHandlerHookHandler[]; config?: Record<string, unknown> } = {},
+): void {
+  const params = def.params
+    ? ZTenantParams.extend((def.params as z.ZodObject).shape)
+    : ZTenantParams;
+  app.route({
+    method: def.method,
+    url: def.path,
+    config: options.config ?? {},
+    schema: {
+      summary: def.summary,
+      params,
+      ...(def.body ? { body: def.body } : {}),
+      response: { [def.status ?? 200]: def.response, ...errorResponses },
+      ...(def.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+    },
+    preHandler: options.preHandler ?? [],
+    async handler(request, reply) {
+      const result = await handler({
+        request,
+        reply,
+        body: request.body as Output<R['body']>,
+        params: request.params as Output<R['params']>,
+      });
+      return reply.status(def.status ?? 200).send(result);
+    },
+  });
+}

@@ -1,0 +1,125 @@
+import type { TSignInProvider } from '@portal/contract';
+import * as client from 'openid-client';
+import type { Sql } from '../../db/database.ts';
+
+export type ProviderRow = {
+  provider: TSignInProvider;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+};
+
+export type OidcState = {
+  provider: TSignInProvider;
+  state: string;
+  nonce: string;
+  verifier: string;
+  remember: boolean;
+};
+
+export type VerifiedPerson = {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+};
+
+export async function findProvider(sql: Sql, provider: string): Promise<ProviderRow | undefined> {
+  const rows = await sql.query<ProviderRow>(
+    `SELECT provider, issuer, client_id, client_secret FROM tenant_sign_in_providers
+      WHERE tenant_id = current_setting('app.tenant_id') AND provider = $1`,
+    [provider],
+  );
+  return rows[0];
+}
+
+/**
+ * OpenID Connect with openid-client: discovery (cached per issuer and client), the authorization
+ * URL with PKCE (S256), state and nonce, and the code exchange that validates the ID token's
+ * signature, issuer, audience and nonce. Microsoft must be configured with a tenant-specific
+ * issuer (`https://login.microsoftonline.com/<tenant id>/v2.0`), which pins who may sign in.
+ */
+export function createOidc() {
+  const configs = new Map<string, Promise<client.Configuration>>();
+
+  function configuration(row: ProviderRow): Promise<client.Configuration> {
+    const key = `${row.issuer}|${row.client_id}`;
+    let config = configs.get(key);
+    if (!config) {
+      const insecure = row.issuer.startsWith('http://');
+      config = client.discovery(
+        new URL(row.issuer),
+        row.client_id,
+        row.client_secret || undefined,
+        undefined,
+        insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+      );
+      // A failed discovery (provider down) is not cached: the next sign-in tries again.
+      config.catch(() => configs.delete(key));
+      configs.set(key, config);
+    }
+    return config;
+  }
+
+  return {
+    async authorizationUrl(row: ProviderRow, redirectUri: string, remember: boolean) {
+      const config = await configuration(row);
+      const verifier = client.randomPKCECodeVerifier();
+      const state: OidcState = {
+        provider: row.provider,
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        verifier,
+        remember,
+      };
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid email profile',
+        response_type: 'code',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: state.state,
+        nonce: state.nonce,
+        // Apple returns to a POST (form_post); the server turns it into a GET of the same page.
+        ...(row.provider === 'apple' ? { response_mode: 'form_post' } : {}),
+      });
+      return { url, state };
+    },
+
+    async exchange(
+      row: ProviderRow,
+      redirectUri: string,
+      input: { code: string; state: string; iss?: string | undefined },
+      saved: OidcState,
+    ) {
+      const config = await configuration(row);
+      const current = new URL(redirectUri);
+      current.searchParams.set('code', input.code);
+      current.searchParams.set('state', input.state);
+      if (input.iss) current.searchParams.set('iss', input.iss);
+      const tokens = await client.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: saved.verifier,
+        expectedState: saved.state,
+        expectedNonce: saved.nonce,
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims();
+      if (!claims) throw new Error('no ID token');
+      // Some providers keep the e-mail out of the ID token: ask the UserInfo endpoint, which
+      // openid-client checks answers for the same subject.
+      type EmailClaims = { email?: unknown; email_verified?: unknown };
+      let emailClaims: EmailClaims = { email: claims.email, email_verified: claims.email_verified };
+      if (typeof claims.email !== 'string' && config.serverMetadata().userinfo_endpoint) {
+        const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+        emailClaims = { email: info.email, email_verified: info.email_verified };
+      }
+      const verified = emailClaims.email_verified === true || emailClaims.email_verified === 'true';
+      return {
+        issuer: claims.iss,
+        subject: claims.sub,
+        email: typeof emailClaims.email === 'string' ? emailClaims.email : null,
+        emailVerified: verified,
+      } satisfies VerifiedPerson;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import type { Sql } from '../../db/database.ts';
+
+export type CustomerAuthRow = {
+  id: string;
+  code: string;
+  name: string;
+  last_name: string;
+  email: string;
+  password_hash: string | null;
+  language: string;
+};
+
+export type RefreshRow = {
+  id: string;
+  family_id: string;
+  customer_id: string;
+  persistent: boolean;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+};
+
+export type ResetRow = {
+  id: string;
+  customer_id: string | null;
+  email: string;
+  expires_at: Date;
+  used_at: Date | null;
+};
+
+const customerColumns = 'id, code, name, last_name, email, password_hash, language';
+
+/** Every method takes the transaction of `withTenant`: RLS limits it to that tenant. */
+export function createAuthRepository() {
+  return {
+    async findCustomerByEmail(sql: Sql, email: string): Promise<CustomerAuthRow | undefined> {
+      const rows = await sql.query<CustomerAuthRow>(
+        `SELECT ${customerColumns} FROM customers WHERE tenant_id = current_setting('app.tenant_id') AND lower(email) = lower($1)`,
+        [email],
+      );
+      return rows[0];
+    },
+    async findCustomerById(sql: Sql, id: string): Promise<CustomerAuthRow | undefined> {
+      const rows = await sql.query<CustomerAuthRow>(
+        `SELECT ${customerColumns} FROM customers WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+    async setPasswordHash(sql: Sql, customerId: string, hash: string): Promise<void> {
+      await sql.query(
+        `UPDATE customers SET password_hash = $2, updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [customerId, hash],
+      );
+    },
+
+    async insertRefresh(
+      sql: Sql,
+      row: {
+        familyId: string;
+        customerId: string;
+        tokenHash: Buffer;
+        persistent: boolean;
+        expiresAt: Date;
+      },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO refresh_tokens (tenant_id, family_id, customer_id, token_hash, persistent, expires_at)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)`,
+        [row.familyId, row.customerId, row.tokenHash, row.persistent, row.expiresAt],
+      );
+    },
+    /** Locks the row so that two refreshes with one token cannot both rotate it. */
+    async findRefreshForUpdate(sql: Sql, tokenHash: Buffer): Promise<RefreshRow | undefined> {
+      const rows = await sql.query<RefreshRow>(
+        `SELECT id, family_id, customer_id, persistent, expires_at, rotated_at, revoked_at
+           FROM refresh_tokens WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1
+          FOR UPDATE`,
+        [tokenHash],
+      );
+      return rows[0];
+    },
+    async markRotated(sql: Sql, id: string): Promise<void> {
+      await sql.query(
+        `UPDATE refresh_tokens SET rotated_at = now() WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id],
+      );
+    },
+    async revokeFamily(sql: Sql, familyId: string): Promise<void> {
+      await sql.query(
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND family_id = $1 AND revoked_at IS NULL`,
+        [familyId],
+      );
+    },
+    async revokeAllOfCustomer(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND revoked_at IS NULL`,
+        [customerId],
+      );
+    },
+
+    async insertReset(
+      sql: Sql,
+      row: { customerId: string; email: string; tokenHash: Buffer; expiresAt: Date },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO password_resets (tenant_id, customer_id, email, token_hash, expires_at)
+         VALUES (current_setting('app.tenant_id'), $1, lower($2), $3, $4)`,
+        [row.customerId, row.email, row.tokenHash, row.expiresAt],
+      );
+    },
+    async findResetForUpdate(sql: Sql, tokenHash: Buffer): Promise<ResetRow | undefined> {
+      const rows = await sql.query<ResetRow>(
+        `SELECT id, customer_id, email, expires_at, used_at FROM password_resets
+          WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1 FOR UPDATE`,
+        [tokenHash],
+      );
+      return rows[0];
+    },
+    /** Spends every outstanding reset token of the customer (the used one and any older ones). */
+    async spendResets(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `UPDATE password_resets SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND used_at IS NULL`,
+        [customerId],
+      );
+    },
+
+    async findIdentity(sql: Sql, issuer: string, subject: string): Promise<string | undefined> {
+      const rows = await sql.query<{ customer_id: string }>(
+        `SELECT customer_id FROM customer_identities
+          WHERE tenant_id = current_setting('app.tenant_id') AND issuer = $1 AND subject = $2`,
+        [issuer, subject],
+      );
+      return rows[0]?.customer_id;
+    },
+    async linkIdentity(
+      sql: Sql,
+      row: { issuer: string; subject: string; customerId: string; provider: string },
+    ) {
+      await sql.query(
+        `INSERT INTO customer_identities (tenant_id, issuer, subject, customer_id, provider)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        [row.issuer, row.subject, row.customerId, row.provider],
+      );
+    },
+  };
+}
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,76 @@
+import type { Database } from '../../db/database.ts';
+import { brandedHtml } from '../mail/layout.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailMessages, type Language } from '../mail/messages.ts';
+import type { CustomerAuthRow } from './repository.ts';
+
+type TenantMailRow = {
+  company_name: string;
+  primary_color: string;
+  canonical_url: string;
+  mail_from: string;
+  has_logo: boolean;
+};
+
+/** Loads what an e-mail of a tenant needs: its branding, its sender and its canonical URL. */
+export async function loadTenantMailInfo(db: Database, tenantId: string): Promise<TenantMailRow> {
+  const rows = await db.withTenant(tenantId, (sql) =>
+    sql.query<TenantMailRow>(
+      `SELECT company_name, primary_color, canonical_url, mail_from, logo_data IS NOT NULL AS has_logo
+         FROM tenants WHERE id = $1`,
+      [tenantId],
+    ),
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`tenant ${tenantId} vanished`);
+  return row;
+}
+
+/**
+ * The password-reset e-mail, in the customer's language, with the tenant's branding. The link is
+ * built from the tenant's canonical URL, never from the request's Host header.
+ */
+export function createResetMailer(db: Database, mailer: Mailer, log: (msg: string) => void) {
+  return async ({
+    tenantId,
+    customer,
+    token,
+  }: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    token: string;
+  }) => {
+    const tenant = await loadTenantMailInfo(db, tenantId);
+    const base = tenant.canonical_url.replace(/\/$/, '');
+    const url = `${base}/reset-password?${new URLSearchParams({ token, email: customer.email }).toString()}`;
+    const lang = (customer.language in mailMessages ? customer.language : 'es') as Language;
+    const m = mailMessages[lang];
+    const brand = {
+      companyName: tenant.company_name,
+      color: tenant.primary_color,
+      logoUrl: tenant.has_logo ? `${base}/${tenantId}/api/1.0/logo` : null,
+    };
+    await mailer.send({
+      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+      to: customer.email,
+      subject: `${m.resetSubject} · ${tenant.company_name}`,
+      text: [
+        m.resetIntro,
+        '',
+        `${m.resetButton}: ${url}`,
+        '',
+        m.resetExpiry,
+        m.resetIgnore,
+        '',
+        m.footer,
+      ].join('\n'),
+      html: brandedHtml(brand, {
+        heading: m.resetHeading,
+        paragraphs: [m.resetIntro, m.resetExpiry, m.resetIgnore],
+        button: { label: m.resetButton, url },
+        footer: m.footer,
+      }),
+    });
+    log(`password-reset link for ${customer.email} on tenant ${tenantId}: ${url}`);
+  };
+}

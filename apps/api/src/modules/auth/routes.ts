@@ -1,0 +1,169 @@
+import { ErrorCode, routes, signInStartPath, ZSignInProvider } from '@portal/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { route } from '../../lib/route.ts';
+import {
+  clearSessionCookies,
+  refreshCookie,
+  setSessionCookies,
+  xsrfCookie,
+  xsrfHeader,
+} from './cookies.ts';
+import { createOidc, findProvider, type OidcState } from './oidc.ts';
+import { createResetMailer } from './reset-mail.ts';
+import { createAuthService, type Session } from './service.ts';
+
+export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
+  const secure = ctx.config.publicUrl.startsWith('https:');
+  const service = createAuthService({
+    db: ctx.db,
+    tokens: ctx.tokens,
+    limiter: ctx.limiter,
+    sendResetMail: createResetMailer(ctx.db, ctx.mailer, (msg) => app.log.info(msg)),
+    onBackgroundError: (error) => app.log.error({ err: error }, 'password-reset e-mail failed'),
+    limitScale: ctx.config.AUTH_LIMIT_SCALE,
+  });
+
+  /**
+   * Refresh and logout are authenticated by a cookie, so they need proof that this page sent them:
+   * the XSRF double-submit, and an Origin (when the browser sends one) of this tenant.
+   */
+  function checkCookieCall(request: FastifyRequest) {
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const allowed = new Set([
+        new URL(request.tenant.canonical_url).origin,
+        ...ctx.config.ALLOWED_ORIGINS,
+      ]);
+      if (!allowed.has(origin)) throw new AppError(403, ErrorCode.forbidden, 'Origin not allowed');
+    }
+    const header = request.headers[xsrfHeader];
+    if (
+      !ctx.xsrf.verify(request.cookies[xsrfCookie], typeof header === 'string' ? header : undefined)
+    ) {
+      throw new AppError(403, ErrorCode.forbidden, 'Missing or invalid XSRF token');
+    }
+  }
+
+  const startSession = (
+    request: FastifyRequest,
+    reply: Parameters<typeof setSessionCookies>[0],
+    session: Session,
+  ) => setSessionCookies(reply, request, session, ctx.xsrf.issue(), secure);
+
+  route(app, routes.login, async ({ request, reply, body }) => {
+    const session = await service.login(request.tenant.id, body, request.ip);
+    startSession(request, reply, session);
+    return { access_token: session.accessToken, user: session.user };
+  });
+
+  route(app, routes.refreshToken, async ({ request, reply }) => {
+    checkCookieCall(request);
+    try {
+      const session = await service.refresh(request.tenant.id, request.cookies[refreshCookie]);
+      startSession(request, reply, session);
+      return { access_token: session.accessToken, accessToken: session.accessToken };
+    } catch (error) {
+      clearSessionCookies(reply, request, secure);
+      throw error;
+    }
+  });
+
+  route(app, routes.logout, async ({ request, reply }) => {
+    checkCookieCall(request);
+    await service.logout(request.tenant.id, request.cookies[refreshCookie]);
+    clearSessionCookies(reply, request, secure);
+    return { message: 'Signed out' };
+  });
+
+  route(app, routes.forgotPassword, async ({ request, body }) => {
+    await service.forgotPassword(request.tenant.id, body.email, request.ip);
+    return { message: 'If the address belongs to a customer, a reset link is on its way' };
+  });
+
+  route(app, routes.resetPassword, async ({ request, body }) => {
+    await service.resetPassword(request.tenant.id, body, request.ip);
+    return { message: 'Password changed' };
+  });
+
+  // External sign-in (OpenID Connect, authorization code + PKCE, state and nonce).
+  const oidc = createOidc();
+  const stateCookie = 'oidc_state';
+  const redirectUri = (request: FastifyRequest, provider: string) =>
+    `${request.tenant.canonical_url.replace(/\/$/, '')}/auth/${provider}/callback`;
+  const stateCookieOptions = (request: FastifyRequest) => ({
+    path: `/${request.tenant.id}/api/1.0/auth`,
+    httpOnly: true,
+    // Lax: the state must survive the top-level return from the provider (a GET navigation).
+    sameSite: 'lax' as const,
+    secure,
+    signed: true,
+  });
+  const failed = () => new AppError(400, ErrorCode.signInFailed, 'External sign-in failed');
+
+  app.get(
+    signInStartPath(':provider' as 'google'),
+    { schema: { hide: true }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const { provider } = request.params as { provider: string };
+      const remember = ['1', 'true'].includes(
+        String((request.query as { remember?: unknown }).remember),
+      );
+      const loginPage = `${request.tenant.canonical_url.replace(/\/$/, '')}/login?signin_error=${ErrorCode.signInFailed}`;
+      const parsed = ZSignInProvider.safeParse(provider);
+      const row = parsed.success
+        ? await ctx.db.withTenant(request.tenant.id, (sql) => findProvider(sql, parsed.data))
+        : undefined;
+      if (!row) return reply.redirect(loginPage, 302);
+      try {
+        const { url, state } = await oidc.authorizationUrl(
+          row,
+          redirectUri(request, row.provider),
+          remember,
+        );
+        void reply.setCookie(stateCookie, JSON.stringify(state), {
+          ...stateCookieOptions(request),
+          maxAge: 600,
+        });
+        return reply.redirect(url.href, 302);
+      } catch (error) {
+        request.log.error({ err: error }, 'OpenID discovery failed');
+        return reply.redirect(loginPage, 302);
+      }
+    },
+  );
+
+  route(app, routes.signInCallback, async ({ request, reply, body, params }) => {
+    const raw = request.cookies[stateCookie];
+    const unsigned = raw ? request.unsignCookie(raw) : undefined;
+    void reply.clearCookie(stateCookie, stateCookieOptions(request));
+    if (!unsigned?.valid || !unsigned.value) throw failed();
+    let saved: OidcState;
+    try {
+      saved = JSON.parse(unsigned.value) as OidcState;
+    } catch {
+      throw failed();
+    }
+    if (saved.provider !== params.provider || saved.state !== body.state) throw failed();
+    const row = await ctx.db.withTenant(request.tenant.id, (sql) =>
+      findProvider(sql, params.provider),
+    );
+    if (!row) throw failed();
+    let person;
+    try {
+      person = await oidc.exchange(row, redirectUri(request, row.provider), body, saved);
+    } catch (error) {
+      request.log.warn({ err: error }, 'OpenID code exchange refused');
+      throw failed();
+    }
+    const session = await service.signInExternal(
+      request.tenant.id,
+      person,
+      row.provider,
+      saved.remember,
+    );
+    startSession(request, reply, session);
+    return { access_token: session.accessToken, user: session.user };
+  });
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, FieldError, type TAuthUser } from '@portal/contract';
+import type { Database } from '../../db/database.ts';
+import { AppError, FieldValidationError } from '../../lib/app-error.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import { isWeakPassword } from './common-passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import type { VerifiedPerson } from './oidc.ts';
+import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
+import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
+
+export const persistentSessionDays = 30;
+/** A browser-session sign-in still ends on the server after this long without a refresh. */
+export const sessionHours = 12;
+export const resetTokenMinutes = 60;
+
+/** Limits: [count, window seconds]. Per IP, per account+IP, and per account. */
+export const limits = {
+  loginPerIp: [30, 60],
+  loginPerAccountAndIp: [10, 15 * 60],
+  loginPerAccount: [50, 60 * 60],
+  forgotPerIp: [10, 15 * 60],
+  // Beyond this an address gets no more e-mails for the hour, yet the answer is the same and the
+  // links already sent keep working: someone flooding a customer's address cannot lock them out.
+  forgotMailsPerAccount: [5, 60 * 60],
+  resetPerIp: [20, 15 * 60],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type Session = {
+  accessToken: string;
+  refreshToken: string;
+  persistent: boolean;
+  user: TAuthUser;
+};
+
+const toUser = (c: CustomerAuthRow): TAuthUser => ({
+  id: c.id,
+  code: c.code,
+  name: [c.name, c.last_name].filter(Boolean).join(' '),
+  email: c.email,
+});
+
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError(429, ErrorCode.rateLimited, 'Too many attempts', {
+    'retry-after': String(retryAfterSeconds),
+  });
+
+export type AuthServiceDeps = {
+  db: Database;
+  tokens: AccessTokens;
+  limiter: RateLimiter;
+  sendResetMail: (input: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    token: string;
+  }) => Promise<void>;
+  onBackgroundError: (error: unknown) => void;
+  /** Multiplies every account limit: end-to-end suites sign in many times from one address. */
+  limitScale?: number;
+};
+
+export function createAuthService({
+  db,
+  tokens,
+  limiter,
+  sendResetMail,
+  onBackgroundError,
+  limitScale,
+}: AuthServiceDeps) {
+  const repository = createAuthRepository();
+
+  async function enforce(key: string, [limit, window]: readonly [number, number]) {
+    const verdict = await limiter.hit(key, limit * (limitScale ?? 1), window);
+    if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
+  }
+
+  function expiry(persistent: boolean): Date {
+    const ms = persistent ? persistentSessionDays * 86_400_000 : sessionHours * 3_600_000;
+    return new Date(Date.now() + ms);
+  }
+
+  /** Opens a session (a new refresh-token family) for a customer who proved who they are. */
+  async function openSession(
+    tenantId: string,
+    customer: CustomerAuthRow,
+    persistent: boolean,
+  ): Promise<Session> {
+    const refreshToken = newOpaqueToken();
+    await db.withTenant(tenantId, (sql) =>
+      repository.insertRefresh(sql, {
+        familyId: randomUUID(),
+        customerId: customer.id,
+        tokenHash: hashToken(refreshToken),
+        persistent,
+        expiresAt: expiry(persistent),
+      }),
+    );
+    const accessToken = await tokens.sign({ customerId: customer.id, tenantId });
+    return { accessToken, refreshToken, persistent, user: toUser(customer) };
+  }
+
+  return {
+    openSession,
+
+    /**
+     * Signs in the person an OpenID provider vouched for: by a linked identity (issuer, subject),
+     * or on first use by a verified e-mail that belongs to a customer, which links it.
+     */
+    async signInExternal(
+      tenantId: string,
+      person: VerifiedPerson,
+      provider: string,
+      remember: boolean,
+    ) {
+      const customer = await db.withTenant(tenantId, async (sql) => {
+        const linked = await repository.findIdentity(sql, person.issuer, person.subject);
+        if (linked) return repository.findCustomerById(sql, linked);
+        if (!person.email || !person.emailVerified) return undefined;
+        const byEmail = await repository.findCustomerByEmail(sql, person.email);
+        if (byEmail) {
+          await repository.linkIdentity(sql, {
+            issuer: person.issuer,
+            subject: person.subject,
+            customerId: byEmail.id,
+            provider,
+          });
+        }
+        return byEmail;
+      });
+      if (!customer)
+        throw new AppError(404, ErrorCode.noAccount, 'No customer account for this person');
+      return openSession(tenantId, customer, remember);
+    },
+
+    async login(
+      tenantId: string,
+      input: { email: string; password: string; remember?: boolean },
+      ip: string,
+    ) {
+      const email = input.email.toLowerCase();
+      await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
+      await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
+      await enforce(`login:acct:${tenantId}:${email}`, limits.loginPerAccount);
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerByEmail(sql, email),
+      );
+      // Unknown e-mail and wrong password: same work (a dummy verification), same answer.
+      const ok = await verifyPassword(customer?.password_hash, input.password);
+      if (!customer || !ok)
+        throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
+      await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
+      if (customer.password_hash && needsRehash(customer.password_hash)) {
+        const rehashed = await hashPassword(input.password);
+        await db.withTenant(tenantId, (sql) =>
+          repository.setPasswordHash(sql, customer.id, rehashed),
+        );
+      }
+      return openSession(tenantId, customer, input.remember === true);
+    },
+
+    /**
+     * Rotates a refresh token. A token that was already rotated (or revoked) is a stolen copy or a
+     * replay: its whole family is revoked, so the thief's and the victim's sessions both end.
+     */
+    async refresh(tenantId: string, refreshToken: string | undefined): Promise<Session> {
+      const unauthorized = new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+      if (!refreshToken || refreshToken.length > 200) throw unauthorized;
+      const outcome = await db.withTenant(tenantId, async (sql) => {
+        const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
+        if (!row || row.revoked_at) return { kind: 'invalid' as const };
+        if (row.rotated_at) {
+          await repository.revokeFamily(sql, row.family_id);
+          return { kind: 'reused' as const };
+        }
+        if (row.expires_at.getTime() <= Date.now()) return { kind: 'invalid' as const };
+        const customer = await repository.findCustomerById(sql, row.customer_id);
+        if (!customer) return { kind: 'invalid' as const };
+        const next = newOpaqueToken();
+        await repository.markRotated(sql, row.id);
+        await repository.insertRefresh(sql, {
+          familyId: row.family_id,
+          customerId: row.customer_id,
+          tokenHash: hashToken(next),
+          persistent: row.persistent,
+          expiresAt: expiry(row.persistent),
+        });
+        return { kind: 'ok' as const, customer, next, persistent: row.persistent };
+      });
+      if (outcome.kind !== 'ok') throw unauthorized;
+      const accessToken = await tokens.sign({ customerId: outcome.customer.id, tenantId });
+      return {
+        accessToken,
+        refreshToken: outcome.next,
+        persistent: outcome.persistent,
+        user: toUser(outcome.customer),
+      };
+    },
+
+    async logout(tenantId: string, refreshToken: string | undefined): Promise<void> {
+      if (!refreshToken || refreshToken.length > 200) return;
+      await db.withTenant(tenantId, async (sql) => {
+        const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
+        if (row) await repository.revokeFamily(sql, row.family_id);
+      });
+    },
+
+    /**
+     * Answers at once, the same for any address; the lookup and the e-mail happen afterwards, so
+     * neither the answer nor its timing tells whether the address belongs to a customer.
+     */
+    async forgotPassword(tenantId: string, rawEmail: string, ip: string): Promise<void> {
+      const email = rawEmail.toLowerCase();
+      await enforce(`forgot:ip:${tenantId}:${ip}`, limits.forgotPerIp);
+      setImmediate(() => {
+        void (async () => {
+          const [limit, window] = limits.forgotMailsPerAccount;
+          const verdict = await limiter.hit(`forgot:acct:${tenantId}:${email}`, limit, window);
+          if (!verdict.allowed) return;
+          const customer = await db.withTenant(tenantId, (sql) =>
+            repository.findCustomerByEmail(sql, email),
+          );
+          if (!customer) return;
+          const token = newOpaqueToken();
+          await db.withTenant(tenantId, (sql) =>
+            repository.insertReset(sql, {
+              customerId: customer.id,
+              email: customer.email,
+              tokenHash: hashToken(token),
+              expiresAt: new Date(Date.now() + resetTokenMinutes * 60_000),
+            }),
+          );
+          await sendResetMail({ tenantId, customer, token });
+        })().catch(onBackgroundError);
+      });
+    },
+
+    async resetPassword(
+      tenantId: string,
+      input: { token: string; email: string; password: string },
+      ip: string,
+    ): Promise<void> {
+      await enforce(`reset:ip:${tenantId}:${ip}`, limits.resetPerIp);
+      if (isWeakPassword(input.password, input.email)) {
+        throw new FieldValidationError({ password: [FieldError.weakPassword] });
+      }
+      const newHash = await hashPassword(input.password);
+      const outcome = await db.withTenant(tenantId, async (sql) => {
+        const row = await repository.findResetForUpdate(sql, hashToken(input.token));
+        if (!row || row.used_at || row.email !== input.email.toLowerCase())
+          return 'invalid' as const;
+        if (row.expires_at.getTime() <= Date.now()) return 'expired' as const;
+        if (!row.customer_id) return 'gone' as const;
+        await repository.setPasswordHash(sql, row.customer_id, newHash);
+        await repository.spendResets(sql, row.customer_id);
+        await repository.revokeAllOfCustomer(sql, row.customer_id);
+        return 'ok' as const;
+      });
+      if (outcome === 'invalid')
+        throw new FieldValidationError({ token: [FieldError.invalidToken] });
+      if (outcome === 'expired')
+        throw new AppError(400, ErrorCode.resetTokenExpired, 'Reset link expired');
+      if (outcome === 'gone') throw new AppError(404, ErrorCode.userNotFound, 'User not found');
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,252 @@
+import type { TInvoiceDetail } from '@portal/contract';
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import type { Language } from '../mail/messages.ts';
+import { pdfMessages } from './pdf-messages.ts';
+
+export type PdfTenant = {
+  company_name: string;
+  legal_name: string;
+  legal_nif: string;
+  legal_address: string;
+  contact_email: string;
+  primary_color: string;
+  logo_mime: string | null;
+  logo_data: Uint8Array | null;
+};
+
+export type PdfCustomer = {
+  name: string;
+  nif: string;
+  address: string;
+  postal_code: string;
+  city: string;
+  province: string;
+  country: string;
+  email: string;
+};
+
+/** es-ES formats whatever the language (the issue asks for Spanish number and date formats). */
+const money = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' });
+const formatDate = (api: string | null): string =>
+  api && /^\d{8}$/.test(api) ? `${api.slice(6, 8)}/${api.slice(4, 6)}/${api.slice(0, 4)}` : '';
+const formatQuantity = (n: number): string =>
+  new Intl.NumberFormat('es-ES', { maximumFractionDigits: 3 }).format(n);
+
+/**
+ * The invoice as a one-page (or longer) A4 PDF drawn with pdfkit: the tenant's logo and colour,
+ * both parties' fiscal data, the lines, VAT, totals and the instalments with their state. Standard
+ * PDF fonts (Helvetica, WinAnsi) cover Spanish, Catalan and Basque text and the euro sign.
+ */
+export function renderInvoicePdf(input: {
+  invoice: TInvoiceDetail;
+  tenant: PdfTenant;
+  customer: PdfCustomer;
+  language: Language;
+  todayApi: string;
+}): PDFKit.PDFDocument {
+  const { invoice, tenant, customer, todayApi } = input;
+  const m = pdfMessages[input.language];
+  const color = `#${tenant.primary_color.replace(/^#/, '')}`;
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margin: 48,
+    info: {
+      Title: `${m.invoice} ${invoice.invoice_id}`,
+      Author: tenant.legal_name || tenant.company_name,
+    },
+  });
+  const left = 48;
+  const width = doc.page.width - 96;
+
+  doc.rect(0, 0, doc.page.width, 8).fill(color);
+
+  // Header: logo, then the issuer's fiscal identity.
+  let logoWidth = 0;
+  if (tenant.logo_data && tenant.logo_mime) {
+    try {
+      if (tenant.logo_mime === 'image/svg+xml') {
+        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), left, 32, {
+          width: 56,
+          height: 56,
+        });
+      } else {
+        doc.image(Buffer.from(tenant.logo_data), left, 32, { fit: [56, 56] });
+      }
+      logoWidth = 68;
+    } catch {
+      logoWidth = 0;
+    }
+  }
+  doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
+  doc.text(tenant.legal_name || tenant.company_name, left + logoWidth, 34, {
+    width: 300 - logoWidth,
+  });
+  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  if (tenant.legal_nif) doc.text(`${m.nif}: ${tenant.legal_nif}`, { width: 300 - logoWidth });
+  if (tenant.legal_address) doc.text(tenant.legal_address, { width: 300 - logoWidth });
+  if (tenant.contact_email) doc.text(tenant.contact_email, { width: 300 - logoWidth });
+
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(color);
+  doc.text(m.invoice, left + 300, 34, { width: width - 300, align: 'right' });
+  doc.font('Helvetica').fontSize(10).fillColor('#18181b');
+  doc.text(`${m.number}: ${invoice.invoice_id}`, left + 300, doc.y + 2, {
+    width: width - 300,
+    align: 'right',
+  });
+  doc.text(`${m.date}: ${formatDate(invoice.invoice_date)}`, {
+    width: width - 300,
+    align: 'right',
+  });
+  if (invoice.status === 2) {
+    doc
+      .font('Helvetica-Bold')
+      .fillColor('#b91c1c')
+      .text(m.cancelledInvoice, { width: width - 300, align: 'right' });
+  }
+
+  // Customer.
+  let y = Math.max(doc.y, 110) + 16;
+  doc.roundedRect(left, y, width, 86, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
+  doc
+    .fillColor('#71717a')
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .text(m.customer.toUpperCase(), left + 12, y + 10);
+  doc
+    .fillColor('#18181b')
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .text(customer.name, left + 12, y + 22, { width: width - 24 });
+  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  const customerLines = [
+    customer.nif ? `${m.nif}: ${customer.nif}` : '',
+    customer.address,
+    [customer.postal_code, customer.city, customer.province].filter(Boolean).join(' · '),
+    [customer.country, customer.email].filter(Boolean).join(' · '),
+  ].filter(Boolean);
+  doc.text(customerLines.join('\n'), left + 12, y + 37, { width: width - 24 });
+  y += 104;
+
+  // Lines.
+  const concept = { label: m.concept, x: left, w: width - 300, align: 'left' as const };
+  const quantity = { label: m.quantity, x: left + width - 300, w: 50, align: 'right' as const };
+  const price = { label: m.unitPrice, x: left + width - 245, w: 80, align: 'right' as const };
+  const vat = { label: m.vat, x: left + width - 160, w: 50, align: 'right' as const };
+  const amount = { label: m.amount, x: left + width - 100, w: 100, align: 'right' as const };
+  const cols = [concept, quantity, price, vat, amount];
+  const header = (top: number) => {
+    doc.rect(left, top, width, 20).fill(color);
+    doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(9);
+    for (const c of cols) doc.text(c.label, c.x + 4, top + 6, { width: c.w - 8, align: c.align });
+    return top + 24;
+  };
+  y = header(y);
+  doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+  for (const line of invoice.lines) {
+    const description = [line.concept, [line.person, line.quota].filter(Boolean).join(' · ')]
+      .filter(Boolean)
+      .join('\n');
+    const height = Math.max(doc.heightOfString(description, { width: concept.w - 8 }), 12) + 8;
+    if (y + height > doc.page.height - 140) {
+      doc.addPage();
+      y = header(48);
+      doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+    }
+    const lineTotal = Math.round(line.quantity * line.unit_price * 100) / 100;
+    doc.text(description, concept.x + 4, y, { width: concept.w - 8 });
+    doc.text(formatQuantity(line.quantity), quantity.x + 4, y, {
+      width: quantity.w - 8,
+      align: 'right',
+    });
+    doc.text(money.format(line.unit_price), price.x + 4, y, {
+      width: price.w - 8,
+      align: 'right',
+    });
+    doc.text(`${formatQuantity(line.iva)} %`, vat.x + 4, y, {
+      width: vat.w - 8,
+      align: 'right',
+    });
+    doc.text(money.format(lineTotal), amount.x + 4, y, { width: amount.w - 8, align: 'right' });
+    y += height;
+    doc
+      .moveTo(left, y - 3)
+      .lineTo(left + width, y - 3)
+      .strokeColor('#e4e4e7')
+      .lineWidth(0.5)
+      .stroke();
+  }
+
+  // Totals.
+  y += 8;
+  const totals: [string, number, boolean][] = [
+    [m.base, invoice.base, false],
+    [m.vatAmount, invoice.iva, false],
+    [m.total, invoice.total, true],
+  ];
+  if (invoice.pending > 0 && invoice.status !== 2) totals.push([m.pending, invoice.pending, true]);
+  for (const [label, value, strong] of totals) {
+    doc
+      .font(strong ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(strong ? 11 : 10)
+      .fillColor('#18181b');
+    doc.text(label, left + width - 300, y, { width: 190, align: 'right' });
+    doc.text(money.format(value), left + width - 100, y, { width: 96, align: 'right' });
+    y += strong ? 18 : 15;
+  }
+
+  // Instalments.
+  if (invoice.payments.length > 0) {
+    y += 14;
+    if (y > doc.page.height - 160) {
+      doc.addPage();
+      y = 48;
+    }
+    doc.font('Helvetica-Bold').fontSize(11).fillColor(color).text(m.instalments, left, y);
+    y += 18;
+    doc.font('Helvetica-Bold').fontSize(8).fillColor('#71717a');
+    doc.text(m.dueDate.toUpperCase(), left, y, { width: 100 });
+    doc.text(m.method.toUpperCase(), left + 100, y, { width: 170 });
+    doc.text(m.amount.toUpperCase(), left + 270, y, { width: 90, align: 'right' });
+    doc.text(m.state.toUpperCase(), left + 380, y, { width: width - 380 });
+    y += 14;
+    doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+    for (const p of invoice.payments) {
+      const state =
+        p.state === 'paid'
+          ? `${m.paid} ${formatDate(p.paiddate)}`
+          : p.state === 'cancelled'
+            ? m.cancelled
+            : p.state === 'returned'
+              ? m.returned
+              : p.duedate < todayApi
+                ? m.overdue
+                : m.pendingState;
+      doc.text(formatDate(p.duedate), left, y, { width: 100 });
+      doc.text(p.method, left + 100, y, { width: 170 });
+      doc.text(money.format(p.import), left + 270, y, { width: 90, align: 'right' });
+      doc.text(state, left + 380, y, { width: width - 380 });
+      y += 15;
+    }
+  }
+
+  // Footer on every page.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // The footer sits inside the bottom margin: lift the margin so pdfkit does not add a page.
+    doc.page.margins.bottom = 0;
+    const footer = [
+      tenant.legal_name || tenant.company_name,
+      tenant.contact_email ? `${m.contact}: ${tenant.contact_email}` : '',
+      `${m.page} ${i + 1}/${range.count}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    doc.font('Helvetica').fontSize(8).fillColor('#71717a');
+    doc.text(footer, left, doc.page.height - 36, { width, align: 'center', lineBreak: false });
+  }
+  doc.end();
+  return doc;
+}

@@ -1,0 +1,182 @@
+import type { Sql } from '../../db/database.ts';
+
+export type InvoiceListRow = {
+  invoice_id: string;
+  invoice_date: string;
+  total_cents: number;
+  owed_cents: number;
+  cancelled: boolean;
+};
+
+export type InvoiceRow = InvoiceListRow & {
+  base_cents: number;
+  vat_cents: number;
+  customer_name: string;
+  date_iso: string;
+};
+
+export type InvoiceLineRow = {
+  person: string;
+  concept: string;
+  quota: string;
+  quantity: number;
+  unit_price_cents: number;
+  vat_rate: number;
+};
+
+export type InstalmentRow = {
+  id: string;
+  invoice_id: string;
+  seq: number;
+  due_date: string;
+  paid_date: string | null;
+  amount_cents: number;
+  method: string;
+  status: 'pending' | 'paid' | 'cancelled' | 'returned';
+};
+
+/** Unpaid means still owed: pending, or returned by the bank after a direct debit. */
+export const unpaidStates = "('pending', 'returned')";
+
+const owedLateral = `LEFT JOIN LATERAL (
+    SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
+
+const hasUnpaid = `EXISTS (SELECT 1 FROM instalments e WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
+                           AND e.status IN ${unpaidStates})`;
+
+/**
+ * Every query names the tenant and the customer: row-level security is the second lock, not the
+ * first. A customer's invoices come from one range scan of invoices_customer_date.
+ */
+export function createInvoiceRepository() {
+  return {
+    async listInvoices(
+      sql: Sql,
+      q: {
+        customerId: string;
+        from: string;
+        to: string;
+        offset: number;
+        limit: number;
+        only?: 'paid' | 'pending';
+      },
+    ): Promise<InvoiceListRow[]> {
+      const filter =
+        q.only === 'paid'
+          ? `AND NOT i.cancelled AND NOT ${hasUnpaid}`
+          : q.only === 'pending'
+            ? `AND ${hasUnpaid}`
+            : '';
+      return sql.query<InvoiceListRow>(
+        `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
+                coalesce(o.owed, 0) AS owed_cents, i.cancelled
+           FROM invoices i ${owedLateral}
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+            AND i.invoice_date BETWEEN $2 AND $3 ${filter}
+          ORDER BY i.invoice_date DESC, i.id DESC
+          LIMIT $4 OFFSET $5`,
+        [q.customerId, q.from, q.to, q.limit, q.offset],
+      );
+    },
+
+    async summary(sql: Sql, q: { customerId: string; from: string; to: string }) {
+      const rows = await sql.query<{ invoices: number; pending_cents: number }>(
+        `SELECT count(DISTINCT i.id)::int AS invoices, coalesce(sum(e.amount_cents), 0)::int8 AS pending_cents
+           FROM invoices i
+           JOIN instalments e ON e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+            AND i.invoice_date BETWEEN $2 AND $3 AND NOT i.cancelled`,
+        [q.customerId, q.from, q.to],
+      );
+      return rows[0] ?? { invoices: 0, pending_cents: 0 };
+    },
+
+    async findInvoice(
+      sql: Sql,
+      customerId: string,
+      invoiceId: string,
+    ): Promise<InvoiceRow | undefined> {
+      const rows = await sql.query<InvoiceRow>(
+        `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date,
+                i.invoice_date::text AS date_iso, i.base_cents, i.vat_cents, i.total_cents, i.cancelled,
+                coalesce(o.owed, 0) AS owed_cents,
+                coalesce(nullif(c.invoice_name, ''), trim(c.name || ' ' || c.last_name)) AS customer_name
+           FROM invoices i ${owedLateral}
+           JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1 AND i.id = $2`,
+        [customerId, invoiceId],
+      );
+      return rows[0];
+    },
+
+    listLines(sql: Sql, invoiceId: string): Promise<InvoiceLineRow[]> {
+      return sql.query<InvoiceLineRow>(
+        `SELECT person, concept, quota, quantity::float8 AS quantity, unit_price_cents, vat_rate::float8 AS vat_rate
+           FROM invoice_lines WHERE tenant_id = current_setting('app.tenant_id') AND invoice_id = $1
+          ORDER BY line_no`,
+        [invoiceId],
+      );
+    },
+
+    listInstalmentsOf(sql: Sql, invoiceId: string): Promise<InstalmentRow[]> {
+      return sql.query<InstalmentRow>(
+        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
+                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status
+           FROM instalments WHERE tenant_id = current_setting('app.tenant_id') AND invoice_id = $1
+          ORDER BY seq`,
+        [invoiceId],
+      );
+    },
+
+    async related(sql: Sql, customerId: string, invoice: { date_iso: string; invoice_id: string }) {
+      const rows = await sql.query<{
+        previous_invoice_id: string | null;
+        next_invoice_id: string | null;
+      }>(
+        `SELECT
+           (SELECT id FROM invoices WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+               AND (invoice_date, id) < ($2::date, $3) ORDER BY invoice_date DESC, id DESC LIMIT 1) AS previous_invoice_id,
+           (SELECT id FROM invoices WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+               AND (invoice_date, id) > ($2::date, $3) ORDER BY invoice_date ASC, id ASC LIMIT 1) AS next_invoice_id`,
+        [customerId, invoice.date_iso, invoice.invoice_id],
+      );
+      return rows[0] ?? { previous_invoice_id: null, next_invoice_id: null };
+    },
+
+    listPayments(
+      sql: Sql,
+      q: {
+        customerId: string;
+        from: string;
+        to: string;
+        today: string;
+        offset: number;
+        limit: number;
+        states: ('pending' | 'overdue')[];
+        order: 'asc' | 'desc';
+      },
+    ): Promise<InstalmentRow[]> {
+      const conditions: string[] = [];
+      if (q.states.includes('pending'))
+        conditions.push(`(status IN ${unpaidStates} AND due_date >= $4)`);
+      if (q.states.includes('overdue'))
+        conditions.push(`(status IN ${unpaidStates} AND due_date < $4)`);
+      const filter = conditions.length
+        ? `AND (${conditions.join(' OR ')})`
+        : 'AND $4::date IS NOT NULL';
+      const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+      return sql.query<InstalmentRow>(
+        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
+                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status
+           FROM instalments
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND due_date BETWEEN $2 AND $3 ${filter}
+          ORDER BY due_date ${dir}, invoice_id ${dir}, seq ${dir}
+          LIMIT $5 OFFSET $6`,
+        [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
+      );
+    },
+  };
+}
+export type InvoiceRepository = ReturnType<typeof createInvoiceRepository>;

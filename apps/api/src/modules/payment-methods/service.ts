@@ -1,0 +1,165 @@
+import {
+  ErrorCode,
+  type TAddBankAccountRequest,
+  type TBankTransferInfo,
+  type TPaymentMethod,
+} from '@portal/contract';
+import { normalizeTaxId } from '@portal/contract';
+import { electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
+import type { Database } from '../../db/database.ts';
+import { AppError, notFound } from '../../lib/app-error.ts';
+import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
+import { spanishBankOf } from './spanish-banks.ts';
+
+type Actor = { tenantId: string; customerId: string };
+
+const toMethod = (m: MethodRow): TPaymentMethod => ({
+  id: m.id,
+  kind: m.kind,
+  alias: m.alias,
+  holder: m.holder,
+  status: m.status,
+  is_main: m.is_main,
+  card_brand: m.card_brand,
+  card_masked: m.card_masked,
+  card_expiry: m.card_expiry ? `${m.card_expiry.slice(0, 2)}/${m.card_expiry.slice(2)}` : null,
+  iban: m.iban ? (friendlyFormatIBAN(m.iban) ?? m.iban) : null,
+  nif: m.nif,
+  entity: m.entity,
+  created_at: m.created_at.toISOString(),
+  pending_request: m.pending_request,
+});
+
+/**
+ * The SEPA credit-transfer QR (EPC069-12, version 002): a banking app reads the beneficiary, IBAN
+ * and remittance reference from it.
+ */
+export function epcQrPayload(t: { beneficiary: string; iban: string; reference: string }): string {
+  return [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    '',
+    t.beneficiary.slice(0, 70),
+    t.iban,
+    '',
+    '',
+    '',
+    t.reference.slice(0, 140),
+    '',
+  ].join('\n');
+}
+
+export function createPaymentMethodService(db: Database) {
+  const repository = createPaymentMethodRepository();
+  const one = async (actor: Actor, id: string) => {
+    const row = await db.withTenant(actor.tenantId, (sql) =>
+      repository.find(sql, actor.customerId, id),
+    );
+    if (!row) throw notFound('Payment method');
+    return toMethod(row);
+  };
+
+  return {
+    async list(actor: Actor) {
+      const rows = await db.withTenant(actor.tenantId, (sql) =>
+        repository.list(sql, actor.customerId),
+      );
+      return { methods: rows.map(toMethod) };
+    },
+
+    async addBankAccount(actor: Actor, body: TAddBankAccountRequest) {
+      const iban = electronicFormatIBAN(body.iban) ?? body.iban;
+      const id = await db.withTenant(actor.tenantId, (sql) =>
+        repository.insertBankAccount(sql, {
+          customerId: actor.customerId,
+          iban,
+          holder: body.holder.trim(),
+          nif: normalizeTaxId(body.nif),
+          entity: spanishBankOf(iban) ?? body.entity?.trim() ?? '',
+          alias: body.alias?.trim() ?? '',
+        }),
+      );
+      return { method: await one(actor, id) };
+    },
+
+    async update(
+      actor: Actor,
+      id: string,
+      changes: { alias?: string | undefined; holder?: string | undefined },
+    ) {
+      await db.withTenant(actor.tenantId, async (sql) => {
+        const row = await repository.find(sql, actor.customerId, id, true);
+        if (!row) throw notFound('Payment method');
+        // A card's holder is what the bank says; only bank accounts take a new holder.
+        await repository.update(sql, id, {
+          alias: changes.alias,
+          holder: row.kind === 'bank_account' ? changes.holder : undefined,
+        });
+      });
+      return { method: await one(actor, id) };
+    },
+
+    async remove(actor: Actor, id: string) {
+      await db.withTenant(actor.tenantId, async (sql) => {
+        const row = await repository.find(sql, actor.customerId, id, true);
+        if (!row) throw notFound('Payment method');
+        if (
+          row.is_main ||
+          row.pending_request ||
+          (await repository.usedByPendingPayment(sql, id))
+        ) {
+          throw new AppError(
+            409,
+            ErrorCode.methodInUse,
+            'The main method, or one in use, cannot be deleted',
+          );
+        }
+        await repository.softDelete(sql, id);
+      });
+      return { count: 1 };
+    },
+
+    /** Files a request the provider reviews; asking twice answers the pending request. */
+    async request(actor: Actor, id: string, kind: 'main_change' | 'verification') {
+      return db.withTenant(actor.tenantId, async (sql) => {
+        const row = await repository.find(sql, actor.customerId, id, true);
+        if (!row) throw notFound('Payment method');
+        if (kind === 'main_change' && row.is_main) {
+          throw new AppError(409, ErrorCode.conflict, 'Already the main method');
+        }
+        if (
+          kind === 'verification' &&
+          (row.kind !== 'bank_account' || row.status !== 'unverified')
+        ) {
+          throw new AppError(409, ErrorCode.conflict, 'Nothing to verify');
+        }
+        const existing = await repository.pendingRequest(sql, id, kind);
+        if (existing) return { request_id: existing.id, status: 'pending' as const };
+        const requestId = await repository.insertRequest(sql, {
+          customerId: actor.customerId,
+          methodId: id,
+          kind,
+        });
+        return { request_id: requestId, status: 'pending' as const };
+      });
+    },
+
+    async transferInfo(actor: Actor): Promise<TBankTransferInfo> {
+      const row = await db.withTenant(actor.tenantId, (sql) =>
+        repository.transferInfo(sql, actor.customerId),
+      );
+      if (!row?.bank_iban)
+        throw new AppError(404, ErrorCode.notFound, 'No bank account for transfers');
+      const reference = `Cliente ${row.code}`;
+      const iban = friendlyFormatIBAN(row.bank_iban) ?? row.bank_iban;
+      return {
+        iban,
+        beneficiary: row.bank_beneficiary,
+        reference,
+        epc_qr: epcQrPayload({ beneficiary: row.bank_beneficiary, iban: row.bank_iban, reference }),
+      };
+    },
+  };
+}

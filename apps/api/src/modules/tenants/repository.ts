@@ -1,0 +1,42 @@
+import type { Sql } from '../../db/database.ts';
+
+export type TenantRow = {
+  id: string;
+  company_name: string;
+  description: string;
+  primary_color: string;
+  has_logo: boolean;
+  canonical_url: string;
+  redsys_environment: string;
+  updated_at: Date;
+};
+
+export type TenantLogo = { mime: string; data: Uint8Array; updated_at: Date };
+
+export function createTenantRepository() {
+  return {
+    async findTenant(sql: Sql, id: string): Promise<TenantRow | undefined> {
+      const rows = await sql.query<TenantRow>(
+        `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
+                canonical_url, redsys_environment, updated_at
+           FROM tenants WHERE id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+    async findLogo(sql: Sql, id: string): Promise<TenantLogo | undefined> {
+      const rows = await sql.query<TenantLogo>(
+        'SELECT logo_mime AS mime, logo_data AS data, updated_at FROM tenants WHERE id = $1 AND logo_data IS NOT NULL',
+        [id],
+      );
+      return rows[0];
+    },
+    async listSignInProviders(sql: Sql): Promise<string[]> {
+      const rows = await sql.query<{ provider: string }>(
+        'SELECT provider FROM tenant_sign_in_providers ORDER BY provider',
+      );
+      return rows.map((r) => r.provider);
+    },
+  };
+}
+export type TenantRepository = ReturnType<typeof createTenantRepository>;

@@ -1,0 +1,25 @@
+import type { TVisualConfig } from '@portal/contract';
+import type { Database } from '../../db/database.ts';
+import { createTenantRepository, type TenantLogo, type TenantRow } from './repository.ts';
+
+export function createTenantService(db: Database) {
+  const repository = createTenantRepository();
+  return {
+    async getVisualConfig(tenant: TenantRow, logoUrl: string): Promise<TVisualConfig> {
+      const providers = await db.withTenant(tenant.id, (sql) =>
+        repository.listSignInProviders(sql),
+      );
+      return {
+        logo_url: tenant.has_logo ? `${logoUrl}?v=${tenant.updated_at.getTime()}` : null,
+        primary_color: tenant.primary_color,
+        company_name: tenant.company_name,
+        description: tenant.description,
+        sign_in_providers: providers as TVisualConfig['sign_in_providers'],
+        testing_mode: tenant.redsys_environment === 'simulator',
+      };
+    },
+    getLogo(tenantId: string): Promise<TenantLogo | undefined> {
+      return db.withTenant(tenantId, (sql) => repository.findLogo(sql, tenantId));
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
+
+/** Redsys' real hosts (test and production): the payment form is posted there by the browser. */
+export const redsysHosts = ['https://sis-t.redsys.es:25443', 'https://sis.redsys.es'];
+
+/**
+ * Security headers. The access token lives in local storage (spec §3), so the Content-Security-
+ * Policy forbids every inline or foreign script: an injected script could read the token.
+ */
+/** The portal's helmet options: the single source of its security headers (the bench reuses it). */
+export function helmetOptions({
+  paymentFormOrigins,
+  tls,
+}: {
+  paymentFormOrigins: string[];
+  tls: boolean;
+}) {
+  return {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", ...redsysHosts, ...paymentFormOrigins],
+        upgradeInsecureRequests: tls ? [] : null,
+      },
+    },
+    // HSTS only means something over TLS; on plain http (the local demo) it is left out.
+    strictTransportSecurity: tls
+      ? { maxAge: 31_536_000, includeSubDomains: true }
+      : (false as const),
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+    crossOriginEmbedderPolicy: false,
+  };
+}
+
+export default fp<{ paymentFormOrigins: string[]; tls: boolean }>(
+  async (app, options) => {
+    await app.register(helmet, helmetOptions(options));
+  },
+  { name: 'security' },
+);

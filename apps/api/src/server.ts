@@ -1,0 +1,73 @@
+import { buildSimulator } from '@portal/redsys-sim';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import { seedIfEmpty } from './db/seed/seed-if-empty.ts';
+import { demoEmail, demoPassword } from './db/seed/demo.ts';
+import { loadRootSecret } from './lib/secrets.ts';
+
+/** Starts the portal: one process serving the API and the built web app. */
+async function main() {
+  const config = loadConfig();
+  const rootSecret = loadRootSecret({
+    appSecret: config.APP_SECRET,
+    dataDir: config.DATA_DIR,
+    embedded: !config.DATABASE_URL,
+  });
+  const db = await openDatabase(config);
+  await migrate(db);
+  const seeded = config.seedDemo
+    ? await seedIfEmpty(db, config.publicUrl, config.DEMO_SIGN_IN_PROVIDERS)
+    : false;
+  const app = await buildApp({ config, db, rootSecret });
+  // The local Redsys simulator (public test merchant) runs beside the portal in the demo.
+  const simulator = config.runSimulator
+    ? buildSimulator({
+        publicUrl: config.redsysSimulatorUrl,
+        demoReferencePrefix: 'demo',
+        inspect: process.env.REDSYS_SIM_INSPECT === 'true',
+        logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+      })
+    : null;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    // Stop accepting, let in-flight requests finish, then close the database.
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    await app.close();
+    await simulator?.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  if (simulator) await simulator.listen({ host: config.HOST, port: config.simulatorPort });
+  const port = (app.server.address() as { port: number } | null)?.port ?? config.PORT;
+  const lines = [
+    '',
+    `  Oficina online is running on ${db.kind === 'pglite' ? 'the embedded database' : 'PostgreSQL'}.`,
+    `    Tenant 1:    http://localhost:${port}`,
+    `    Tenant demo: http://demo.localhost:${port}`,
+  ];
+  if (simulator)
+    lines.push(`  Card payments go to the local Redsys simulator at ${config.redsysSimulatorUrl}`);
+  if (config.seedDemo) {
+    lines.push(
+      `  Demo customer: ${demoEmail} / ${demoPassword}${seeded ? ' (demo data created)' : ''}`,
+    );
+  }
+  lines.push('');
+  console.log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,10 @@
+declare module 'svg-to-pdfkit' {
+  /** Draws an SVG document onto a pdfkit document (the package ships no types). */
+  export default function SVGtoPDF(
+    doc: PDFKit.PDFDocument,
+    svg: string,
+    x: number,
+    y: number,
+    options?: { width?: number; height?: number; preserveAspectRatio?: string },
+  ): void;
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openPglite, openPostgres, type Database } from '../src/db/database.ts';
+import { adminUrl, databaseUrl } from './pg-server.ts';
+
+export type Engine = { name: 'pglite' | 'postgres'; open(): Promise<Database> };
+
+/**
+ * The engines every API test runs on: the embedded PGlite always, the real PostgreSQL whenever
+ * a server is reachable (always in CI). Each `open()` gives a private copy of the seeded database.
+ */
+export function engines(): Engine[] {
+  const list: Engine[] = [
+    {
+      name: 'pglite',
+      async open() {
+        const dump = new Blob([Buffer.from(inject('pgliteDump'), 'base64')]);
+        return openPglite({ loadDataDir: dump });
+      },
+    },
+  ];
+  const template = inject('pgTemplate');
+  if (template) {
+    list.push({
+      name: 'postgres',
+      async open() {
+        const name = `${template}_${randomBytes(4).toString('hex')}`;
+        const admin = new pg.Client({ connectionString: adminUrl() });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        await admin.end();
+        const db = openPostgres({ connectionString: databaseUrl(name), max: 5 });
+        return {
+          ...db,
+          async close() {
+            await db.close();
+            const drop = new pg.Client({ connectionString: adminUrl() });
+            await drop.connect();
+            await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            await drop.end();
+          },
+        };
+      },
+    });
+  }
+  return list;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent-test-data',
+    WEB_DIST: '/nonexistent-web-dist',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RECONCILE_INTERVAL_SECONDS: '0',
+    ...overrides,
+  });
+}
+
+export async function buildTestApp(
+  db: Database,
+  overrides: Record<string, string> = {},
+  rootSecret: Buffer = randomBytes(32),
+) {
+  return buildApp({ config: testConfig(overrides), db, rootSecret });
+}

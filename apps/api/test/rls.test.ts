@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRole, type Database, type Sql } from '../src/db/database.ts';
+import { engines } from './engines.ts';
+
+/**
+ * Row-level security, proved on both engines as the application role (on PGlite, whose session
+ * is a superuser, by switching to that role): a forgotten filter returns nothing, never another
+ * tenant's rows.
+ */
+describe.each(engines())('row-level security on $name', (engine) => {
+  let db: Database;
+  let tenantTables: string[];
+  beforeAll(async () => {
+    db = await engine.open();
+    tenantTables = await db.withOwner(async (sql) =>
+      (
+        await sql.query<{ table_name: string }>(
+          `SELECT table_name FROM information_schema.columns
+            WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY table_name`,
+        )
+      ).map((r) => r.table_name),
+    );
+  });
+  afterAll(async () => db.close());
+
+  const asAppRole = <T>(fn: (sql: Sql) => Promise<T>) =>
+    db.withOwner(async (sql) => {
+      await sql.query(`SELECT set_config('role', '${appRole}', true)`);
+      return fn(sql);
+    });
+
+  it('covers every table that has a tenant_id, and the tenants table', async () => {
+    expect(tenantTables).toContain('invoices');
+    const rows = await db.withOwner((sql) =>
+      sql.query<{ relname: string; relrowsecurity: boolean; policies: number }>(
+        `SELECT c.relname, c.relrowsecurity,
+                (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relname = ANY($1)`,
+        [[...tenantTables, 'tenants']],
+      ),
+    );
+    expect(rows).toHaveLength(tenantTables.length + 1);
+    for (const row of rows) {
+      expect(row, row.relname).toMatchObject({ relrowsecurity: true });
+      expect(row.policies, row.relname).toBeGreaterThan(0);
+    }
+  });
+
+  it('is not bypassed by the application role (not owner, not superuser, no BYPASSRLS)', async () => {
+    const rows = await db.withOwner((sql) =>
+      sql.query<{ rolsuper: boolean; rolbypassrls: boolean; owns: number }>(
+        `SELECT rolsuper, rolbypassrls,
+                (SELECT count(*)::int FROM pg_class WHERE relowner = r.oid) AS owns
+           FROM pg_roles r WHERE rolname = $1`,
+        [appRole],
+      ),
+    );
+    expect(rows[0]).toEqual({ rolsuper: false, rolbypassrls: false, owns: 0 });
+  });
+
+  it('returns zero rows from every tenant table when no tenant is set', async () => {
+    const counts = await asAppRole(async (sql) => {
+      const result: Record<string, number> = {};
+      for (const table of [...tenantTables, 'tenants']) {
+        const rows = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+        result[table] = rows[0]?.n ?? -1;
+      }
+      return result;
+    });
+    for (const [table, n] of Object.entries(counts)) expect(n, table).toBe(0);
+    // ...while the owner sees the seeded rows, so the zeros above are not an empty database.
+    const owned = await db.withOwner((sql) =>
+      sql.query<{ n: number }>('SELECT count(DISTINCT tenant_id)::int AS n FROM invoices'),
+    );
+    expect(owned[0]?.n).toBe(2);
+  });
+
+  it('shows a tenant only its own rows, even with no filter in the query', async () => {
+    for (const tenant of ['1', 'demo']) {
+      const rows = await db.withTenant(tenant, (sql) =>
+        sql.query<{ tenant_id: string; n: number }>(
+          'SELECT tenant_id, count(*)::int AS n FROM invoices GROUP BY tenant_id',
+        ),
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.tenant_id).toBe(tenant);
+      const tenants = await db.withTenant(tenant, (sql) =>
+        sql.query<{ id: string }>('SELECT id FROM tenants'),
+      );
+      expect(tenants).toEqual([{ id: tenant }]);
+    }
+  });
+
+  it("cannot read another tenant's row by its key", async () => {
+    const [demoCustomer] = await db.withTenant('demo', (sql) =>
+      sql.query<{ id: string }>('SELECT id FROM customers LIMIT 1'),
+    );
+    const seen = await db.withTenant('1', (sql) =>
+      sql.query('SELECT id FROM customers WHERE id = $1', [demoCustomer?.id]),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses to write a row into another tenant', async () => {
+    await expect(
+      db.withTenant('1', (sql) =>
+        sql.query(
+          `INSERT INTO contact_messages (tenant_id, name, company, subject, message)
+           VALUES ('demo', 'x', 'x', 'x', 'x')`,
+        ),
+      ),
+    ).rejects.toThrow(/row-level security/);
+    const updated = await db.withTenant('1', (sql) =>
+      sql.query("UPDATE notifications SET title = 'x' WHERE tenant_id = 'demo' RETURNING id"),
+    );
+    expect(updated).toEqual([]);
+  });
+
+  it('keeps the tenant setting local to its transaction', async () => {
+    await db.withTenant('1', (sql) => sql.query('SELECT 1'));
+    const rows = await asAppRole((sql) => sql.query('SELECT id FROM tenants'));
+    expect(rows).toEqual([]);
+  });
+});

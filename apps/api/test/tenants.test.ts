@@ -1,0 +1,100 @@
+import { ZVisualConfig } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { demoTenants } from '../src/db/seed/demo.ts';
+import { buildTestApp, engines } from './engines.ts';
+
+describe.each(engines())('tenants and the API skeleton on $name', (engine) => {
+  let db: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await engine.open();
+    app = await buildTestApp(db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  it.each(demoTenants.map((t) => [t.id, t]))(
+    'answers the branding of tenant %s',
+    async (id, tenant) => {
+      const res = await app.inject({ method: 'GET', url: `/${id}/api/1.0/visual-config` });
+      expect(res.statusCode).toBe(200);
+      const body = ZVisualConfig.parse(res.json());
+      expect(body.company_name).toBe(tenant.companyName);
+      expect(body.primary_color).toBe(tenant.color);
+      expect(body.description).toBe(tenant.description);
+      expect(body.logo_url).toMatch(new RegExp(`^/${id}/api/1\\.0/logo\\?v=\\d+$`));
+      const logo = await app.inject({ method: 'GET', url: body.logo_url ?? '' });
+      expect(logo.statusCode).toBe(200);
+      expect(logo.headers['content-type']).toBe('image/svg+xml');
+      expect(logo.body).toContain(`#${tenant.color}`);
+    },
+  );
+
+  it.each(['nope', 'UPPER', 'a_b', '-x', 'x'.repeat(64)])(
+    'answers 404 for the unknown tenant %s',
+    async (id) => {
+      const res = await app.inject({ method: 'GET', url: `/${id}/api/1.0/visual-config` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Unknown tenant', code: 'tenant_not_found' });
+    },
+  );
+
+  it('answers a JSON 404 for an unknown call, never the web app', async () => {
+    const res = await app.inject({ method: 'GET', url: '/1/api/1.0/no-such-call' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Not found', code: 'not_found' });
+  });
+
+  it('serves the OpenAPI document generated from the contract', async () => {
+    const res = await app.inject({ method: 'GET', url: '/demo/api/1.0/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{
+      openapi: string;
+      paths: Record<string, Record<string, { responses: object }>>;
+    }>();
+    expect(doc.openapi).toBe('3.1.0');
+    const visual = doc.paths['/{tenant}/api/1.0/visual-config']?.get;
+    expect(visual).toBeDefined();
+    expect(Object.keys(visual?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '404', '500']),
+    );
+  });
+
+  it('sends the security headers with a strict Content-Security-Policy', async () => {
+    const res = await app.inject({ method: 'GET', url: '/1/api/1.0/visual-config' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain('form-action');
+    expect(csp).toContain('https://sis.redsys.es');
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // Plain http (the local demo): no HSTS.
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS when the public URL is https', async () => {
+    const tls = await buildTestApp(db, { PUBLIC_URL: 'https://portal.example' });
+    const res = await tls.inject({ method: 'GET', url: '/1/api/1.0/visual-config' });
+    expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
+    await tls.close();
+  });
+
+  it('rate limits per IP with 429 and Retry-After', async () => {
+    const limited = await buildTestApp(db, { RATE_LIMIT_PER_MINUTE: '3' });
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 5; i++) {
+      last = await limited.inject({ method: 'GET', url: '/1/api/1.0/visual-config' });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(last?.json()).toEqual({ message: 'Too many requests', code: 'rate_limited' });
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
+    await limited.close();
+  });
+});

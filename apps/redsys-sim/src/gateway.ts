@@ -1,0 +1,557 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  createNotification,
+  decodeMerchantParameters,
+  getParameter,
+  isAuthorised,
+  isSameTerminal,
+  isSignatureVersion,
+  isValidOrderNumber,
+  padTerminal,
+  readPaymentRequest,
+} from '@portal/redsys';
+import type { MerchantParameters, SignatureVersion, SignedMessage } from '@portal/redsys';
+import {
+  CHALLENGE_CODE,
+  TEST_CARDS,
+  brandOf,
+  digitsOnly,
+  isLuhnValid,
+  isValidCvc,
+  maskCardNumber,
+  newAuthorisationCode,
+  parseExpiry,
+} from './cards.ts';
+import type { Card } from './cards.ts';
+import { DS_RESPONSE, QUERY_NOT_FOUND } from './codes.ts';
+import type { SisErrorCode } from './codes.ts';
+import { MESSAGES, languageOf } from './i18n.ts';
+import type { Language } from './i18n.ts';
+import { deliverNotification } from './notifier.ts';
+import type { NotificationRecord } from './notifier.ts';
+import type { ResolvedOptions, SimulatorMerchant } from './options.ts';
+import type { CardFormErrors } from './pages/payment-pages.ts';
+
+/** One customer at the gateway: from the signed form POST to the redirect back to the shop. */
+export type PaymentSession = {
+  id: string;
+  merchant: SimulatorMerchant;
+  version: SignatureVersion;
+  order: string;
+  terminal: string;
+  amount: string;
+  currency: string;
+  transactionType: string;
+  merchantName: string;
+  merchantData: string;
+  consumerLanguage: string;
+  language: Language;
+  merchantUrl: string | null;
+  urlOk: string | null;
+  urlKo: string | null;
+  forcedDecline: boolean;
+  saveCard: boolean;
+  step: 'card' | 'saved-card' | 'challenge' | 'done';
+  /** The saved card being paid with, or the card waiting for its 3DS code. Memory only. */
+  card: Card | null;
+  expiresAt: number;
+};
+
+/** The gateway's memory of an order, for the query service and repeated-order checks. */
+type OrderRecord = {
+  merchant: SimulatorMerchant;
+  order: string;
+  terminal: string;
+  amount: string;
+  currency: string;
+  transactionType: string;
+  status: 'card' | 'challenge' | 'done';
+  dsResponse: string | null;
+  authorisationCode: string;
+  securePayment: boolean;
+  updatedAt: Date;
+};
+
+type SavedCard = Card & { merchantCode: string };
+
+/** What the browser sees next; the routes turn it into HTML or a redirect. */
+export type Screen =
+  | { kind: 'card'; session: PaymentSession; errors?: CardFormErrors }
+  | { kind: 'saved-card'; session: PaymentSession }
+  | { kind: 'challenge'; session: PaymentSession }
+  | { kind: 'sis-error'; code: SisErrorCode; language: Language }
+  | {
+      kind: 'done';
+      language: Language;
+      dsResponse: string;
+      authorised: boolean;
+      redirectTo: string | null;
+    };
+
+export type QueryAnswer = SignedMessage | { errorCode: string };
+
+type Outcome = {
+  dsResponse: string;
+  card: Card | null;
+  securePayment: boolean;
+};
+
+type FormBody = Record<string, unknown>;
+
+function text(body: FormBody, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function httpUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The portal's testing toggle puts "simulate=decline" in Ds_Merchant_MerchantData. */
+function asksForDecline(merchantData: string | undefined): boolean {
+  return !!merchantData && safeDecode(merchantData).includes('simulate=decline');
+}
+
+/** Ds_Date (dd/mm/yyyy) and Ds_Hour (HH:MM) on Redsys' clock, Spain. */
+function madridDateTime(now: Date): { date: string; hour: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Madrid',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    date: `${parts.day}/${parts.month}/${parts.year}`,
+    hour: `${parts.hour}:${parts.minute}`,
+  };
+}
+
+export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) {
+  const sessions = new Map<string, PaymentSession>();
+  const orders = new Map<string, OrderRecord>();
+  const savedCards = new Map<string, SavedCard>();
+  const notifications: NotificationRecord[] = [];
+
+  const notifierSettings = {
+    attempts: options.notificationAttempts,
+    retryDelayMs: options.notificationRetryDelayMs,
+    timeoutMs: options.notificationTimeoutMs,
+    now: options.now,
+  };
+
+  const orderKey = (merchantCode: string, terminal: string, order: string) =>
+    `${merchantCode}/${Number(terminal)}/${order}`;
+
+  function findMerchant(merchantCode: string, terminal: string) {
+    return options.merchants.find(
+      (merchant) =>
+        merchant.merchantCode === merchantCode && isSameTerminal(merchant.terminal, terminal),
+    );
+  }
+
+  function findSavedCard(reference: string, merchantCode: string): SavedCard | undefined {
+    const saved = savedCards.get(reference);
+    if (saved) return saved.merchantCode === merchantCode ? saved : undefined;
+    if (options.demoReferencePrefix && reference.startsWith(options.demoReferencePrefix)) {
+      return { number: TEST_CARDS.authorised, expiry: '3012', brand: '1', merchantCode };
+    }
+    return undefined;
+  }
+
+  /**
+   * Reads a signed message addressed to a merchant: which merchant it claims (unverified), then
+   * the signature with that merchant's key. Shared by the payment form and the query service.
+   */
+  function readSignedRequest(body: FormBody):
+    | {
+        ok: true;
+        merchant: SimulatorMerchant;
+        version: SignatureVersion;
+        params: MerchantParameters;
+      }
+    | { ok: false; code: SisErrorCode; language: Language } {
+    const version = text(body, 'Ds_SignatureVersion');
+    if (!version || !isSignatureVersion(version)) {
+      return { ok: false, code: 'SIS0429', language: 'es' };
+    }
+    const encoded = text(body, 'Ds_MerchantParameters');
+    if (!encoded) return { ok: false, code: 'SIS0430', language: 'es' };
+    let claimed: MerchantParameters;
+    try {
+      claimed = decodeMerchantParameters(encoded);
+    } catch {
+      return { ok: false, code: 'SIS0430', language: 'es' };
+    }
+    const language = languageOf(getParameter(claimed, 'Ds_Merchant_ConsumerLanguage'));
+    const merchantCode = getParameter(claimed, 'Ds_Merchant_MerchantCode');
+    const terminal = getParameter(claimed, 'Ds_Merchant_Terminal');
+    if (!merchantCode) return { ok: false, code: 'SIS0008', language };
+    if (!terminal) return { ok: false, code: 'SIS0010', language };
+    if (!getParameter(claimed, 'Ds_Merchant_Order'))
+      return { ok: false, code: 'SIS0074', language };
+    const merchant = findMerchant(merchantCode, terminal);
+    if (!merchant) return { ok: false, code: 'SIS0026', language };
+    if (!merchant.allowedVersions.includes(version))
+      return { ok: false, code: 'SIS0429', language };
+    const read = readPaymentRequest(body, merchant.secretKey, merchant.allowedVersions);
+    if (!read.ok) return { ok: false, code: 'SIS0042', language };
+    return { ok: true, merchant, version, params: read.params };
+  }
+
+  /** POST /sis/realizarPago: verify the merchant's signed form and open the card page. */
+  async function openPayment(body: FormBody): Promise<Screen> {
+    const read = readSignedRequest(body);
+    if (!read.ok) return { kind: 'sis-error', code: read.code, language: read.language };
+    const { merchant, version, params } = read;
+    const param = (name: string) => getParameter(params, name);
+    const language = languageOf(param('Ds_Merchant_ConsumerLanguage'));
+    const fail = (code: SisErrorCode): Screen => ({ kind: 'sis-error', code, language });
+
+    const order = param('Ds_Merchant_Order') ?? '';
+    const terminal = param('Ds_Merchant_Terminal') ?? '';
+    const amount = param('Ds_Merchant_Amount');
+    const currency = param('Ds_Merchant_Currency');
+    const transactionType = param('Ds_Merchant_TransactionType');
+    // Type 7 (authentication) for 0 € with Ds_Merchant_Identifier=REQUIRED saves a card without
+    // charging it: how the portal tokenises a card from the payment-methods screen.
+    const tokenisation = transactionType === '7' && param('Ds_Merchant_Identifier') === 'REQUIRED';
+    if (!isValidOrderNumber(order)) return fail('SIS0014');
+    if (!amount) return fail('SIS0018');
+    if (!/^\d{1,12}$/.test(amount) || (tokenisation ? Number(amount) !== 0 : Number(amount) <= 0)) {
+      return fail('SIS0019');
+    }
+    if (!currency) return fail('SIS0015');
+    // The portal charges euros only; other currencies would need their own formatting rules.
+    if (currency !== '978') return fail('SIS0027');
+    // Authorisations (type 0) and card tokenisation; refunds etc. are not simulated.
+    if (transactionType !== '0' && !tokenisation) return fail('SIS0023');
+
+    const key = orderKey(merchant.merchantCode, terminal, order);
+    if (orders.get(key)?.status === 'done') return fail('SIS0051');
+
+    // A new form POST for the same order replaces any page still open for it, so one order can
+    // never be paid twice; expired pages go too, so a long-running simulator does not grow.
+    const nowMs = options.now().getTime();
+    for (const [id, open] of sessions) {
+      const sameOrder = orderKey(open.merchant.merchantCode, open.terminal, open.order) === key;
+      if (sameOrder || open.expiresAt < nowMs) sessions.delete(id);
+    }
+
+    const merchantData = param('Ds_Merchant_MerchantData') ?? '';
+    const identifier = param('Ds_Merchant_Identifier');
+    const session: PaymentSession = {
+      id: randomBytes(16).toString('hex'),
+      merchant,
+      version,
+      order,
+      terminal,
+      amount,
+      currency,
+      transactionType,
+      merchantName: param('Ds_Merchant_MerchantName') || merchant.name || merchant.merchantCode,
+      merchantData,
+      consumerLanguage: param('Ds_Merchant_ConsumerLanguage') ?? '',
+      language,
+      merchantUrl: httpUrl(param('Ds_Merchant_MerchantURL')),
+      urlOk: httpUrl(param('Ds_Merchant_UrlOK')),
+      urlKo: httpUrl(param('Ds_Merchant_UrlKO')),
+      forcedDecline:
+        asksForDecline(merchantData) || asksForDecline(text(body, 'Ds_Merchant_MerchantData')),
+      saveCard: identifier === 'REQUIRED',
+      step: 'card',
+      card: null,
+      expiresAt: options.now().getTime() + options.sessionTtlMs,
+    };
+    orders.set(key, {
+      merchant,
+      order,
+      terminal: padTerminal(String(Number(terminal))),
+      amount,
+      currency,
+      transactionType,
+      status: 'card',
+      dsResponse: null,
+      authorisationCode: '',
+      securePayment: false,
+      updatedAt: options.now(),
+    });
+
+    if (identifier && identifier !== 'REQUIRED') {
+      const saved = findSavedCard(identifier, merchant.merchantCode);
+      if (!saved) {
+        return complete(session, {
+          dsResponse: DS_RESPONSE.unknownReference,
+          card: null,
+          securePayment: false,
+        });
+      }
+      session.card = { number: saved.number, expiry: saved.expiry, brand: saved.brand };
+      // Ds_Merchant_DirectPayment=true: Redsys charges the reference without showing any page.
+      if (param('Ds_Merchant_DirectPayment') === 'true') {
+        return chargeCard(session, session.card, false);
+      }
+      session.step = 'saved-card';
+      sessions.set(session.id, session);
+      return { kind: 'saved-card', session };
+    }
+    sessions.set(session.id, session);
+    return { kind: 'card', session };
+  }
+
+  function liveSession(id: string, step: PaymentSession['step']): PaymentSession | null {
+    const session = sessions.get(id);
+    if (!session) return null;
+    if (session.expiresAt < options.now().getTime()) {
+      sessions.delete(id);
+      return null;
+    }
+    return session.step === step ? session : null;
+  }
+
+  const lostSession: Screen = { kind: 'sis-error', code: 'SIS0081', language: 'es' };
+
+  function cancel(session: PaymentSession): Promise<Screen> {
+    return complete(session, {
+      dsResponse: DS_RESPONSE.cancelled,
+      card: null,
+      securePayment: false,
+    });
+  }
+
+  /** Decides what the card's issuer says; the challenge card first asks for its 3DS code. */
+  async function chargeCard(
+    session: PaymentSession,
+    card: Card,
+    authenticated: boolean,
+  ): Promise<Screen> {
+    if (session.forcedDecline || card.number === TEST_CARDS.declined) {
+      return complete(session, { dsResponse: DS_RESPONSE.declined, card, securePayment: false });
+    }
+    if (card.number === TEST_CARDS.challenge && !authenticated) {
+      session.step = 'challenge';
+      session.card = card;
+      sessions.set(session.id, session);
+      const record = orders.get(
+        orderKey(session.merchant.merchantCode, session.terminal, session.order),
+      );
+      if (record) record.status = 'challenge';
+      return { kind: 'challenge', session };
+    }
+    return complete(session, { dsResponse: DS_RESPONSE.authorised, card, securePayment: true });
+  }
+
+  /** POST of the card page. The card number is only held in memory and never logged. */
+  async function submitCard(id: string, body: FormBody): Promise<Screen> {
+    const session = liveSession(id, 'card');
+    if (!session) return lostSession;
+    if (text(body, 'action') === 'cancel') return cancel(session);
+
+    const t = MESSAGES[session.language];
+    const number = digitsOnly(text(body, 'card_number') ?? '');
+    const expiry = parseExpiry(text(body, 'expiry') ?? '', options.now());
+    const errors: CardFormErrors = {};
+    if (!isLuhnValid(number)) errors.cardNumber = t.invalidCardNumber;
+    if (!expiry) errors.expiry = t.invalidExpiry;
+    if (!isValidCvc(text(body, 'cvc') ?? '')) errors.cvc = t.invalidCvc;
+    if (!expiry || Object.keys(errors).length > 0) return { kind: 'card', session, errors };
+
+    // The portal's toggle may also arrive as an unsigned field of this form.
+    if (asksForDecline(text(body, 'Ds_Merchant_MerchantData'))) session.forcedDecline = true;
+    return chargeCard(session, { number, expiry, brand: brandOf(number) }, false);
+  }
+
+  async function submitSavedCard(id: string, body: FormBody): Promise<Screen> {
+    const session = liveSession(id, 'saved-card');
+    if (!session?.card) return lostSession;
+    if (text(body, 'action') === 'cancel') return cancel(session);
+    return chargeCard(session, session.card, false);
+  }
+
+  async function submitChallenge(id: string, body: FormBody): Promise<Screen> {
+    const session = liveSession(id, 'challenge');
+    if (!session?.card) return lostSession;
+    if (text(body, 'action') === 'cancel') return cancel(session);
+    if ((text(body, 'code') ?? '').trim() !== CHALLENGE_CODE) {
+      return complete(session, {
+        dsResponse: DS_RESPONSE.authenticationFailed,
+        card: session.card,
+        securePayment: false,
+      });
+    }
+    return chargeCard(session, session.card, true);
+  }
+
+  /**
+   * Ends the payment: remembers the outcome, issues a card reference if one was asked for,
+   * notifies the merchant (retrying) and only then sends the browser back, as Redsys' synchronous
+   * notification does.
+   */
+  async function complete(session: PaymentSession, outcome: Outcome): Promise<Screen> {
+    session.step = 'done';
+    sessions.delete(session.id);
+    const now = options.now();
+    const authorised = isAuthorised(outcome.dsResponse);
+    const authorisationCode = authorised ? newAuthorisationCode() : '';
+    const record = orders.get(
+      orderKey(session.merchant.merchantCode, session.terminal, session.order),
+    );
+    if (record) {
+      Object.assign(record, {
+        status: 'done',
+        dsResponse: outcome.dsResponse,
+        authorisationCode,
+        securePayment: outcome.securePayment,
+        updatedAt: now,
+      });
+    }
+
+    let reference: string | null = null;
+    if (authorised && session.saveCard && outcome.card) {
+      reference = randomBytes(20).toString('hex');
+      savedCards.set(reference, { ...outcome.card, merchantCode: session.merchant.merchantCode });
+    }
+
+    const { date, hour } = madridDateTime(now);
+    const params: Record<string, string> = {
+      Ds_Date: encodeURIComponent(date),
+      Ds_Hour: encodeURIComponent(hour),
+      Ds_SecurePayment: outcome.securePayment ? '1' : '0',
+    };
+    if (reference && outcome.card) {
+      params.Ds_Card_Number = maskCardNumber(outcome.card.number);
+      params.Ds_ExpiryDate = outcome.card.expiry;
+      params.Ds_Merchant_Identifier = reference;
+    }
+    Object.assign(params, {
+      Ds_Card_Country: '724',
+      Ds_Amount: session.amount,
+      Ds_Currency: session.currency,
+      Ds_Order: session.order,
+      Ds_MerchantCode: session.merchant.merchantCode,
+      Ds_Terminal: padTerminal(String(Number(session.terminal))),
+      Ds_Response: outcome.dsResponse,
+      Ds_MerchantData: encodeURIComponent(session.merchantData),
+      Ds_TransactionType: session.transactionType,
+      Ds_ConsumerLanguage: String(Number(session.consumerLanguage) || 1),
+      Ds_AuthorisationCode: authorisationCode,
+    });
+    if (outcome.card?.brand) params.Ds_Card_Brand = outcome.card.brand;
+    if (outcome.card) params.Ds_ProcessedPayMethod = '1';
+
+    log.info({ order: session.order, dsResponse: outcome.dsResponse }, 'payment completed');
+    if (session.merchantUrl) {
+      const form = createNotification({
+        version: session.version,
+        secret: session.merchant.secretKey,
+        params,
+      });
+      const notification: NotificationRecord = {
+        order: session.order,
+        merchantCode: session.merchant.merchantCode,
+        terminal: params.Ds_Terminal ?? '',
+        url: session.merchantUrl,
+        dsResponse: outcome.dsResponse,
+        form,
+        params: { ...params },
+        resend: false,
+        delivered: false,
+        attempts: [],
+      };
+      notifications.push(notification);
+      await deliverNotification(notification, notifierSettings, log);
+    }
+    return {
+      kind: 'done',
+      language: session.language,
+      dsResponse: outcome.dsResponse,
+      authorised,
+      redirectTo: authorised ? session.urlOk : session.urlKo,
+    };
+  }
+
+  /**
+   * The order query (POST /sis/rest/query): the outcome of one order, signed with the merchant's
+   * key like a notification. A real deployment asks Redsys' own query service instead (REST
+   * "consultas" or the SOAP web service), so the portal's client for it is an adapter.
+   */
+  function query(body: FormBody): QueryAnswer {
+    const read = readSignedRequest(body);
+    if (!read.ok) return { errorCode: read.code };
+    const { merchant, version, params } = read;
+    const terminal = getParameter(params, 'Ds_Merchant_Terminal') ?? '';
+    const order = getParameter(params, 'Ds_Merchant_Order') ?? '';
+    const record = orders.get(orderKey(merchant.merchantCode, terminal, order));
+    if (!record) return { errorCode: QUERY_NOT_FOUND };
+    const { date, hour } = madridDateTime(record.updatedAt);
+    const dsResponse =
+      record.dsResponse ??
+      (record.status === 'challenge'
+        ? DS_RESPONSE.awaitingAuthentication
+        : DS_RESPONSE.awaitingCard);
+    return createNotification({
+      version,
+      secret: merchant.secretKey,
+      params: {
+        Ds_Date: encodeURIComponent(date),
+        Ds_Hour: encodeURIComponent(hour),
+        Ds_Order: record.order,
+        Ds_MerchantCode: merchant.merchantCode,
+        Ds_Terminal: record.terminal,
+        Ds_Amount: record.amount,
+        Ds_Currency: record.currency,
+        Ds_TransactionType: record.transactionType,
+        Ds_Response: dsResponse,
+        Ds_AuthorisationCode: record.authorisationCode,
+        Ds_SecurePayment: record.securePayment ? '1' : '0',
+      },
+    });
+  }
+
+  /** Sends the last notification of an order again, byte for byte, like a Redsys retry. */
+  async function resendNotification(order: string): Promise<NotificationRecord | null> {
+    const last = notifications.findLast((notification) => notification.order === order);
+    if (!last) return null;
+    const again: NotificationRecord = { ...last, resend: true, delivered: false, attempts: [] };
+    notifications.push(again);
+    await deliverNotification(again, notifierSettings, log);
+    return again;
+  }
+
+  return {
+    openPayment,
+    submitCard,
+    submitSavedCard,
+    submitChallenge,
+    query,
+    resendNotification,
+    listNotifications: (order?: string) =>
+      notifications.filter((notification) => !order || notification.order === order),
+    clearNotifications: () => {
+      notifications.length = 0;
+    },
+  };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

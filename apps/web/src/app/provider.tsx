@@ -1,0 +1,22 @@
+import { type ReactNode, Suspense, use } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type VisualConfig, VisualConfigContext } from '@/lib/visual-config';
+import { AppSpinner } from './app-spinner';
+
+type AppProviderProps = { visualConfig: Promise<VisualConfig>; children: ReactNode };
+
+/** Holds the app behind a full-screen spinner until branding and translations are ready. */
+export function AppProvider({ visualConfig, children }: AppProviderProps) {
+  return (
+    <Suspense fallback={<AppSpinner />}>
+      <Ready visualConfig={visualConfig}>{children}</Ready>
+    </Suspense>
+  );
+}
+
+function Ready({ visualConfig, children }: AppProviderProps) {
+  const config = use(visualConfig);
+  // Suspends until the current language's strings are loaded.
+  useTranslation();
+  return <VisualConfigContext value={config}>{children}</VisualConfigContext>;
+}

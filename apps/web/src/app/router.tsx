@@ -1,0 +1,122 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { paths } from '@/config/paths';
+import { MainErrorFallback } from '@/components/errors/main-error-fallback';
+import type { RouteHandle } from '@/components/layouts/main-layout';
+import { getAccessToken } from '@/lib/auth-store';
+import {
+  requireSignedIn,
+  requireSignedInOrUnauthorized,
+  restoreSessionLoader,
+} from '@/lib/route-guards';
+import { onSessionEnd, restoreSession } from '@/lib/session';
+import { AppSpinner } from './app-spinner';
+import { AppLayoutRoute, PublicLayoutRoute, SignedInRoute } from './routes/layouts';
+import { RootRoute } from './routes/root';
+
+const errorRoutes = () => import('./routes/errors');
+
+/** Spec §2 "Route table". Screens are lazy chunks; later issues add theirs here. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    // Spec §4: the session is restored once per page load, behind the full-screen spinner.
+    loader: restoreSessionLoader,
+    shouldRevalidate: () => false,
+    Component: RootRoute,
+    HydrateFallback: AppSpinner,
+    ErrorBoundary: MainErrorFallback,
+    children: [
+      {
+        index: true,
+        loader: async () => {
+          await restoreSession();
+          return redirect(getAccessToken() ? paths.invoices : paths.login);
+        },
+      },
+      {
+        Component: PublicLayoutRoute,
+        children: [
+          { path: paths.login, lazy: () => import('./routes/login') },
+          { path: paths.recoverPassword, lazy: () => import('./routes/recover-password') },
+          { path: paths.resetPassword, lazy: () => import('./routes/reset-password') },
+          { path: paths.authCallback.pattern, lazy: () => import('./routes/auth-callback') },
+        ],
+      },
+      {
+        Component: AppLayoutRoute,
+        children: [
+          {
+            path: paths.errorGeneral,
+            lazy: async () => ({ Component: (await errorRoutes()).GeneralErrorRoute }),
+          },
+          {
+            path: paths.errorNotFound,
+            lazy: async () => ({ Component: (await errorRoutes()).NotFoundRoute }),
+          },
+          {
+            path: paths.errorAccessDenied,
+            lazy: async () => ({ Component: (await errorRoutes()).AccessDeniedRoute }),
+          },
+          {
+            path: paths.unauthorized,
+            lazy: async () => ({ Component: (await errorRoutes()).AccessDeniedRoute }),
+          },
+          {
+            // Spec §6: without an access token this screen goes to /unauthorized, not /login.
+            path: paths.paymentMethods,
+            loader: requireSignedInOrUnauthorized,
+            lazy: () => import('./routes/payment-methods'),
+          },
+          {
+            // Spec §6: every screen in here needs an access token (else /login, remembering the
+            // screen); losing the session while on one (401, logout in another tab) leaves it too.
+            id: 'signed-in',
+            loader: requireSignedIn,
+            Component: SignedInRoute,
+            children: [
+              { path: paths.myActivity, lazy: () => import('./routes/my-activity') },
+              {
+                // Screens of server data (invoices, payments, home): react-query's provider comes
+                // with them, so the sign-in screens never download it.
+                lazy: () => import('./routes/server-data'),
+                children: [
+                  { path: paths.home, lazy: () => import('./routes/home') },
+                  { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
+                  ...[paths.invoices, paths.invoicesAlias].map((path) => ({
+                    path,
+                    handle: { backTo: paths.home } satisfies RouteHandle,
+                    lazy: () => import('./routes/invoices'),
+                  })),
+                  {
+                    path: paths.invoiceDetail.pattern,
+                    handle: { backTo: paths.invoices } satisfies RouteHandle,
+                    lazy: () => import('./routes/invoice-detail'),
+                  },
+                  ...[paths.payments, paths.paymentsAlias].map((path) => ({
+                    path,
+                    handle: { backTo: paths.home } satisfies RouteHandle,
+                    lazy: () => import('./routes/payments'),
+                  })),
+                  // Card payments (spec §2): the confirmation, and the result where the gateway
+                  // sends the browser back (its back link is in the screen: it depends on the query).
+                  { path: paths.paymentCheckin, lazy: () => import('./routes/payment-checkin') },
+                  ...[paths.paymentCheckout, paths.paymentSuccess, paths.paymentError].map(
+                    (path) => ({ path, lazy: () => import('./routes/payment-result') }),
+                  ),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', loader: () => redirect(paths.login) },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  // Spec §4: a 401 or a refused refresh clears the auth (lib/session.ts) and goes to /login.
+  onSessionEnd(() => void router.navigate(paths.login, { replace: true }));
+  return router;
+}

@@ -1,0 +1,302 @@
+import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import {
+  BellIcon,
+  BugIcon,
+  BuildingIcon,
+  CardIcon,
+  CloseIcon,
+  CookieIcon,
+  GlobeIcon,
+  HelpIcon,
+  LockIcon,
+  LoginIcon,
+  LogoutIcon,
+  MailIcon,
+  MoonIcon,
+  ShieldIcon,
+} from '@/components/ui/icons';
+import { Switch } from '@/components/ui/switch';
+import { useModal } from '@/components/ui/use-modal';
+import { useLogout } from '@/lib/auth';
+import { getLanguage, languageNames } from '@/lib/i18n';
+import { readStorage, storageKeys, writeStorage } from '@/lib/storage';
+import { useTheme } from '@/lib/theme';
+import { useVisualConfig } from '@/lib/visual-config';
+import { cn } from '@/utils/cn';
+import { CompanyDialog } from './company-dialog';
+import { LanguageDialog } from './language-dialog';
+
+export type SideMenuVariant = 'app' | 'public';
+
+type SideMenuProps = {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  isSignedIn: boolean;
+  /** `public`: the sign-in screen itself, where a Login entry would lead nowhere (spec §2). */
+  variant: SideMenuVariant;
+  returnFocusRef: RefObject<HTMLElement | null>;
+};
+
+const row =
+  'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink';
+const activeRow = cn(
+  row,
+  'text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-700',
+);
+const icon = 'size-5 shrink-0 text-gray-600 dark:text-gray-300';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="py-2">
+      <h3
+        id={headingId}
+        className="px-3 pb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400"
+      >
+        {title}
+      </h3>
+      <ul className="space-y-0.5">{children}</ul>
+    </section>
+  );
+}
+
+function MenuLink({
+  to,
+  label,
+  icon: Icon,
+  onNavigate,
+}: {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  onNavigate: () => void;
+}) {
+  return (
+    <li>
+      <Link to={to} className={activeRow} onClick={onNavigate}>
+        {Icon}
+        <span className="flex-1">{label}</span>
+      </Link>
+    </li>
+  );
+}
+
+function MenuButton({
+  label,
+  icon: Icon,
+  detail,
+  onClick,
+}: {
+  label: string;
+  icon: ReactNode;
+  detail?: string;
+  onClick: () => void;
+}) {
+  return (
+    <li>
+      <button type="button" className={activeRow} onClick={onClick} aria-haspopup="dialog">
+        {Icon}
+        <span className="flex-1">{label}</span>
+        {detail && <span className="text-xs text-gray-600 dark:text-gray-300">{detail}</span>}
+      </button>
+    </li>
+  );
+}
+
+/** Spec §2 "Side menu": slides in from the right, 14 rem (w-56) wide, modal while open. */
+export function SideMenu({
+  id,
+  open,
+  onClose,
+  isSignedIn,
+  variant,
+  returnFocusRef,
+}: SideMenuProps) {
+  const { t } = useTranslation();
+  // Spec §2: the testing toggle exists only while the tenant pays through the local simulator.
+  const { testingMode } = useVisualConfig();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const [theme, setTheme] = useTheme();
+  const logout = useLogout();
+  const [dialog, setDialog] = useState<'language' | 'company' | null>(null);
+  const [isPaymentFailing, setPaymentFailing] = useState(
+    () => readStorage(storageKeys.testingPaymentFails) === 'true',
+  );
+  useModal(panelRef, open, onClose, { returnFocusRef });
+
+  const setFailing = (value: boolean) => {
+    setPaymentFailing(value);
+    writeStorage(storageKeys.testingPaymentFails, String(value));
+  };
+
+  return (
+    <>
+      <div
+        aria-hidden="true"
+        onClick={onClose}
+        className={cn(
+          'fixed inset-0 z-40 bg-gray-950/50 transition-opacity duration-200 motion-reduce:transition-none',
+          open ? 'opacity-100' : 'pointer-events-none opacity-0',
+        )}
+      />
+      <div
+        ref={panelRef}
+        id={id}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        inert={!open}
+        className={cn(
+          'fixed inset-y-0 right-0 z-40 flex w-56 flex-col bg-white text-gray-900 shadow-2xl duration-200 focus:outline-none motion-reduce:transition-none dark:bg-gray-800 dark:text-gray-100',
+          // Visible at once on opening (focus can move in), hidden only after sliding out.
+          open
+            ? 'visible translate-x-0 transition-[translate]'
+            : 'invisible translate-x-full transition-[translate,visibility]',
+        )}
+      >
+        <div className="flex items-center justify-between border-b border-gray-200 py-2 ps-4 pe-2 dark:border-gray-700">
+          <h2 id={titleId} className="text-base font-semibold">
+            {t('menu.title')}
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={t('menu.close')}
+            className="inline-flex size-11 items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink dark:text-gray-300 dark:hover:bg-gray-700"
+          >
+            <CloseIcon className="size-5" />
+          </button>
+        </div>
+
+        <nav
+          aria-label={t('menu.title')}
+          className="flex-1 divide-y divide-gray-200 overflow-y-auto px-1 dark:divide-gray-700"
+        >
+          {isSignedIn && (
+            <Section title={t('menu.sections.options')}>
+              <MenuLink
+                to={paths.notifications}
+                label={t('menu.notifications')}
+                icon={<BellIcon className={icon} />}
+                onNavigate={onClose}
+              />
+              <MenuLink
+                to={paths.paymentMethods}
+                label={t('menu.paymentMethods')}
+                icon={<CardIcon className={icon} />}
+                onNavigate={onClose}
+              />
+              <MenuButton
+                label={t('menu.company')}
+                icon={<BuildingIcon className={icon} />}
+                onClick={() => setDialog('company')}
+              />
+            </Section>
+          )}
+
+          <Section title={t('menu.sections.preferences')}>
+            <MenuButton
+              label={t('menu.language')}
+              detail={languageNames[getLanguage()]}
+              icon={<GlobeIcon className={icon} />}
+              onClick={() => setDialog('language')}
+            />
+            <li>
+              <Switch
+                checked={theme === 'dark'}
+                onChange={(dark) => setTheme(dark ? 'dark' : 'light')}
+                label={t('menu.darkMode')}
+                icon={<MoonIcon className={icon} />}
+              />
+            </li>
+            <MenuLink
+              to={paths.cookies}
+              label={t('menu.cookies')}
+              icon={<CookieIcon className={icon} />}
+              onNavigate={onClose}
+            />
+          </Section>
+
+          <Section title={t('menu.sections.help')}>
+            <li>
+              <button
+                type="button"
+                aria-disabled="true"
+                className={cn(row, 'cursor-not-allowed text-gray-500 dark:text-gray-400')}
+              >
+                <HelpIcon className="size-5 shrink-0" />
+                <span className="flex-1">{t('menu.faq')}</span>
+              </button>
+            </li>
+            <MenuLink
+              to={paths.contact}
+              label={t('menu.contact')}
+              icon={<MailIcon className={icon} />}
+              onNavigate={onClose}
+            />
+          </Section>
+
+          <Section title={t('menu.sections.legal')}>
+            <MenuLink
+              to={paths.security}
+              label={t('menu.security')}
+              icon={<ShieldIcon className={icon} />}
+              onNavigate={onClose}
+            />
+            <MenuLink
+              to={paths.privacy}
+              label={t('menu.privacy')}
+              icon={<LockIcon className={icon} />}
+              onNavigate={onClose}
+            />
+          </Section>
+
+          {testingMode && (
+            <Section title={t('menu.sections.testing')}>
+              <li>
+                <Switch
+                  checked={isPaymentFailing}
+                  onChange={setFailing}
+                  label={t('menu.simulatePaymentFailure')}
+                  icon={<BugIcon className={icon} />}
+                />
+              </li>
+            </Section>
+          )}
+        </nav>
+
+        {(isSignedIn || variant === 'app') && (
+          <div className="border-t border-gray-200 p-2 dark:border-gray-700">
+            {isSignedIn ? (
+              <button
+                type="button"
+                className={activeRow}
+                onClick={() => {
+                  onClose();
+                  void logout();
+                }}
+              >
+                <LogoutIcon className={icon} />
+                <span className="flex-1">{t('menu.logout')}</span>
+              </button>
+            ) : (
+              <Link to={paths.login} className={activeRow} onClick={onClose}>
+                <LoginIcon className={icon} />
+                <span className="flex-1">{t('menu.login')}</span>
+              </Link>
+            )}
+          </div>
+        )}
+      </div>
+
+      <LanguageDialog open={dialog === 'language'} onClose={() => setDialog(null)} />
+      {isSignedIn && <CompanyDialog open={dialog === 'company'} onClose={() => setDialog(null)} />}
+    </>
+  );
+}

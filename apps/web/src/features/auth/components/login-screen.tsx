@@ -1,0 +1,136 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { pathAfterSignIn } from '@/lib/last-path';
+import { useVisualConfig } from '@/lib/visual-config';
+import { login } from '../api/login';
+import { type AuthMessage, externalSignInErrorMessage, loginErrorMessage } from '../error-messages';
+import { type FieldErrors, hasErrors, validateLogin } from '../validation';
+import { AuthCard } from './auth-card';
+import { FormAlert, PasswordField, SubmitButton, TextField, textLinkClasses } from './form-fields';
+import { ProviderButtons } from './provider-buttons';
+import { useAuthTexts } from './use-auth-texts';
+
+type Field = 'email' | 'password';
+
+/**
+ * Spec §2 "Login": e-mail, password, remember me, the link to recovery and the external sign-in
+ * buttons. After signing in the customer goes back to the last visited path, else /home (spec §2).
+ */
+export function LoginScreen() {
+  const { t } = useTranslation(['common', 'auth']);
+  const texts = useAuthTexts();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const { signInProviders } = useVisualConfig();
+  const alertId = useId();
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const [failure, setFailure] = useState<AuthMessage | null>(() => {
+    // The API sends a failed external sign-in back here (`?signin_error=sign_in_failed`).
+    const signInError = searchParams.get('signin_error');
+    return signInError ? externalSignInErrorMessage(signInError) : null;
+  });
+  const [credentialsRejected, setCredentialsRejected] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = validateLogin({ email, password });
+    setErrors(found);
+    setFailure(null);
+    setCredentialsRejected(false);
+    if (hasErrors(found)) {
+      (found.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await login({ email, password, remember });
+      await navigate(pathAfterSignIn(), { replace: true });
+    } catch (error) {
+      const message = loginErrorMessage(error);
+      setFailure(message);
+      // Spec §5: a refused sign-in marks both fields.
+      if (message.key === 'invalidCredentials') {
+        setCredentialsRejected(true);
+        emailRef.current?.focus();
+      }
+      setBusy(false);
+    }
+  };
+
+  const clearError = (field: Field) => {
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  return (
+    <AuthCard title={t('login.title')} description={t('login.subtitle')}>
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4">
+        {failure && <FormAlert id={alertId}>{texts.error(failure)}</FormAlert>}
+        <TextField
+          ref={emailRef}
+          label={t('auth:fields.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            clearError('email');
+          }}
+          error={texts.field(errors.email)}
+          invalid={credentialsRejected}
+          describedBy={credentialsRejected ? alertId : undefined}
+          required
+        />
+        <PasswordField
+          ref={passwordRef}
+          label={t('auth:fields.password')}
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            clearError('password');
+          }}
+          error={texts.field(errors.password)}
+          invalid={credentialsRejected}
+          describedBy={credentialsRejected ? alertId : undefined}
+          required
+        />
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+          <label className="flex min-h-11 cursor-pointer items-center gap-2.5 text-sm text-gray-800 dark:text-gray-100">
+            <input
+              type="checkbox"
+              name="remember"
+              checked={remember}
+              onChange={(event) => setRemember(event.target.checked)}
+              className="size-5 rounded accent-primary-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink"
+            />
+            {t('auth:login.rememberMe')}
+          </label>
+          <Link to={paths.recoverPassword} className={textLinkClasses}>
+            {t('auth:login.forgotPassword')}
+          </Link>
+        </div>
+        <SubmitButton
+          busy={busy}
+          label={t('auth:login.submit')}
+          busyLabel={t('auth:login.submitting')}
+        />
+      </form>
+      <ProviderButtons providers={signInProviders} remember={remember} />
+    </AuthCard>
+  );
+}

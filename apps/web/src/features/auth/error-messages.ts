@@ -1,0 +1,96 @@
+import type { ApiError } from '@/lib/api-client';
+
+/**
+ * Spec §8: which text each failure of the sign-in, recovery, reset and external sign-in calls
+ * shows. Texts are keys of the `auth` namespace's `errors`; the server's prose is never shown.
+ */
+export type AuthErrorKey =
+  | 'invalidCredentials'
+  | 'authError'
+  | 'incompleteResponse'
+  | 'tooManyAttempts'
+  | 'tooManyAttemptsLater'
+  | 'invalidEmail'
+  | 'emailNotFound'
+  | 'sendError'
+  | 'invalidToken'
+  | 'weakPassword'
+  | 'invalidData'
+  | 'tokenExpired'
+  | 'userNotFound'
+  | 'resetError'
+  | 'signInFailed'
+  | 'noAccount';
+
+/** A text to show: its key and, for the wait message, the minutes. */
+export type AuthMessage = { key: AuthErrorKey; count?: number };
+
+/** Spec §5: a sign-in answer without the user or the access token. */
+export class IncompleteAuthResponseError extends Error {
+  constructor() {
+    super('Incomplete authentication response');
+    this.name = 'IncompleteAuthResponseError';
+  }
+}
+
+type ErrorLike = Pick<ApiError, 'status' | 'code' | 'errors' | 'retryAfterSeconds'>;
+
+function asApiError(error: unknown): ErrorLike | undefined {
+  if (error && typeof error === 'object' && 'status' in error && 'code' in error) {
+    return error as ErrorLike;
+  }
+  return undefined;
+}
+
+/** 429: wait so many minutes (from Retry-After, rounded up, at least 1), or "a few minutes". */
+export function tooManyAttempts(error: ErrorLike): AuthMessage {
+  const seconds = error.retryAfterSeconds;
+  if (seconds === undefined || !Number.isFinite(seconds)) return { key: 'tooManyAttemptsLater' };
+  return { key: 'tooManyAttempts', count: Math.max(1, Math.ceil(seconds / 60)) };
+}
+
+/** Spec §8 "Login": invalid credentials; authentication error; incomplete response. */
+export function loginErrorMessage(error: unknown): AuthMessage {
+  if (error instanceof IncompleteAuthResponseError) return { key: 'incompleteResponse' };
+  const api = asApiError(error);
+  if (api?.status === 401) return { key: 'invalidCredentials' };
+  if (api?.status === 429) return tooManyAttempts(api);
+  return { key: 'authError' };
+}
+
+/** Spec §8 "Recovery": 422 invalid e-mail; 404 not found; 429 wait; else a send error. */
+export function recoveryErrorMessage(error: unknown): AuthMessage {
+  const api = asApiError(error);
+  if (api?.status === 422) return { key: 'invalidEmail' };
+  if (api?.status === 404) return { key: 'emailNotFound' };
+  if (api?.status === 429) return tooManyAttempts(api);
+  return { key: 'sendError' };
+}
+
+/**
+ * Spec §8 "Reset": 422 with `errors.token` invalid token, with `errors.password` weak password,
+ * other 422 invalid data; 400 expired (request a new link); 404 user not found; else generic.
+ */
+export function resetErrorMessage(error: unknown): AuthMessage {
+  const api = asApiError(error);
+  if (api?.status === 422) {
+    if (api.errors?.token?.length) return { key: 'invalidToken' };
+    if (api.errors?.password?.length) return { key: 'weakPassword' };
+    return { key: 'invalidData' };
+  }
+  if (api?.status === 400) return { key: 'tokenExpired' };
+  if (api?.status === 404) return { key: 'userNotFound' };
+  if (api?.status === 429) return tooManyAttempts(api);
+  return { key: 'resetError' };
+}
+
+/** A reset link that can no longer work: the screen offers to request a new one. */
+export function needsNewResetLink(message: AuthMessage): boolean {
+  return message.key === 'invalidToken' || message.key === 'tokenExpired';
+}
+
+/** External sign-in: no customer account for this person, or the sign-in failed. */
+export function externalSignInErrorMessage(error: unknown): AuthMessage {
+  const code = asApiError(error)?.code ?? (typeof error === 'string' ? error : undefined);
+  return code === 'no_account' ? { key: 'noAccount' } : { key: 'signInFailed' };
+}

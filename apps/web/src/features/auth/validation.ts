@@ -1,0 +1,67 @@
+import type { TFieldError } from '@portal/contract/errors';
+
+/**
+ * The form rules of spec §5, written out here rather than imported from the contract's zod schemas
+ * (zod stays out of the browser bundle, decision 005); the codes are the contract's.
+ */
+export type FieldErrorCode = Extract<
+  TFieldError,
+  'required' | 'invalid_email' | 'too_short' | 'mismatch'
+>;
+
+export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
+
+/** The contract's simple e-mail pattern (`emailPattern` in packages/contract/src/common.ts). */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Spec §5 "Reset": the contract's `passwordMinLength`. */
+export const passwordMinLength = 8;
+
+/** Required first, then the pattern (spec §5 "Recovery: e-mail required, then pattern"). */
+export function validateEmail(value: string): FieldErrorCode | undefined {
+  const email = value.trim();
+  if (!email) return 'required';
+  if (email.length > 254 || !emailPattern.test(email)) return 'invalid_email';
+  return undefined;
+}
+
+function collect<F extends string>(checks: [F, FieldErrorCode | undefined][]): FieldErrors<F> {
+  const errors: FieldErrors<F> = {};
+  for (const [field, code] of checks) if (code) errors[field] = code;
+  return errors;
+}
+
+/** Spec §5 "Login": e-mail required and well formed; password required. */
+export function validateLogin(values: { email: string; password: string }) {
+  return collect<'email' | 'password'>([
+    ['email', validateEmail(values.email)],
+    ['password', values.password ? undefined : 'required'],
+  ]);
+}
+
+/** Spec §5 "Recovery". */
+export function validateRecovery(values: { email: string }) {
+  return collect<'email'>([['email', validateEmail(values.email)]]);
+}
+
+/** Spec §5 "Reset": both required; at least 8 characters; the confirmation matches. */
+export function validateReset(values: { password: string; confirmation: string }) {
+  const password = !values.password
+    ? 'required'
+    : values.password.length < passwordMinLength
+      ? 'too_short'
+      : undefined;
+  const confirmation = !values.confirmation
+    ? 'required'
+    : values.confirmation !== values.password
+      ? 'mismatch'
+      : undefined;
+  return collect<'password' | 'confirmation'>([
+    ['password', password],
+    ['confirmation', confirmation],
+  ]);
+}
+
+export function hasErrors(errors: Partial<Record<string, unknown>>): boolean {
+  return Object.values(errors).some(Boolean);
+}

@@ -1,0 +1,272 @@
+import { type KeyboardEvent, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CardIcon } from '@/components/ui/icons';
+import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
+import { cn } from '@/utils/cn';
+import type { CardSource, CheckinForm, PaymentMethod, SavedCard } from '../utils/checkin-form';
+import { SecureIcon, WalletIcon } from './checkout-icons';
+
+type FieldsProps = {
+  form: CheckinForm;
+  onChange: (patch: Partial<CheckinForm>) => void;
+  disabled: boolean;
+};
+
+const tile =
+  'flex min-h-18 items-center gap-3 rounded-xl p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary-ink';
+const activeTile =
+  'cursor-pointer bg-white ring-1 ring-gray-300 hover:ring-primary-ink has-[:checked]:ring-2 has-[:checked]:ring-primary-ink dark:bg-gray-800 dark:ring-gray-600';
+const inactiveTile =
+  'cursor-not-allowed border border-dashed border-gray-300 text-gray-600 dark:border-gray-600 dark:text-gray-400';
+const control =
+  'size-5 shrink-0 accent-primary-ink focus-visible:outline-none disabled:cursor-not-allowed';
+export const checkboxClasses =
+  'mt-0.5 size-5 shrink-0 cursor-pointer accent-primary-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:cursor-not-allowed';
+
+/**
+ * Spec §2 "Payment confirmation": choose the method. Credit card, and PayPal shown but not
+ * selectable: the tenant's gateway offers no PayPal yet (PRODUCT.md: pay methods per tenant).
+ */
+export function MethodFields({
+  form,
+  onChange,
+  disabled,
+  availableMethods,
+}: FieldsProps & { availableMethods: readonly PaymentMethod[] }) {
+  const { t } = useTranslation('checkout');
+  const id = useId();
+  const hasPaypal = availableMethods.includes('paypal');
+  return (
+    <section aria-labelledby={id} className={cn(cardClasses, 'p-4 sm:p-5')}>
+      <h2 id={id} className={sectionTitleClasses}>
+        {t('checkin.method.title')}
+      </h2>
+      <div role="radiogroup" aria-labelledby={id} className="mt-3 grid gap-3 sm:grid-cols-2">
+        <label className={cn(tile, activeTile)}>
+          <input
+            type="radio"
+            name="method"
+            value="credit_card"
+            checked={form.method === 'credit_card'}
+            onChange={() => onChange({ method: 'credit_card' })}
+            disabled={disabled}
+            className={control}
+          />
+          <CardIcon className="size-6 shrink-0 text-primary-ink" />
+          <span className="min-w-0">
+            <span className="block font-semibold text-gray-900 dark:text-gray-50">
+              {t('checkin.method.creditCard')}
+            </span>
+            <span className="block text-sm text-gray-600 dark:text-gray-300">
+              {t('checkin.method.creditCardHint')}
+            </span>
+          </span>
+        </label>
+        <label className={cn(tile, hasPaypal ? activeTile : inactiveTile)}>
+          <input
+            type="radio"
+            name="method"
+            value="paypal"
+            checked={form.method === 'paypal'}
+            onChange={() => onChange({ method: 'paypal' })}
+            disabled={disabled || !hasPaypal}
+            className={control}
+          />
+          <WalletIcon className="size-6 shrink-0" />
+          <span className="min-w-0">
+            <span className="block font-semibold">{t('checkin.method.paypal')}</span>
+            {!hasPaypal && <span className="block text-sm">{t('checkin.method.unavailable')}</span>}
+          </span>
+        </label>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The card: a new one (typed on the gateway's page; "save this card" asks Redsys to keep it) or,
+ * when the customer has saved cards, a tab to choose one of them (spec §2).
+ */
+export function CardFields({
+  form,
+  onChange,
+  disabled,
+  savedCards,
+}: FieldsProps & { savedCards: readonly SavedCard[] }) {
+  const { t } = useTranslation('checkout');
+  const id = useId();
+  if (savedCards.length === 0) {
+    return (
+      <section aria-labelledby={`${id}-title`} className={cn(cardClasses, 'p-4 sm:p-5')}>
+        <h2 id={`${id}-title`} className={sectionTitleClasses}>
+          {t('checkin.card.title')}
+        </h2>
+        <NewCardPanel form={form} onChange={onChange} disabled={disabled} />
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby={`${id}-title`} className={cn(cardClasses, 'p-4 sm:p-5')}>
+      <h2 id={`${id}-title`} className={sectionTitleClasses}>
+        {t('checkin.card.title')}
+      </h2>
+      <CardTabs
+        idPrefix={id}
+        active={form.cardSource}
+        onSelect={(cardSource) => onChange({ cardSource })}
+      />
+      <div
+        role="tabpanel"
+        id={`${id}-panel`}
+        aria-labelledby={`${id}-tab-${form.cardSource}`}
+        tabIndex={0}
+        className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-primary-ink"
+      >
+        {form.cardSource === 'new' ? (
+          <NewCardPanel form={form} onChange={onChange} disabled={disabled} />
+        ) : (
+          <SavedCardsPanel
+            form={form}
+            onChange={onChange}
+            disabled={disabled}
+            savedCards={savedCards}
+          />
+        )}
+      </div>
+    </section>
+  );
+}
+
+const sources: readonly CardSource[] = ['new', 'saved'];
+
+/** WAI-ARIA tabs: arrows, Home and End move between the two; one tab stop. */
+function CardTabs({
+  idPrefix,
+  active,
+  onSelect,
+}: {
+  idPrefix: string;
+  active: CardSource;
+  onSelect: (source: CardSource) => void;
+}) {
+  const { t } = useTranslation('checkout');
+  const refs = useRef<Partial<Record<CardSource, HTMLButtonElement | null>>>({});
+  const onKeyDown = (event: KeyboardEvent) => {
+    const index = sources.indexOf(active);
+    const next =
+      event.key === 'ArrowRight'
+        ? sources[(index + 1) % sources.length]
+        : event.key === 'ArrowLeft'
+          ? sources[(index + sources.length - 1) % sources.length]
+          : event.key === 'Home'
+            ? sources[0]
+            : event.key === 'End'
+              ? sources[sources.length - 1]
+              : undefined;
+    if (!next) return;
+    event.preventDefault();
+    onSelect(next);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div
+      role="tablist"
+      aria-label={t('checkin.card.tabs')}
+      onKeyDown={onKeyDown}
+      className="mt-3 mb-4 grid grid-cols-2 gap-1 rounded-xl bg-gray-100 p-1 dark:bg-gray-900"
+    >
+      {sources.map((source) => (
+        <button
+          key={source}
+          ref={(element) => {
+            refs.current[source] = element;
+          }}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-tab-${source}`}
+          aria-selected={active === source}
+          aria-controls={`${idPrefix}-panel`}
+          tabIndex={active === source ? 0 : -1}
+          onClick={() => onSelect(source)}
+          className={cn(
+            'min-h-11 rounded-lg px-3 text-sm font-semibold focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink',
+            active === source
+              ? 'bg-white text-gray-900 shadow-sm dark:bg-gray-700 dark:text-gray-50'
+              : 'text-gray-700 hover:bg-white/60 dark:text-gray-300 dark:hover:bg-gray-800',
+          )}
+        >
+          {source === 'new' ? t('checkin.card.newCard') : t('checkin.card.savedCards')}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function NewCardPanel({ form, onChange, disabled }: FieldsProps) {
+  const { t } = useTranslation('checkout');
+  const hintId = useId();
+  return (
+    <div className="mt-3 space-y-4">
+      <p className="flex gap-3 rounded-xl bg-gray-50 p-3 text-sm text-gray-700 dark:bg-gray-900/60 dark:text-gray-300">
+        <SecureIcon className="size-5 shrink-0 text-primary-ink" />
+        {t('checkin.card.newCardInfo')}
+      </p>
+      <label className="flex cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          checked={form.saveNewCard}
+          onChange={(event) => onChange({ saveNewCard: event.target.checked })}
+          disabled={disabled}
+          aria-describedby={hintId}
+          className={checkboxClasses}
+        />
+        <span>
+          <span className="block font-medium text-gray-900 dark:text-gray-50">
+            {t('checkin.card.saveCard')}
+          </span>
+          <span id={hintId} className="block text-sm text-gray-600 dark:text-gray-300">
+            {t('checkin.card.saveCardHint')}
+          </span>
+        </span>
+      </label>
+    </div>
+  );
+}
+
+function SavedCardsPanel({
+  form,
+  onChange,
+  disabled,
+  savedCards,
+}: FieldsProps & { savedCards: readonly SavedCard[] }) {
+  const { t } = useTranslation('checkout');
+  return (
+    <fieldset className="min-w-0">
+      <legend className="mb-3 text-sm font-medium text-gray-700 dark:text-gray-300">
+        {t('checkin.card.chooseSavedCard')}
+      </legend>
+      <div className="grid gap-2">
+        {savedCards.map((card) => (
+          <label key={card.id} className={cn(tile, activeTile, 'min-h-14')}>
+            <input
+              type="radio"
+              name="saved-card"
+              value={card.id}
+              checked={form.savedCardId === card.id}
+              onChange={() => onChange({ savedCardId: card.id })}
+              disabled={disabled}
+              className={control}
+            />
+            <CardIcon className="size-6 shrink-0 text-gray-600 dark:text-gray-300" />
+            <span className="min-w-0 flex-1 font-medium text-gray-900 dark:text-gray-50">
+              {t('checkin.card.savedCard', { name: card.name, last4: card.last4 })}
+            </span>
+            <span className="text-xs font-semibold text-gray-600 uppercase dark:text-gray-300">
+              {card.type}
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,135 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import es from '@/locales/es/checkout.json';
+import { setAuth } from '@/lib/auth-store';
+import { renderWithRouter } from '@/testing/render-app';
+import type { PaymentStatusAnswer } from '../utils/payment-verification';
+import { ResultScreen } from './result-screen';
+
+const id = '6f1c1d2e-0000-4000-8000-000000000001';
+const status = (
+  state: PaymentStatusAnswer['status'],
+  patch: Partial<PaymentStatusAnswer> = {},
+): PaymentStatusAnswer => ({
+  payment_id: id,
+  order_id: '1234abcdEFGH',
+  status: state,
+  amount: 47.2,
+  invoices: ['F2025-00012'],
+  card_saved: false,
+  created_at: '2025-05-12T15:30:00.000Z',
+  settled_at: state === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  ...patch,
+});
+
+async function renderResult(path: string, answers: PaymentStatusAnswer[]) {
+  let i = 0;
+  const fetchMock = vi.fn<typeof fetch>(async () => {
+    const body = answers[Math.min(i, answers.length - 1)];
+    i += 1;
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const client = new QueryClient();
+  await renderWithRouter(
+    <QueryClientProvider client={client}>
+      <ResultScreen />
+    </QueryClientProvider>,
+    { path },
+  );
+  return fetchMock;
+}
+
+beforeEach(() => {
+  setAuth({
+    accessToken: 'tok',
+    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe('payment result (spec §2 "Payment result")', () => {
+  it('verifies first, then shows the success with its details and buttons', async () => {
+    const fetchMock = await renderResult(`/payment/success?payment_id=${id}`, [
+      status('pending'),
+      status('paid', { card_saved: true }),
+    ]);
+    const live = screen.getByRole('status');
+    expect(within(live).getByRole('heading', { level: 1 }).textContent).toBe(
+      es.result.verifying.title,
+    );
+    await within(live).findByText(es.result.success.title, {}, { timeout: 5000 });
+    expect(String(fetchMock.mock.calls[0]?.[0])).toMatch(`/redsys/payment/${id}/status`);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(screen.getByText('1234abcdEFGH')).toBeDefined();
+    expect(screen.getByText('47,20 €')).toBeDefined();
+    expect(screen.getByText('F2025-00012')).toBeDefined();
+    expect(screen.getByText(es.result.status.completed)).toBeDefined();
+    expect(screen.getByRole('link', { name: es.result.actions.home }).getAttribute('href')).toBe(
+      '/home',
+    );
+    expect(
+      screen.getByRole('link', { name: es.result.actions.viewInvoice }).getAttribute('href'),
+    ).toBe('/invoice-detail/F2025-00012');
+    expect(
+      screen.getByRole('link', { name: es.result.actions.paymentMethods }).getAttribute('href'),
+    ).toBe('/metodos-de-pago');
+    // The outcome takes the focus, so the keyboard goes on to the buttons.
+    await waitFor(() => expect(document.activeElement?.textContent).toBe(es.result.success.title));
+  });
+
+  it('never believes the success address: a failed payment shows the failure', async () => {
+    await renderResult(`/payment/success?payment_id=${id}`, [status('failed')]);
+    await screen.findByText(es.result.failure.title, {}, { timeout: 5000 });
+    expect(screen.getByText(es.result.failure.text)).toBeDefined();
+    expect(screen.getByText(es.result.status.failed)).toBeDefined();
+    expect(screen.getByRole('link', { name: es.result.actions.retry }).getAttribute('href')).toBe(
+      '/invoice-detail/F2025-00012',
+    );
+    expect(screen.queryByRole('link', { name: es.result.actions.paymentMethods })).toBeNull();
+  });
+
+  it('retries several invoices from the payments list', async () => {
+    await renderResult(`/payment/error?payment_id=${id}`, [
+      status('failed', { invoices: ['F1', 'F2'] }),
+    ]);
+    await screen.findByText(es.result.failure.title, {}, { timeout: 5000 });
+    expect(screen.getByText('F1, F2')).toBeDefined();
+    expect(screen.getByRole('link', { name: es.result.actions.retry }).getAttribute('href')).toBe(
+      '/mis-pagos',
+    );
+  });
+
+  it("the spec's failure address without a payment shows the failure, with nothing asked", async () => {
+    const fetchMock = await renderResult(
+      '/payment-checkout?success=false&invoiceId=F1&amount=45.00&status=error&message=x',
+      [],
+    );
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(es.result.failure.title);
+    expect(screen.getByText('45,00 €')).toBeDefined();
+    expect(screen.getByRole('link', { name: es.result.actions.retry }).getAttribute('href')).toBe(
+      '/invoice-detail/F1',
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("the spec's success address is verified with the payment this tab started", async () => {
+    sessionStorage.setItem('currentPaymentId', id);
+    const fetchMock = await renderResult('/payment-checkout?success=true', [status('paid')]);
+    await screen.findByText(es.result.success.title, {}, { timeout: 5000 });
+    expect(String(fetchMock.mock.calls[0]?.[0])).toMatch(`/redsys/payment/${id}/status`);
+  });
+
+  it('a success claimed with nothing to verify is not shown as a success', async () => {
+    await renderResult('/payment-checkout?success=true', []);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(es.result.unknown.title);
+    expect(screen.queryByText(es.result.success.title)).toBeNull();
+  });
+});

@@ -1,0 +1,330 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { AlertIcon } from '@/components/ui/icons';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { cardClasses, pageClasses, sectionTitleClasses } from '@/components/ui/surfaces';
+import { formatAmount } from '@/lib/money';
+import { cn } from '@/utils/cn';
+import { formatDateTime } from '../utils/format';
+import { readPaymentSession } from '../utils/payment-session';
+import type { PaymentStatusAnswer } from '../utils/payment-verification';
+import { parseResultQuery, type ResultQuery, retryHref } from '../utils/result-query';
+import { CheckCircleIcon, ClockIcon, CrossCircleIcon } from './checkout-icons';
+import { usePaymentVerification } from './use-payment-verification';
+
+/** What the screen shows: the server's word on the payment, or the address's claim of a failure. */
+type ResultView =
+  | { phase: 'verifying' }
+  | { phase: 'timedOut' }
+  | { phase: 'paid'; payment: PaymentStatusAnswer }
+  | { phase: 'failed'; payment: PaymentStatusAnswer | null }
+  | { phase: 'unknown' };
+
+/**
+ * Spec §2 "Payment result" (/payment/success, /payment/error, /payment-checkout). The address is
+ * never believed (PRODUCT.md "Payments"): the screen shows "verifying" and asks the server until
+ * the gateway's signed notification has settled the payment. The outcome is announced (a polite
+ * live region) and the heading takes the focus, so the next Tab reaches the buttons.
+ */
+export function ResultScreen() {
+  const { pathname } = useLocation();
+  const [search] = useSearchParams();
+  const query = useMemo(
+    () => parseResultQuery(pathname, search, readPaymentSession()),
+    [pathname, search],
+  );
+  const { verification, checkAgain } = usePaymentVerification(query.paymentId);
+  const view: ResultView =
+    verification ??
+    (query.claim === 'failure' ? { phase: 'failed', payment: null } : { phase: 'unknown' });
+
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // What was paid shows as paid on the lists and the invoice from now on.
+    if (view.phase === 'paid') void queryClient.invalidateQueries();
+  }, [view.phase, queryClient]);
+
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstPhase = useRef(view.phase);
+  // A layout effect: the focus moves in the same commit that shows the outcome, never after it.
+  useLayoutEffect(() => {
+    if (view.phase !== firstPhase.current) headingRef.current?.focus();
+  }, [view.phase]);
+
+  return (
+    <div className={pageClasses}>
+      <section
+        aria-labelledby="payment-result-title"
+        className={cn(cardClasses, 'mx-auto max-w-2xl p-6 sm:p-8')}
+      >
+        <div
+          role="status"
+          aria-live="polite"
+          aria-atomic="true"
+          className="flex flex-col items-center text-center"
+        >
+          <ResultMark phase={view.phase} />
+          <h1
+            id="payment-result-title"
+            ref={headingRef}
+            tabIndex={-1}
+            className="mt-5 text-2xl font-bold text-gray-900 focus:outline-none sm:text-3xl dark:text-gray-50"
+          >
+            <ResultTitle phase={view.phase} />
+          </h1>
+          <ResultText view={view} />
+        </div>
+        <ResultDetails view={view} query={query} />
+        <ResultActions view={view} query={query} onCheckAgain={checkAgain} />
+      </section>
+    </div>
+  );
+}
+
+function ResultMark({ phase }: { phase: ResultView['phase'] }) {
+  const circle = 'grid size-16 place-items-center rounded-full';
+  switch (phase) {
+    case 'verifying':
+      return (
+        <span className={cn(circle, 'bg-gray-100 dark:bg-gray-700')}>
+          <span
+            aria-hidden="true"
+            className="size-9 animate-spin rounded-full border-4 border-gray-300 border-t-primary-ink motion-reduce:animate-[spin_3s_linear_infinite] dark:border-gray-600 dark:border-t-primary-ink"
+          />
+        </span>
+      );
+    case 'timedOut':
+      return (
+        <span
+          className={cn(
+            circle,
+            'bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100',
+          )}
+        >
+          <ClockIcon className="size-9" />
+        </span>
+      );
+    case 'paid':
+      return (
+        <span
+          className={cn(
+            circle,
+            'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200',
+          )}
+        >
+          <CheckCircleIcon className="size-9" />
+        </span>
+      );
+    case 'failed':
+      return (
+        <span
+          className={cn(circle, 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200')}
+        >
+          <CrossCircleIcon className="size-9" />
+        </span>
+      );
+    case 'unknown':
+      return (
+        <span
+          className={cn(circle, 'bg-gray-100 text-gray-700 dark:bg-gray-700 dark:text-gray-200')}
+        >
+          <AlertIcon className="size-9" />
+        </span>
+      );
+  }
+}
+
+function ResultTitle({ phase }: { phase: ResultView['phase'] }) {
+  const { t } = useTranslation('checkout');
+  switch (phase) {
+    case 'verifying':
+      return t('result.verifying.title');
+    case 'timedOut':
+      return t('result.timedOut.title');
+    case 'paid':
+      return t('result.success.title');
+    case 'failed':
+      return t('result.failure.title');
+    case 'unknown':
+      return t('result.unknown.title');
+  }
+}
+
+const lead = 'mt-2 max-w-prose text-gray-700 dark:text-gray-300';
+
+function ResultText({ view }: { view: ResultView }) {
+  const { t } = useTranslation('checkout');
+  switch (view.phase) {
+    case 'verifying':
+      return <p className={lead}>{t('result.verifying.text')}</p>;
+    case 'timedOut':
+      return <p className={lead}>{t('result.timedOut.text')}</p>;
+    case 'paid':
+      return (
+        <>
+          <p className={lead}>{t('result.success.text')}</p>
+          {view.payment.card_saved && <p className={lead}>{t('result.success.cardSaved')}</p>}
+        </>
+      );
+    case 'failed':
+      return (
+        <>
+          <p className={cn(lead, 'font-medium text-gray-900 dark:text-gray-50')}>
+            {t('result.failure.text')}
+          </p>
+          <p className={lead}>{t('result.failure.detail')}</p>
+        </>
+      );
+    case 'unknown':
+      return <p className={lead}>{t('result.unknown.text')}</p>;
+  }
+}
+
+/** Spec §2: payment id, amount, invoice and date, with the status completed or failed. */
+function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }) {
+  const { t } = useTranslation('checkout');
+  if (view.phase !== 'paid' && view.phase !== 'failed') return null;
+  const payment = view.payment;
+  const invoices = payment ? payment.invoices : query.invoiceIds;
+  const amount = payment ? payment.amount : query.amount;
+  const orderId = payment ? payment.order_id : query.orderId;
+  const date = payment ? formatDateTime(payment.settled_at ?? payment.created_at) : null;
+  const rows: { label: string; value: ReactNode; mono?: boolean }[] = [];
+  if (orderId) rows.push({ label: t('result.details.order'), value: orderId, mono: true });
+  if (amount !== null)
+    rows.push({ label: t('result.details.amount'), value: formatAmount(amount) });
+  if (invoices.length > 0) {
+    rows.push({
+      label: invoices.length === 1 ? t('result.details.invoice') : t('result.details.invoices'),
+      value: invoices.join(', '),
+    });
+  }
+  if (date) rows.push({ label: t('result.details.date'), value: date });
+  rows.push({
+    label: t('result.details.status'),
+    value:
+      view.phase === 'paid' ? (
+        <StatusBadge tone="success">{t('result.status.completed')}</StatusBadge>
+      ) : (
+        <StatusBadge tone="danger">{t('result.status.failed')}</StatusBadge>
+      ),
+  });
+  if (payment) {
+    rows.push({ label: t('result.details.paymentId'), value: payment.payment_id, mono: true });
+  }
+
+  return (
+    <section
+      aria-labelledby="payment-result-details"
+      className="mt-6 rounded-xl bg-gray-50 p-4 sm:p-5 dark:bg-gray-900/60"
+    >
+      <h2 id="payment-result-details" className={cn(sectionTitleClasses, 'text-base')}>
+        {t('result.details.title')}
+      </h2>
+      <dl className="mt-3 divide-y divide-gray-200 text-sm dark:divide-gray-700">
+        {rows.map((row) => (
+          <div key={row.label} className="flex items-baseline justify-between gap-4 py-2">
+            <dt className="shrink-0 text-gray-700 dark:text-gray-300">{row.label}</dt>
+            <dd
+              className={cn(
+                'min-w-0 text-right font-semibold text-gray-900 dark:text-gray-50',
+                row.mono ? 'font-mono text-xs break-all' : 'break-words tabular-nums',
+              )}
+            >
+              {row.value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function ResultActions({
+  view,
+  query,
+  onCheckAgain,
+}: {
+  view: ResultView;
+  query: ResultQuery;
+  onCheckAgain: () => void;
+}) {
+  const { t } = useTranslation('checkout');
+  const home = (
+    <Link to={paths.home} className={buttonClasses('secondary')}>
+      {t('result.actions.home')}
+    </Link>
+  );
+  const payments = (variant: 'primary' | 'secondary') => (
+    <Link to={paths.payments} className={buttonClasses(variant)}>
+      {t('result.actions.viewPayments')}
+    </Link>
+  );
+  let actions: ReactNode;
+  switch (view.phase) {
+    case 'verifying':
+      return null;
+    case 'timedOut':
+      actions = (
+        <>
+          <Button onClick={onCheckAgain}>{t('result.timedOut.checkAgain')}</Button>
+          {payments('secondary')}
+          {home}
+        </>
+      );
+      break;
+    case 'paid': {
+      const [invoice, ...others] = view.payment.invoices;
+      actions = (
+        <>
+          <Link to={paths.home} className={buttonClasses('primary')}>
+            {t('result.actions.home')}
+          </Link>
+          {invoice && others.length === 0 ? (
+            <Link to={paths.invoiceDetail.href(invoice)} className={buttonClasses('secondary')}>
+              {t('result.actions.viewInvoice')}
+            </Link>
+          ) : (
+            payments('secondary')
+          )}
+          {view.payment.card_saved && (
+            <Link to={paths.paymentMethods} className={buttonClasses('secondary')}>
+              {t('result.actions.paymentMethods')}
+            </Link>
+          )}
+        </>
+      );
+      break;
+    }
+    case 'failed':
+      actions = (
+        <>
+          <Link
+            to={retryHref(view.payment ? view.payment.invoices : query.invoiceIds)}
+            className={buttonClasses('primary')}
+          >
+            {t('result.actions.retry')}
+          </Link>
+          {home}
+        </>
+      );
+      break;
+    case 'unknown':
+      actions = (
+        <>
+          {payments('primary')}
+          {home}
+        </>
+      );
+      break;
+  }
+  return (
+    <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-center">
+      {actions}
+    </div>
+  );
+}

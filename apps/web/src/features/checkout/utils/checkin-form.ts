@@ -1,0 +1,80 @@
+import type { TInitPaymentRequest } from '@portal/contract/redsys';
+import type { Language } from '@/lib/i18n';
+import type { CheckinTarget } from './checkin-query';
+
+/** Spec §3 "Checkin methods". */
+export const paymentMethods = ['credit_card', 'paypal'] as const;
+export type PaymentMethod = (typeof paymentMethods)[number];
+
+/** The card tabs of spec §2: a new card (typed on the gateway's page) or a saved one. */
+export type CardSource = 'new' | 'saved';
+
+/** A saved card as the confirmation lists it (spec §3 "Saved card": id, name, last4, type). */
+export type SavedCard = { id: string; name: string; last4: string; type: string };
+
+export type CheckinForm = {
+  method: PaymentMethod | null;
+  cardSource: CardSource;
+  savedCardId: string | null;
+  saveNewCard: boolean;
+  acceptedConditions: boolean;
+};
+
+/** Nothing chosen: spec §4 wants the customer to pick the method and accept the conditions. */
+export const emptyCheckinForm: CheckinForm = {
+  method: null,
+  cardSource: 'new',
+  savedCardId: null,
+  saveNewCard: false,
+  acceptedConditions: false,
+};
+
+export type CheckinOptions = {
+  /** The methods this tenant takes (only the card for now). */
+  availableMethods: readonly PaymentMethod[];
+  savedCards: readonly SavedCard[];
+};
+
+/**
+ * Spec §4 "Card payment": "Accept and continue" is enabled once a method is chosen and the
+ * conditions are accepted; with the saved-cards tab, a card must be chosen too.
+ */
+export function canAccept(form: CheckinForm, options: CheckinOptions): boolean {
+  if (!form.method || !options.availableMethods.includes(form.method)) return false;
+  if (!form.acceptedConditions) return false;
+  if (form.method === 'credit_card' && form.cardSource === 'saved') {
+    return options.savedCards.some((card) => card.id === form.savedCardId);
+  }
+  return true;
+}
+
+/**
+ * The body of `/redsys/init-payment`: what is paid, the amount the customer saw (checked by the
+ * server), the card choice, the gateway's language and the testing toggle.
+ */
+export function initPaymentBody(input: {
+  target: CheckinTarget;
+  amount: number;
+  form: CheckinForm;
+  language: Language;
+  simulateDecline: boolean;
+}): TInitPaymentRequest {
+  const { target, amount, form, language, simulateDecline } = input;
+  const body: TInitPaymentRequest = { amount, currency: 'EUR', language };
+  if (target.kind === 'payments') {
+    body.payment_ids = target.paymentIds;
+    if (target.paymentIds.length > 1) body.is_multiple_payment = true;
+  } else if (target.invoiceIds.length === 1) {
+    body.invoice_id = target.invoiceIds[0] ?? '';
+  } else {
+    body.multiple_invoices = target.invoiceIds;
+    body.is_multiple_payment = true;
+  }
+  if (form.method === 'credit_card' && form.cardSource === 'saved' && form.savedCardId) {
+    body.card_id = form.savedCardId;
+  } else if (form.method === 'credit_card' && form.saveNewCard) {
+    body.save_card = true;
+  }
+  if (simulateDecline) body.simulate_decline = true;
+  return body;
+}

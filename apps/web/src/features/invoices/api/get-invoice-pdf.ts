@@ -1,0 +1,35 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import type { Language } from '@/lib/i18n';
+
+/**
+ * A five-minute signed link to the invoice PDF (spec §7 "/invoice/pdf"), in the interface
+ * language. Never cached: each download asks for a fresh link.
+ */
+export async function getInvoicePdfUrl(invoiceId: string, language: Language): Promise<string> {
+  const { url } = await apiRequest('invoicePdf', { body: { invoice_id: invoiceId, language } });
+  return url;
+}
+
+/**
+ * Downloads through a temporary link with `download`: the signed link is same-origin, so the
+ * browser saves the file instead of navigating, and no pop-up blocker stands in the way.
+ */
+export function downloadFile(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** Spec §2 "Invoice detail": the download option. */
+export function useDownloadInvoicePdf(invoiceId: string, language: Language) {
+  return useMutation({
+    mutationFn: () => getInvoicePdfUrl(invoiceId, language),
+    onSuccess: (url) => downloadFile(url, `${invoiceId.replace(/[^\w.-]/g, '_')}.pdf`),
+  });
+}

@@ -1,0 +1,186 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { CompanyLogo } from '@/components/ui/company-logo';
+import { ChevronLeftIcon, ChevronRightIcon } from '@/components/ui/icons';
+import { invoiceStatusTones, StatusBadge } from '@/components/ui/status-badge';
+import { cardClasses, pageClasses, sectionTitleClasses } from '@/components/ui/surfaces';
+import { formatDetailDate, todayApiDate } from '@/lib/dates';
+import { amountToPay, invoiceCardStatus, isInvoicePayable } from '@/lib/invoice-status';
+import { formatAmount } from '@/lib/money';
+import { instalmentDates } from '@/lib/payment-status';
+import { useVisualConfig } from '@/lib/visual-config';
+import { cn } from '@/utils/cn';
+import type { InvoiceDetail } from '../api/get-invoice';
+import { useRelatedInvoices } from '../api/get-related-invoices';
+import { InvoiceInstalments } from './invoice-instalments';
+import { InvoiceLines } from './invoice-lines';
+import { InvoiceOptions } from './invoice-options';
+
+/**
+ * One invoice (spec §2 "Invoice detail"): previous/next, number, date (dd-mm-yyyy), customer,
+ * amounts with the VAT, lines, instalments and the options. Printing shows the invoice only: the
+ * app's chrome, the navigation and the options carry `print:hidden`, and a print-only heading
+ * names the company instead.
+ */
+export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
+  const { t } = useTranslation('invoices');
+  const today = todayApiDate();
+  const status = invoiceCardStatus({
+    status: invoice.status,
+    amount: invoice.pending,
+    total: invoice.total,
+  });
+  const payable = {
+    status: invoice.status,
+    total: invoice.total,
+    payments: invoice.payments.map((p) => ({ ...instalmentDates(p), amount: p.import })),
+  };
+  const date = formatDetailDate(invoice.invoice_date) ?? t('common.noDate');
+
+  return (
+    <article
+      aria-labelledby="invoice-title"
+      className={cn(pageClasses, 'print:max-w-none print:p-0 print:text-black')}
+    >
+      <PrintHeading />
+      <RelatedNavigation invoiceId={invoice.invoice_id} />
+
+      <header className="mt-4 flex flex-wrap items-start justify-between gap-3 print:mt-6">
+        <div>
+          <h1
+            id="invoice-title"
+            className="text-2xl font-bold text-gray-900 sm:text-3xl dark:text-gray-50"
+          >
+            {t('invoiceDetail.title', { id: invoice.invoice_id })}
+          </h1>
+          <p className="mt-1 text-gray-700 dark:text-gray-300">{date}</p>
+        </div>
+        <StatusBadge tone={invoiceStatusTones[status]} className="text-sm">
+          {t(`invoiceStatus.${status}`)}
+        </StatusBadge>
+      </header>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] print:block print:space-y-6">
+        <div className="min-w-0 space-y-6">
+          <section aria-labelledby="invoice-data" className={cn(cardClasses, 'p-4 sm:p-5')}>
+            <h2 id="invoice-data" className="sr-only">
+              {t('invoiceDetail.number')}
+            </h2>
+            <dl className="grid gap-4 sm:grid-cols-3">
+              <Field label={t('invoiceDetail.number')} value={invoice.invoice_id} />
+              <Field label={t('invoiceDetail.date')} value={date} />
+              <Field label={t('invoiceDetail.customer')} value={invoice.customer_name} />
+            </dl>
+          </section>
+          <InvoiceLines lines={invoice.lines} />
+          <InvoiceInstalments instalments={invoice.payments} today={today} />
+        </div>
+
+        {/* On a phone the total and the pay button come first, before the lines. */}
+        <div className="order-first space-y-6 lg:order-none">
+          <section aria-labelledby="invoice-amounts" className={cn(cardClasses, 'p-4 sm:p-5')}>
+            <h2 id="invoice-amounts" className={sectionTitleClasses}>
+              {t('invoiceDetail.amounts')}
+            </h2>
+            <dl className="mt-3 space-y-2 text-sm">
+              <Amount label={t('invoiceDetail.base')} value={invoice.base} />
+              <Amount label={t('invoiceDetail.vat')} value={invoice.iva} />
+              <Amount label={t('invoiceDetail.total')} value={invoice.total} strong />
+              {invoice.pending > 0 && (
+                <Amount label={t('invoiceDetail.pending')} value={invoice.pending} />
+              )}
+            </dl>
+          </section>
+          <InvoiceOptions
+            invoiceId={invoice.invoice_id}
+            status={status}
+            isPayable={isInvoicePayable(payable, today)}
+            amountToPay={amountToPay(payable, today)}
+          />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium tracking-wide text-gray-600 uppercase dark:text-gray-400 print:text-gray-700">
+        {label}
+      </dt>
+      <dd className="mt-0.5 font-semibold break-words text-gray-900 dark:text-gray-50">{value}</dd>
+    </div>
+  );
+}
+
+function Amount({ label, value, strong }: { label: string; value: number; strong?: boolean }) {
+  return (
+    <div
+      className={cn(
+        'flex items-baseline justify-between gap-4',
+        strong &&
+          'border-t border-gray-200 pt-2 text-base font-bold dark:border-gray-700 print:border-gray-400',
+      )}
+    >
+      <dt className="text-gray-700 dark:text-gray-300 print:text-gray-800">{label}</dt>
+      <dd className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
+        {formatAmount(value)}
+      </dd>
+    </div>
+  );
+}
+
+/** On paper the app's header is gone: the company heads the invoice instead. */
+function PrintHeading() {
+  const { logoUrl, companyName } = useVisualConfig();
+  return (
+    <div className="hidden items-center gap-3 border-b border-gray-300 pb-4 print:flex">
+      <CompanyLogo src={logoUrl} className="size-12 rounded-lg" />
+      <p className="text-lg font-bold">{companyName}</p>
+    </div>
+  );
+}
+
+const navLink =
+  'inline-flex min-h-11 items-center gap-1 rounded-xl px-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink';
+
+/** Spec §2: previous and next invoice (spec §7 "/invoices/related"); disabled at the ends. */
+function RelatedNavigation({ invoiceId }: { invoiceId: string }) {
+  const { t } = useTranslation('invoices');
+  const related = useRelatedInvoices(invoiceId);
+  const previous = related.data?.previous_invoice_id ?? null;
+  const next = related.data?.next_invoice_id ?? null;
+  const enabled = 'text-primary-ink hover:bg-gray-100 dark:hover:bg-gray-800';
+  const disabled = 'cursor-not-allowed text-gray-600 dark:text-gray-400';
+  return (
+    <nav
+      aria-label={t('invoiceDetail.navigation')}
+      className="-mx-2 flex items-center justify-between gap-2 print:hidden"
+    >
+      {previous ? (
+        <Link to={paths.invoiceDetail.href(previous)} className={cn(navLink, enabled)}>
+          <ChevronLeftIcon className="size-5" />
+          {t('invoiceDetail.previous')}
+        </Link>
+      ) : (
+        <span aria-disabled="true" className={cn(navLink, disabled)}>
+          <ChevronLeftIcon className="size-5" />
+          {t('invoiceDetail.previous')}
+        </span>
+      )}
+      {next ? (
+        <Link to={paths.invoiceDetail.href(next)} className={cn(navLink, enabled)}>
+          {t('invoiceDetail.next')}
+          <ChevronRightIcon className="size-5" />
+        </Link>
+      ) : (
+        <span aria-disabled="true" className={cn(navLink, disabled)}>
+          {t('invoiceDetail.next')}
+          <ChevronRightIcon className="size-5" />
+        </span>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { languages } from './i18n';
+
+type Tree = { [key: string]: string | Tree };
+
+const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') keys.set(path, value);
+    else for (const [k, v] of flatten(value, path)) keys.set(k, v);
+  }
+  return keys;
+}
+
+/** language -> namespace -> flattened keys */
+const bundles = new Map<string, Map<string, Map<string, string>>>();
+for (const [path, tree] of Object.entries(files)) {
+  const [, language, file] = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];
+  if (!language || !file) continue;
+  if (!bundles.has(language)) bundles.set(language, new Map());
+  bundles.get(language)?.set(file, flatten(tree));
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('translations', () => {
+  it('exist for exactly the four languages', () => {
+    expect([...bundles.keys()].sort()).toEqual([...languages].sort());
+  });
+
+  const namespaces = new Set([...bundles.values()].flatMap((ns) => [...ns.keys()]));
+
+  for (const namespace of namespaces) {
+    const allKeys = new Set(
+      [...bundles.values()].flatMap((ns) => [...(ns.get(namespace)?.keys() ?? [])]),
+    );
+
+    for (const language of languages) {
+      it(`${language}/${namespace}.json has every key of every language, none empty`, () => {
+        const keys = bundles.get(language)?.get(namespace);
+        expect(keys, `${language}/${namespace}.json is missing`).toBeDefined();
+        const missing = [...allKeys].filter((key) => !keys?.has(key));
+        expect(missing, `missing in ${language}/${namespace}.json`).toEqual([]);
+        const empty = [...(keys ?? [])].filter(([, text]) => !text.trim()).map(([key]) => key);
+        expect(empty, `empty in ${language}/${namespace}.json`).toEqual([]);
+      });
+
+      it(`${language}/${namespace}.json uses the same placeholders as Spanish`, () => {
+        const spanish = bundles.get('es')?.get(namespace);
+        const keys = bundles.get(language)?.get(namespace);
+        for (const [key, text] of keys ?? []) {
+          expect(placeholders(text), `${language} ${key}`).toEqual(
+            placeholders(spanish?.get(key) ?? ''),
+          );
+        }
+      });
+    }
+  }
+});

@@ -1,0 +1,104 @@
+import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import { storageKeys } from './storage';
+
+export const languages = ['es', 'ca', 'en', 'eu'] as const;
+export type Language = (typeof languages)[number];
+export const defaultLanguage: Language = 'es';
+
+/** Each language in its own name (an endonym reads the same in every language, so not translated). */
+export const languageNames: Record<Language, string> = {
+  es: 'Español',
+  ca: 'Català',
+  en: 'English',
+  eu: 'Euskara',
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return languages.includes(value as Language);
+}
+
+export const defaultNamespace = 'common';
+
+const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
+
+/** Spanish ships in the first chunk (it is the default and the fallback)... */
+const spanishFiles = import.meta.glob<ResourceKey>('../locales/es/*.json', {
+  eager: true,
+  import: 'default',
+});
+const spanish = Object.fromEntries(
+  Object.entries(spanishFiles).map(([path, resource]) => [fileName(path), resource]),
+);
+
+/** ...the other languages are separate chunks, fetched when chosen. */
+const lazyFiles = import.meta.glob<ResourceKey>(['../locales/*/*.json', '!../locales/es/*.json'], {
+  import: 'default',
+});
+
+/** A minimal i18next backend that reads the lazy chunks above; i18next retries it (spec §9). */
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, namespace: string, callback: ReadCallback) {
+    const load = lazyFiles[`../locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(new Error(`No translations for ${language}/${namespace}`), false);
+      return;
+    }
+    load().then(
+      (resource) => callback(null, resource),
+      // `true` asks i18next to retry: a failed chunk download is usually a passing network error.
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
+    );
+  },
+};
+
+/** The language of a (possibly regional) code, `es` when it is none of ours. */
+export function toLanguage(code: string | undefined): Language {
+  const base = code?.toLowerCase().split('-')[0];
+  return isLanguage(base) ? base : defaultLanguage;
+}
+
+i18n.on('languageChanged', (language) => {
+  document.documentElement.lang = toLanguage(language);
+});
+
+/** Resolves once the detected language's strings are loaded. */
+export const i18nReady = i18n
+  .use(lazyBackend)
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    resources: { es: spanish },
+    partialBundledLanguages: true,
+    fallbackLng: defaultLanguage,
+    supportedLngs: languages,
+    load: 'languageOnly',
+    ns: Object.keys(spanish),
+    defaultNS: defaultNamespace,
+    // Spec §4: stored choice, then the browser; every change is stored.
+    detection: {
+      order: ['localStorage', 'navigator'],
+      lookupLocalStorage: storageKeys.language,
+      caches: ['localStorage'],
+    },
+    // Spec §9: up to 10 parallel reads, 5 retries, 350 ms doubling.
+    maxParallelReads: 10,
+    maxRetries: 5,
+    retryTimeout: 350,
+    interpolation: { escapeValue: false },
+    react: { useSuspense: true },
+  });
+
+/** Switches language: loads its strings, stores the choice and updates `<html lang>`. */
+export async function changeLanguage(language: Language): Promise<void> {
+  await i18n.changeLanguage(language);
+}
+
+export function getLanguage(): Language {
+  return toLanguage(i18n.resolvedLanguage ?? i18n.language);
+}
+
+export { i18n };

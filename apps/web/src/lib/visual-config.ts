@@ -1,0 +1,63 @@
+import { createContext, useContext } from 'react';
+import { defaultPrimaryColor } from '@portal/contract/paths';
+import { apiRequest } from './api-client';
+import { applyPrimaryColor, normalizeHex, parseHex } from './colors';
+
+/** The tenant's branding (spec §3 "Visual config"), as the app uses it. */
+export type VisualConfig = {
+  logoUrl: string | null;
+  primaryColor: string;
+  companyName: string;
+  description: string;
+  signInProviders: ('google' | 'apple' | 'microsoft')[];
+  /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
+  testingMode: boolean;
+};
+
+/** Spec §3 defaults: bundled logo, FF9900 and the provider's name; used when the call fails. */
+export const defaultVisualConfig: VisualConfig = {
+  logoUrl: null,
+  primaryColor: `#${defaultPrimaryColor}`,
+  companyName: 'Oficina Online',
+  description: '',
+  signInProviders: [],
+  testingMode: false,
+};
+
+/** The branding of this host's tenant, or the defaults (logged) when it cannot be had. */
+export async function fetchVisualConfig(): Promise<VisualConfig> {
+  try {
+    const config = await apiRequest('visualConfig');
+    const primaryColor = normalizeHex(config.primary_color ?? '');
+    return {
+      logoUrl: config.logo_url || null,
+      primaryColor: parseHex(primaryColor) ? primaryColor : defaultVisualConfig.primaryColor,
+      companyName: config.company_name || defaultVisualConfig.companyName,
+      description: config.description ?? '',
+      signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
+      testingMode: config.testing_mode === true,
+    };
+  } catch (error) {
+    console.error('Could not load the visual config; using the defaults', error);
+    return defaultVisualConfig;
+  }
+}
+
+/** Paints the primary colour scale and names the browser tab after the company. */
+export function applyVisualConfig(config: VisualConfig): void {
+  applyPrimaryColor(config.primaryColor);
+  document.title = config.companyName;
+}
+
+/** Loaded once at start (spec §7); never rejects. */
+export async function loadVisualConfig(): Promise<VisualConfig> {
+  const config = await fetchVisualConfig();
+  applyVisualConfig(config);
+  return config;
+}
+
+export const VisualConfigContext = createContext<VisualConfig>(defaultVisualConfig);
+
+export function useVisualConfig(): VisualConfig {
+  return useContext(VisualConfigContext);
+}

@@ -1,0 +1,521 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { seededRandom } from '../apps/api/src/db/seed/random.ts';
+import {
+  loadCustomerEmail,
+  loadPassword,
+  loadTenantId,
+  type LoadShape,
+} from '../apps/api/src/db/seed/generate.ts';
+import { summariseProfile, type ProfileSummary } from './lib/cpu-profile.ts';
+import { ensurePgliteDataset, ensurePostgresDataset } from './lib/dataset.ts';
+import { runFixedRate, runLoad, type LoadRequest, type LoadResult } from './lib/load.ts';
+import { freePort } from './lib/ports.ts';
+import { repoRoot, startServer, tsxBin, type Server } from './lib/processes.ts';
+import { median, round } from './lib/stats.ts';
+import { diagnoseApi, type ApiDiagnosis } from './api-diagnosis.ts';
+
+export type ApiOptions = {
+  adminUrl: string;
+  database: string;
+  shape: LoadShape;
+  /** The embedded data set: the same shape by default. */
+  pgliteShape: LoadShape;
+  seconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  connections: number;
+  /** Requests per second of the fixed-rate latency runs. */
+  rate: number;
+  /** Customers signed in per tenant (sign-in allows 30 a minute per address and tenant). */
+  customersPerTenant: number;
+  pglite: boolean;
+  log: (line: string) => void;
+};
+
+export type Throughput = { runs: number[]; median: number };
+export type FixedRate = { p50: number[]; p99: number[]; medianP50: number; medianP99: number };
+
+export type ApiResults = {
+  dataset: {
+    database: string;
+    shape: LoadShape;
+    reused: boolean;
+    generateSeconds: number;
+    invoices: number;
+  };
+  settings: { seconds: number; rounds: number; connections: number; rate: number };
+  throughput: Record<string, Throughput>;
+  fixedRate: Record<string, FixedRate>;
+  pglite?: {
+    shape: LoadShape;
+    reused: boolean;
+    generateSeconds: number;
+    throughput: Throughput;
+    ratioToPostgres: number;
+  };
+  diagnosis: ApiDiagnosis;
+};
+
+/** The portal's answer to a sign-in. */
+type Session = { tenant: string; customerId: string; token: string; invoiceIds: string[] };
+
+const apiDate = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
+
+/** The web app's default ranges (spec §9), taken relative to the data set's newest month. */
+export function benchRanges(shape: LoadShape) {
+  const anchor = new Date(`${shape.anchorDate.slice(0, 7)}-01T00:00:00Z`);
+  const endOfMonth = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + 1, 0));
+  const fiveYearsAgo = new Date(
+    Date.UTC(endOfMonth.getUTCFullYear() - 5, endOfMonth.getUTCMonth(), endOfMonth.getUTCDate()),
+  );
+  const yearAhead = new Date(
+    Date.UTC(endOfMonth.getUTCFullYear() + 1, endOfMonth.getUTCMonth(), endOfMonth.getUTCDate()),
+  );
+  return {
+    invoices: { datefrom: apiDate(fiveYearsAgo), dateto: apiDate(endOfMonth) },
+    payments: { datefrom: apiDate(fiveYearsAgo), dateto: apiDate(yearAhead) },
+  };
+}
+
+/** Portal server environment shared by the PostgreSQL and the embedded runs. */
+function portalEnv(port: number, appSecret: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_SECRET: appSecret,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    REDSYS_SIMULATOR: 'false',
+    SEED_DEMO: 'false',
+    // The bench outlasts the default 15 minutes of an access token.
+    ACCESS_TOKEN_TTL_SECONDS: '3600',
+  };
+}
+
+async function startPortal(name: string, env: Record<string, string>): Promise<Server> {
+  return startServer({
+    name,
+    command: tsxBin,
+    args: ['apps/api/src/server.ts'],
+    port: Number(env.PORT),
+    env,
+    readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
+    timeoutMs: 180_000,
+  });
+}
+
+/** Signs `perTenant` random customers of every tenant in through the portal's `/login`. */
+async function signIn(server: Server, shape: LoadShape, perTenant: number): Promise<Session[]> {
+  const random = seededRandom(6);
+  const sessions: Session[] = [];
+  for (let t = 0; t < shape.tenants; t++) {
+    const tenant = loadTenantId(t);
+    const chosen = new Set<number>();
+    while (chosen.size < Math.min(perTenant, shape.customersPerTenant)) {
+      chosen.add(Math.floor(random() * shape.customersPerTenant));
+    }
+    for (const c of chosen) {
+      const res = await fetch(`${server.url}/${tenant}/api/1.0/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: loadCustomerEmail(c), password: loadPassword }),
+      });
+      if (res.status !== 200) {
+        throw new Error(
+          `sign-in of ${loadCustomerEmail(c)} on ${tenant}: ${res.status} ${await res.text()}`,
+        );
+      }
+      const body = (await res.json()) as { access_token: string; user: { id: string } };
+      sessions.push({ tenant, customerId: body.user.id, token: body.access_token, invoiceIds: [] });
+    }
+  }
+  return sessions;
+}
+
+/** A few invoice ids of each signed-in customer, for `/invoice`. */
+async function pickInvoices(databaseUrl: string, sessions: Session[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const s of sessions) {
+      const { rows } = await client.query<{ id: string }>(
+        `SELECT id FROM invoices WHERE tenant_id = $1 AND customer_id = $2
+          ORDER BY md5(id) LIMIT 5`,
+        [s.tenant, s.customerId],
+      );
+      s.invoiceIds = rows.map((r) => r.id);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchApi(options: ApiOptions): Promise<ApiResults> {
+  const { log } = options;
+  const ranges = benchRanges(options.shape);
+  const dataset = await ensurePostgresDataset(options.adminUrl, options.database, options.shape);
+  log(
+    dataset.reused
+      ? `  data set: ${options.database} kept from an earlier run`
+      : `  data set: ${options.database} generated in ${dataset.seconds.toFixed(0)} s`,
+  );
+  const appSecret = randomBytes(32).toString('base64');
+  const portalPort = await freePort();
+  const httpPort = await freePort();
+  const fastifyPort = await freePort();
+  const ladderPort = await freePort();
+  const dbEnv = { DATABASE_URL: dataset.url, DATABASE_POOL_SIZE: '10' };
+  const servers: Server[] = [];
+  const results: Omit<ApiResults, 'diagnosis'> & { diagnosis?: ApiDiagnosis } = {
+    dataset: {
+      database: options.database,
+      shape: options.shape,
+      reused: dataset.reused,
+      generateSeconds: round(dataset.seconds, 0),
+      invoices:
+        options.shape.tenants *
+        options.shape.customersPerTenant *
+        options.shape.invoicesPerCustomer,
+    },
+    settings: {
+      seconds: options.seconds,
+      rounds: options.rounds,
+      connections: options.connections,
+      rate: options.rate,
+    },
+    throughput: {},
+    fixedRate: {},
+  };
+  try {
+    const baseline = (name: string, file: string, port: number) =>
+      startServer({
+        name,
+        command: tsxBin,
+        args: [file],
+        port,
+        env: { PORT: String(port), APP_SECRET: appSecret, ...dbEnv },
+        readyPath: '/health',
+      });
+    const portal = await startPortal('portal', {
+      ...portalEnv(portalPort, appSecret),
+      ...dbEnv,
+    });
+    servers.push(portal);
+    const bare = await baseline('node:http + pg', 'bench/servers/node-http.ts', httpPort);
+    servers.push(bare);
+    const minimal = await baseline('fastify + pg', 'bench/servers/fastify-pg.ts', fastifyPort);
+    servers.push(minimal);
+    const ladder = await baseline('ladder', 'bench/servers/ladder.ts', ladderPort);
+    servers.push(ladder);
+
+    const sessions = await signIn(portal, options.shape, options.customersPerTenant);
+    await pickInvoices(dataset.url, sessions);
+    log(`  signed in ${sessions.length} random customers`);
+    const random = seededRandom(7);
+    const anyone = () => sessions[Math.floor(random() * sessions.length)] as Session;
+    const bearer = (s: Session) => ({ authorization: `Bearer ${s.token}` });
+    const api = (s: Session, path: string) => `/${s.tenant}/api/1.0${path}`;
+    const baselineBody = (s: Session) =>
+      JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...ranges.invoices, page: 1 });
+
+    type Target = { name: string; server: Server; next: () => LoadRequest };
+    const targets: Target[] = [
+      {
+        name: 'node:http + pg',
+        server: bare,
+        next: () => ({ method: 'POST', path: '/invoices', body: baselineBody(anyone()) }),
+      },
+      {
+        name: 'fastify + pg',
+        server: minimal,
+        next: () => ({ method: 'POST', path: '/invoices', body: baselineBody(anyone()) }),
+      },
+      ...(['/tx', '/tx-1rt', '/tx-auth', '/tx-auth-zod'] as const).map((path) => ({
+        name: `fastify + pg ${path}`,
+        server: ladder,
+        next: (): LoadRequest => {
+          const s = anyone();
+          return {
+            method: 'POST',
+            path,
+            headers: { ...bearer(s), 'x-tenant': s.tenant },
+            body: baselineBody(s),
+          };
+        },
+      })),
+      {
+        name: '/invoices',
+        server: portal,
+        next: () => {
+          const s = anyone();
+          const body = JSON.stringify({ ...ranges.invoices, page: 1 });
+          return { method: 'POST', path: api(s, '/invoices'), headers: bearer(s), body };
+        },
+      },
+      {
+        name: '/invoice',
+        server: portal,
+        next: () => {
+          const s = anyone();
+          const id = s.invoiceIds[Math.floor(random() * s.invoiceIds.length)];
+          const body = JSON.stringify({ invoice_id: id });
+          return { method: 'POST', path: api(s, '/invoice'), headers: bearer(s), body };
+        },
+      },
+      {
+        name: '/payments',
+        server: portal,
+        next: () => {
+          const s = anyone();
+          const body = JSON.stringify({ ...ranges.payments, page: 1 });
+          return { method: 'POST', path: api(s, '/payments'), headers: bearer(s), body };
+        },
+      },
+      {
+        name: '/invoices/summary',
+        server: portal,
+        next: () => {
+          const s = anyone();
+          const body = JSON.stringify(ranges.invoices);
+          return { method: 'POST', path: api(s, '/invoices/summary'), headers: bearer(s), body };
+        },
+      },
+    ];
+
+    await checkSameAnswers(portal, bare, minimal, ladder, sessions.slice(0, 5), ranges.invoices);
+
+    const run = async (target: Target, seconds: number, rate?: number): Promise<LoadResult> => {
+      const load = { url: target.server.url, next: target.next, seconds };
+      const result = rate
+        ? await runFixedRate({ ...load, rate, connections: options.connections })
+        : await runLoad({ ...load, connections: options.connections });
+      if (result.failures > 0) {
+        throw new Error(
+          `${target.name}: ${result.failures} of ${result.requests} requests failed (non-2xx or errors)`,
+        );
+      }
+      return result;
+    };
+
+    log(`  warm-up: ${options.warmupSeconds} s per target`);
+    for (const target of targets) await run(target, options.warmupSeconds);
+    // Rounds go through every target in turn, so that a slow moment of the machine (these
+    // machines are shared) spreads over all of them instead of sinking one.
+    for (let r = 0; r < options.rounds; r++) {
+      for (const target of targets) {
+        const result = await run(target, options.seconds);
+        const entry = (results.throughput[target.name] ??= { runs: [], median: 0 });
+        entry.runs.push(round(result.rps, 0));
+        entry.median = round(median(entry.runs), 0);
+        log(
+          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+        );
+      }
+    }
+
+    const fixedTargets = targets.filter((t) => t.name === 'fastify + pg' || t.name === '/invoices');
+    for (let r = 0; r < options.rounds; r++) {
+      for (const target of fixedTargets) {
+        const result = await run(target, options.seconds, options.rate);
+        const entry = (results.fixedRate[target.name] ??= {
+          p50: [],
+          p99: [],
+          medianP50: 0,
+          medianP99: 0,
+        });
+        entry.p50.push(result.p50);
+        entry.p99.push(result.p99);
+        entry.medianP50 = median(entry.p50);
+        entry.medianP99 = median(entry.p99);
+        log(
+          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served)`,
+        );
+      }
+    }
+
+    const profile = await profilePortal({
+      env: { ...portalEnv(await freePort(), appSecret), ...dbEnv },
+      next: (targets.find((t) => t.name === '/invoices') as Target).next,
+      seconds: options.seconds,
+      connections: options.connections,
+    });
+    log(
+      `  CPU profile of the portal under /invoices load (share of busy time, inclusive): ${Object.entries(
+        profile.inclusive,
+      )
+        .slice(0, 10)
+        .map(([k, v]) => `${k} ${v}%`)
+        .join(', ')}`,
+    );
+    results.diagnosis = await diagnoseApi({
+      databaseUrl: dataset.url,
+      appSecret,
+      sessions,
+      ranges: ranges.invoices,
+      log,
+    });
+    results.diagnosis.profile = profile;
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+  }
+
+  if (options.pglite) {
+    results.pglite = await benchPglite(options, appSecret, results.throughput['/invoices']);
+  }
+  return results as ApiResults;
+}
+
+/**
+ * Runs one more portal under node's CPU profiler for one load run of `/invoices` and sums where
+ * its main thread spent the time, by package.
+ */
+async function profilePortal(options: {
+  env: Record<string, string>;
+  next: () => LoadRequest;
+  seconds: number;
+  connections: number;
+}): Promise<ProfileSummary> {
+  const dir = join(repoRoot, 'bench/.data/profiles');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // Without tsx's launcher (NODE_OPTIONS may not carry --cpu-prof): node with tsx's loader.
+  const spawned = performance.now();
+  const server = await startServer({
+    name: 'portal (profiled)',
+    command: process.execPath,
+    args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'apps/api/src/server.ts'],
+    port: Number(options.env.PORT),
+    env: options.env,
+    readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
+    timeoutMs: 180_000,
+  });
+  let skipMs: number;
+  try {
+    await runLoad({ url: server.url, next: options.next, seconds: 2, connections: 10 });
+    // Only the measured load counts: not the start-up, not the warm-up.
+    skipMs = performance.now() - spawned;
+    await runLoad({
+      url: server.url,
+      next: options.next,
+      seconds: options.seconds,
+      connections: options.connections,
+    });
+  } finally {
+    await server.stop();
+  }
+  const [largest] = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => ({ f, size: statSync(join(dir, f)).size }))
+    .sort((a, b) => b.size - a.size);
+  if (!largest) throw new Error('the profiled portal wrote no CPU profile');
+  return summariseProfile(join(dir, largest.f), skipMs);
+}
+
+/** The baselines and the ladder answer exactly what the portal answers. */
+async function checkSameAnswers(
+  portal: Server,
+  bare: Server,
+  minimal: Server,
+  ladder: Server,
+  sessions: Session[],
+  range: { datefrom: string; dateto: string },
+): Promise<void> {
+  for (const s of sessions) {
+    const post = async (url: string, body: object, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    const auth = { authorization: `Bearer ${s.token}`, 'x-tenant': s.tenant };
+    const expected = await post(
+      `${portal.url}/${s.tenant}/api/1.0/invoices`,
+      { ...range, page: 1 },
+      auth,
+    );
+    const request = { tenant: s.tenant, customer: s.customerId, ...range, page: 1 };
+    const answers = [
+      await post(`${bare.url}/invoices`, request),
+      await post(`${minimal.url}/invoices`, request),
+      ...(await Promise.all(
+        ['/tx', '/tx-1rt', '/tx-auth', '/tx-auth-zod'].map((path) =>
+          post(ladder.url + path, request, auth),
+        ),
+      )),
+    ];
+    const page = JSON.parse(expected) as { invoices: unknown[] };
+    if (page.invoices.length !== 20) throw new Error('expected a full page of 20 invoices');
+    for (const answer of answers) {
+      if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(page)) {
+        throw new Error(`a baseline answers differently from the portal:\n${answer}\n${expected}`);
+      }
+    }
+  }
+}
+
+/** The same `/invoices` load on the embedded database, for information. */
+async function benchPglite(
+  options: ApiOptions,
+  appSecret: string,
+  postgres: Throughput | undefined,
+): Promise<NonNullable<ApiResults['pglite']>> {
+  const { log } = options;
+  const ranges = benchRanges(options.pgliteShape);
+  const dataDir = join(repoRoot, 'bench/.data/pglite-load');
+  const dataset = await ensurePgliteDataset(dataDir, options.pgliteShape);
+  log(
+    dataset.reused
+      ? '  embedded data set kept from an earlier run'
+      : `  embedded data set generated in ${dataset.seconds.toFixed(0)} s`,
+  );
+  const port = await freePort();
+  const server = await startPortal('portal on PGlite', {
+    ...portalEnv(port, appSecret),
+    DATA_DIR: dataDir,
+  });
+  try {
+    // Sign-in is rate limited per address and tenant: a fresh process starts with fresh counters.
+    const sessions = await signIn(server, options.pgliteShape, options.customersPerTenant);
+    const random = seededRandom(8);
+    const next = (): LoadRequest => {
+      const s = sessions[Math.floor(random() * sessions.length)] as Session;
+      return {
+        method: 'POST',
+        path: `/${s.tenant}/api/1.0/invoices`,
+        headers: { authorization: `Bearer ${s.token}` },
+        body: JSON.stringify({ ...ranges.invoices, page: 1 }),
+      };
+    };
+    const load = (seconds: number) =>
+      runLoad({ url: server.url, next, seconds, connections: options.connections });
+    await load(options.warmupSeconds);
+    const runs: number[] = [];
+    for (let r = 0; r < options.rounds; r++) {
+      const result = await load(options.seconds);
+      if (result.failures > 0) throw new Error(`PGlite /invoices: ${result.failures} failures`);
+      runs.push(round(result.rps, 0));
+      log(
+        `  round ${r + 1}/${options.rounds} ${'/invoices on PGlite'.padEnd(26)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+      );
+      await sleep(200);
+    }
+    const throughput = { runs, median: round(median(runs), 0) };
+    return {
+      shape: options.pgliteShape,
+      reused: dataset.reused,
+      generateSeconds: round(dataset.seconds, 0),
+      throughput,
+      ratioToPostgres: postgres ? round(throughput.median / postgres.median, 2) : Number.NaN,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,84 @@
+import type { BenchResults } from './run.ts';
+
+/** One budget of issue 6 checked against this run's figures. */
+export type BudgetCheck = {
+  name: string;
+  value: number;
+  limit: number;
+  unit: string;
+  /** 'min': the value must be at least the limit; 'max': at most. */
+  kind: 'min' | 'max';
+  pass: boolean;
+};
+
+const KiB = 1024;
+
+function check(
+  name: string,
+  value: number | undefined,
+  kind: 'min' | 'max',
+  limit: number,
+  unit: string,
+): BudgetCheck[] {
+  if (value === undefined) return [];
+  // A figure that could not be measured (NaN) misses its budget.
+  const pass = kind === 'min' ? value >= limit : value <= limit;
+  return [{ name, value, limit, unit, kind, pass }];
+}
+
+/** The budgets of the sections that ran; a section that failed misses its budgets. */
+export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetCheck[] {
+  const failed = (section: 'api' | 'pdf' | 'web', budget: number) =>
+    results.errors[section] !== undefined ? budget : undefined;
+  const nan = Number.NaN;
+  const { api, pdf, web } = results;
+  const invoices = api?.throughput['/invoices']?.median;
+  const minimal = api?.throughput['fastify + pg']?.median;
+  return [
+    ...check(
+      '/invoices throughput vs minimal Fastify + pg',
+      invoices !== undefined && minimal
+        ? Math.round((invoices / minimal) * 100) / 100
+        : failed('api', nan),
+      'min',
+      0.8,
+      'x',
+    ),
+    ...check(
+      `/invoices p99 at ${api?.settings.rate ?? 1000} req/s`,
+      api?.fixedRate['/invoices']?.medianP99 ?? failed('api', nan),
+      'max',
+      10,
+      'ms',
+    ),
+    ...check('Invoice PDF p50', pdf?.portal.p50 ?? failed('pdf', nan), 'max', 10, 'ms'),
+    ...check(
+      '/login JS+CSS (compressed)',
+      web ? Math.round((web.bytes.login.bytes / KiB) * 10) / 10 : failed('web', nan),
+      'max',
+      85,
+      'KiB',
+    ),
+    ...check(
+      '/invoices JS+CSS (compressed)',
+      web ? Math.round((web.bytes.invoices.bytes / KiB) * 10) / 10 : failed('web', nan),
+      'max',
+      150,
+      'KiB',
+    ),
+    ...check(
+      'Lighthouse performance /login (mobile)',
+      web?.lighthouse.login.score ?? failed('web', nan),
+      'min',
+      98,
+      '',
+    ),
+    ...check(
+      'Lighthouse LCP /login vs static page',
+      web?.lighthouse.lcpRatio ?? failed('web', nan),
+      'max',
+      1.5,
+      'x',
+    ),
+  ];
+}

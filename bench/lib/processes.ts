@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const repoRoot = new URL('../../', import.meta.url).pathname;
+/** tsx from the repository, as `npm start` runs the API (`tsx src/server.ts`). */
+export const tsxBin = `${repoRoot}node_modules/.bin/tsx`;
+
+export type Server = {
+  name: string;
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn to the first 200 of `readyPath`. */
+  readyMs: number;
+  /** Resident memory of the process and all its descendants, in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts a server as a child process in its own process group, waits until `readyPath` answers
+ * 200 and measures how long that took. `stop()` ends the group (the command and what it spawned,
+ * such as tsx's own child) and waits for it.
+ */
+export async function startServer(options: {
+  name: string;
+  command: string;
+  args: string[];
+  port: number;
+  env: Record<string, string>;
+  readyPath: string;
+  cwd?: string;
+  timeoutMs?: number;
+  host?: string;
+}): Promise<Server> {
+  const started = performance.now();
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  const url = `http://${options.host ?? '127.0.0.1'}:${options.port}`;
+  const deadline = started + (options.timeoutMs ?? 120_000);
+  let readyMs = -1;
+  while (readyMs < 0) {
+    if (exited) throw new Error(`${options.name} exited before it was ready:\n${output}`);
+    if (performance.now() > deadline) {
+      await stopGroup(child);
+      throw new Error(`${options.name} was not ready in time:\n${output}`);
+    }
+    try {
+      const res = await fetch(url + options.readyPath, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status === 200) readyMs = performance.now() - started;
+    } catch {
+      // Not listening yet.
+    }
+    if (readyMs < 0) await sleep(20);
+  }
+  const pid = child.pid as number;
+  return {
+    name: options.name,
+    url,
+    pid,
+    readyMs,
+    rss: () => treeRss(pid),
+    stop: () => stopGroup(child),
+  };
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Sums VmRSS over a process and its descendants, read from /proc. */
+export function treeRss(rootPid: number): number {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = parents.get(ppid) ?? [];
+      list.push(Number(entry));
+      parents.set(ppid, list);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    total += processRss(pid);
+    stack.push(...(parents.get(pid) ?? []));
+  }
+  return total;
+}
+
+function processRss(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,244 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './lib/processes.ts';
+import type { BenchResults } from './run.ts';
+
+const resultsDir = join(repoRoot, 'bench/results');
+const readme = join(repoRoot, 'bench/README.md');
+const start = '<!-- latest-results:start -->';
+const end = '<!-- latest-results:end -->';
+
+const n = (value: number | undefined, digits = 0) =>
+  value === undefined || Number.isNaN(value)
+    ? '—'
+    : value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const x = (value: number | undefined) => (value === undefined ? '—' : `${n(value, 2)}x`);
+const kib = (bytes: number) => `${n(bytes / 1024, 1)} KiB`;
+
+/** The markdown tables of one run. */
+export function toMarkdown(r: BenchResults): string {
+  const out: string[] = [];
+  const day = r.date.slice(0, 10);
+  out.push(
+    `Run of ${day}${r.partial ? ' (partial)' : ''}: ${r.machine.cpus} cores, Node ${r.machine.node}` +
+      `${r.machine.postgres ? `, PostgreSQL ${r.machine.postgres}` : ''}; load average ` +
+      `${n(r.machine.loadAverage.start, 1)} at the start, ${n(r.machine.loadAverage.end, 1)} at the end; ` +
+      `${Math.round(r.seconds / 60)} min in all.`,
+    '',
+  );
+
+  if (r.api) {
+    const { api } = r;
+    const s = api.dataset.shape;
+    const minimal = api.throughput['fastify + pg']?.median;
+    out.push(
+      `**API** on PostgreSQL, ${n(api.dataset.invoices)} invoices (${s.tenants} tenants x ` +
+        `${n(s.customersPerTenant)} customers x ${s.invoicesPerCustomer}); autocannon, ` +
+        `${api.settings.connections} connections, ${api.settings.seconds} s, median of ${api.settings.rounds} ` +
+        `(rounds interleaved).`,
+      '',
+      '| Target | req/s | runs | vs minimal Fastify + pg |',
+      '|---|--:|---|--:|',
+    );
+    const labels: Record<string, string> = {
+      'node:http + pg': 'baseline: node:http + pg',
+      'fastify + pg': 'baseline: minimal Fastify + pg',
+      'fastify + pg /tx': "… + the portal's data path (withTenant: transaction, role, RLS)",
+      'fastify + pg /tx-1rt': '… the same transaction in one round trip instead of three',
+      'fastify + pg /tx-auth': '… + bearer token check (on /tx)',
+      'fastify + pg /tx-auth-zod': '… + zod validation and serialisation',
+    };
+    for (const [name, t] of Object.entries(api.throughput)) {
+      out.push(
+        `| ${labels[name] ?? `portal \`${name}\``} | ${n(t.median)} | ${t.runs.map((v) => n(v)).join(', ')} | ${minimal ? x(t.median / minimal) : '—'} |`,
+      );
+    }
+    if (api.pglite) {
+      out.push(
+        `| portal \`/invoices\` on PGlite (${n(api.pglite.shape.tenants * api.pglite.shape.customersPerTenant * api.pglite.shape.invoicesPerCustomer)} invoices) | ${n(api.pglite.throughput.median)} | ${api.pglite.throughput.runs.map((v) => n(v)).join(', ')} | ${x(api.pglite.ratioToPostgres)} of PostgreSQL |`,
+      );
+    }
+    out.push(
+      '',
+      `Latency at a fixed ${n(api.settings.rate)} req/s (median of ${api.settings.rounds}):`,
+      '',
+    );
+    out.push('| Target | p50 | p99 |', '|---|--:|--:|');
+    for (const [name, f] of Object.entries(api.fixedRate)) {
+      out.push(
+        `| ${labels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms |`,
+      );
+    }
+    const d = api.diagnosis;
+    out.push(
+      '',
+      `Per request, measured alone: token check ${n(d.microseconds.verifyToken, 1)} µs for a token seen ` +
+        `before (first sight: ${n(d.microseconds.verifyTokenFirst, 1)} µs with jose as the portal calls it, key imported ` +
+        `once ${n(d.microseconds.verifyTokenImportedKey, 1)} µs, node:crypto HMAC ${n(d.microseconds.verifyTokenNodeHmac, 1)} µs); body validation ` +
+        `${n(d.microseconds.validateBody, 1)} µs; answer through its zod schema ${n(d.microseconds.serializeWithSchema, 1)} µs ` +
+        `(JSON.stringify alone ${n(d.microseconds.serializePlain, 1)} µs); security headers as ` +
+        `@fastify/helmet sets them ${n(d.microseconds.helmetPerRequest, 1)} µs (helmet built once ` +
+        `${n(d.microseconds.helmetPrebuilt, 1)} µs); ` +
+        `the page query alone ` +
+        `${n(d.sequentialMs.plainQuery, 3)} ms vs inside withTenant ${n(d.sequentialMs.withTenant, 3)} ms ` +
+        `(${d.roundTrips.withTenant} round trips instead of ${d.roundTrips.plainQuery}); on the server, planning ` +
+        `${n(d.explain.planningMs, 3)} ms and execution ${n(d.explain.executionMs, 3)} ms.`,
+      '',
+      `The page query's plan, as the portal runs it (application role, tenant set, row-level security), with ` +
+        `${n(api.dataset.invoices)} invoices in the table:`,
+      '',
+      '```',
+      d.explain.plan,
+      '```',
+      '',
+    );
+    if (d.profile) {
+      const list = (m: Record<string, number>, k = 8) =>
+        Object.entries(m)
+          .slice(0, k)
+          .map(([name, share]) => `${name} ${n(share, 1)}%`)
+          .join(', ');
+      // Inclusive shares only mean something for libraries that call back into nothing else:
+      // a hook runner's frame sits under the next hook's work too.
+      const leaves = [
+        'jose',
+        'pg',
+        'pg-protocol',
+        'zod',
+        'fastify-type-provider-zod',
+        'helmet',
+        'pino',
+      ];
+      const inclusive = Object.fromEntries(
+        leaves
+          .filter((k) => d.profile?.inclusive[k] !== undefined)
+          .map((k) => [k, d.profile?.inclusive[k] ?? 0]),
+      );
+      out.push(
+        `CPU profile of the portal's main thread during one \`/invoices\` load run ` +
+          `(${n(d.profile.busyMs)} ms busy). Own code: ${list(d.profile.self, 10)}. ` +
+          `Libraries with what they call: ${list(inclusive)}. Top functions: ` +
+          `${d.profile.topFunctions
+            .slice(0, 8)
+            .map((f) => `${f.name} ${n(f.share, 1)}%`)
+            .join(', ')}.`,
+        '',
+      );
+    }
+  }
+
+  if (r.pdf) {
+    const { pdf } = r;
+    out.push(
+      `**Invoice PDF**, ${pdf.invoices} invoices of the data set, call to last byte:`,
+      '',
+      '| Document | p50 | p99 | bytes |',
+      '|---|--:|--:|--:|',
+      `| portal renderInvoicePdf | ${n(pdf.portal.p50, 2)} ms | ${n(pdf.portal.p99, 2)} ms | ${n(pdf.portal.meanBytes)} |`,
+      `| baseline: bare pdfkit, same text | ${n(pdf.bare.p50, 2)} ms | ${n(pdf.bare.p99, 2)} ms | ${n(pdf.bare.meanBytes)} |`,
+      ...Object.entries(pdf.diagnosis).map(
+        ([name, v]) => `| ${name} | ${n(v.p50, 2)} ms | ${n(v.p99, 2)} ms | ${n(v.meanBytes)} |`,
+      ),
+      '',
+      `Portal / bare p50: ${x(pdf.ratioP50)}. CPU profile of the portal's renders: own code ` +
+        `${Object.entries(pdf.profile.self)
+          .slice(0, 8)
+          .map(([k, v]) => `${k} ${n(v, 1)}%`)
+          .join(', ')}; top functions ${pdf.profile.topFunctions
+          .slice(0, 8)
+          .map((f) => `${f.name} ${n(f.share, 1)}%`)
+          .join(', ')}.`,
+      '',
+    );
+  }
+
+  if (r.web) {
+    const { web } = r;
+    const enc = web.bytes.login.files[0]?.encoding ?? '?';
+    out.push(
+      `**Web**: JS + CSS bodies Chromium downloaded (${enc}), cold cache:`,
+      '',
+      '| Page | bytes | files | largest |',
+      '|---|--:|--:|---|',
+      ...(['login', 'invoices'] as const).map((p) => {
+        const b = web.bytes[p];
+        const largest = b.files
+          .slice(0, 3)
+          .map((f) => `${f.url.replace('/assets/', '')} ${kib(f.bytes)}`)
+          .join(', ');
+        return `| \`/${p}\`${p === 'invoices' ? ' (signed in)' : ''} | ${kib(b.bytes)} | ${b.files.length} | ${largest} |`;
+      }),
+      '',
+      `Libraries alone (minified, brotli): ${Object.entries(web.libraries)
+        .map(([name, bytes]) => `${name} ${kib(bytes)}`)
+        .join('; ')}.`,
+      '',
+      `Lighthouse 12.8, mobile preset, median of ${web.lighthouse.login.runs.length}:`,
+      '',
+      '| Page | score | LCP | FCP | TBT |',
+      '|---|--:|--:|--:|--:|',
+      `| \`/login\` | ${n(web.lighthouse.login.score)} | ${n(web.lighthouse.login.lcpMs)} ms | ${n(web.lighthouse.login.fcpMs)} ms | ${n(web.lighthouse.login.tbtMs)} ms |`,
+      `| baseline: static HTML of /login, same server | ${n(web.lighthouse.static.score)} | ${n(web.lighthouse.static.lcpMs)} ms | ${n(web.lighthouse.static.fcpMs)} ms | ${n(web.lighthouse.static.tbtMs)} ms |`,
+      '',
+      `LCP /login vs static: ${x(web.lighthouse.lcpRatio)}. Largest paint on /login: ` +
+        `\`${web.lighthouse.login.runs[0]?.lcpElement ?? '?'}\`; longest request chain: ` +
+        `${(web.lighthouse.login.runs[0]?.longestChain ?? []).join(' → ')}. On the static page: ` +
+        `${(web.lighthouse.static.runs[0]?.longestChain ?? []).join(' → ')}.`,
+      '',
+    );
+  }
+
+  if (r.startup) {
+    const { startup } = r;
+    out.push(
+      `**Start-up** (\`npm start\` without the build, embedded database already migrated), median of ${startup.readyMs.runs.length}:`,
+      '',
+      '| | first 200 | idle RSS |',
+      '|---|--:|--:|',
+      `| portal (tsx + server, Redsys simulator on) | ${n(startup.readyMs.median)} ms | ${n(startup.idleRssMiB.median, 1)} MiB |`,
+      `| baseline: bare node:http | ${n(startup.baseline.readyMs)} ms | ${n(startup.baseline.idleRssMiB, 1)} MiB |`,
+      `| ratio | ${x(startup.ratios.ready)} | ${x(startup.ratios.rss)} |`,
+      '',
+    );
+  }
+
+  for (const [section, error] of Object.entries(r.errors)) {
+    out.push(`**${section}: FAILED** — ${error.split('\n')[0]}`, '');
+  }
+
+  if (r.budgets.length > 0) {
+    out.push('**Budgets** (issue 6):', '', '| Budget | value | limit | |', '|---|--:|--:|---|');
+    for (const b of r.budgets) {
+      const unit = b.unit === 'x' ? 'x' : b.unit ? ` ${b.unit}` : '';
+      out.push(
+        `| ${b.name} | ${n(b.value, b.unit === 'x' ? 2 : 1)}${unit} | ${b.kind === 'min' ? '≥' : '≤'} ${n(b.limit, b.unit === 'x' ? 1 : 0)}${unit} | ${b.pass ? 'pass' : '**MISSED**'} |`,
+      );
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** Writes bench/results/<date>[-partial].{json,md}; a full run also refreshes the README's table. */
+export function writeResults(r: BenchResults): { files: string[]; table: string; readme: boolean } {
+  mkdirSync(resultsDir, { recursive: true });
+  const base = join(resultsDir, `${r.date.slice(0, 10)}${r.partial ? '-partial' : ''}`);
+  const table = toMarkdown(r);
+  writeFileSync(`${base}.json`, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `# Benchmark results\n\n${table}`);
+  let updated = false;
+  if (!r.partial && existsSync(readme)) {
+    const text = readFileSync(readme, 'utf8');
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from >= 0 && to > from) {
+      writeFileSync(readme, `${text.slice(0, from + start.length)}\n${table}\n${text.slice(to)}`);
+      updated = true;
+    }
+  }
+  return {
+    files: [`${base}.json`, `${base}.md`].map((f) => f.slice(repoRoot.length)),
+    table,
+    readme: updated,
+  };
+}

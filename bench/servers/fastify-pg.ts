@@ -1,0 +1,16 @@
+import Fastify from 'fastify';
+import { createInvoicePage, serverEnv, type InvoicePageRequest } from './invoice-page.ts';
+
+/**
+ * Baseline 2: a minimal Fastify route and pg, with Fastify's defaults (JSON body parser, no
+ * schema, no logger): what the portal would cost with no auth, RLS, transaction or validation.
+ */
+const { port, databaseUrl, poolSize } = serverEnv();
+const invoices = createInvoicePage(databaseUrl, poolSize);
+const app = Fastify();
+app.get('/health', async () => 'ok');
+app.post('/invoices', async (request) => invoices.page(request.body as InvoicePageRequest));
+await app.listen({ port, host: '127.0.0.1' });
+process.on('SIGTERM', () => {
+  void app.close().then(() => invoices.close());
+});

@@ -1,0 +1,77 @@
+import { InvoiceStatus, pageSize } from '@portal/contract';
+import pg from 'pg';
+import { centsToAmount } from '../../apps/api/src/lib/dates.ts';
+
+/**
+ * The baselines' work: the same indexed query as the portal's `/invoices` (the repository's
+ * listInvoices, with the tenant as a parameter instead of the transaction's setting) on a plain
+ * pool, the same page of 20 plus one and the same answer's shape. No auth, no row-level security,
+ * no transaction, no validation and no schema serialisation: the floor the portal is measured
+ * against. The bench checks that both give the same answer before it measures.
+ */
+export const invoicePageSql = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
+       coalesce(o.owed, 0) AS owed_cents, i.cancelled
+  FROM invoices i LEFT JOIN LATERAL (
+    SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ('pending', 'returned')) o ON true
+ WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.invoice_date BETWEEN $3 AND $4
+ ORDER BY i.invoice_date DESC, i.id DESC
+ LIMIT $5 OFFSET $6`;
+
+export type InvoicePageRequest = {
+  tenant: string;
+  customer: string;
+  datefrom: string;
+  dateto: string;
+  page: number;
+};
+
+type Row = {
+  invoice_id: string;
+  invoice_date: string;
+  total_cents: string;
+  owed_cents: string;
+  cancelled: boolean;
+};
+
+const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
+
+export function createInvoicePage(connectionString: string, max: number) {
+  const pool = new pg.Pool({ connectionString, max });
+  return {
+    async page(q: InvoicePageRequest) {
+      const { rows } = await pool.query<Row>(invoicePageSql, [
+        q.tenant,
+        q.customer,
+        isoOf(q.datefrom),
+        isoOf(q.dateto),
+        pageSize + 1,
+        (q.page - 1) * pageSize,
+      ]);
+      return {
+        invoices: rows.slice(0, pageSize).map((r) => {
+          const owed = Number(r.owed_cents);
+          return {
+            invoice_id: r.invoice_id,
+            invoice_date: r.invoice_date,
+            status: r.cancelled
+              ? InvoiceStatus.cancelled
+              : owed === 0
+                ? InvoiceStatus.paid
+                : InvoiceStatus.pending,
+            amount: centsToAmount(owed),
+            total: centsToAmount(Number(r.total_cents)),
+          };
+        }),
+        has_more: rows.length > pageSize,
+      };
+    },
+    close: () => pool.end(),
+  };
+}
+
+export const serverEnv = () => ({
+  port: Number(process.env.PORT ?? 0),
+  databaseUrl: process.env.DATABASE_URL ?? '',
+  poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});

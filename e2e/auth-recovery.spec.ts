@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { startSmtp } from '../tools/test-smtp.ts';
+import { accounts, passwordField, signInWithForm, storedAuth } from './support/auth.ts';
+import { smtpPort } from './support/env.ts';
+import { authTexts as t } from './support/texts.ts';
+
+/**
+ * Password recovery by e-mail, end to end (spec §2 "Recovery" and "Reset"): the server sends a
+ * real message over SMTP to a local server started here; its link resets the password in Chromium.
+ */
+
+test.use({ locale: 'es-ES' });
+
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+
+test.beforeAll(async () => {
+  smtp = await startSmtp({ port: smtpPort });
+});
+
+test.afterAll(async () => {
+  await smtp.close();
+});
+
+/** The reset link of a received message (quoted-printable already decoded). */
+function resetLinkIn(raw: string): string {
+  const match =
+    /(https?:\/\/[^\s"<>]+\/reset-password\?token=[\w-]+&(?:amp;)?email=[^\s"<>]+)/.exec(raw);
+  if (!match?.[1]) throw new Error(`no reset link in the e-mail:\n${raw.slice(0, 2000)}`);
+  return match[1].replace(/&amp;/g, '&');
+}
+
+test('a forgotten password is reset from the link in the e-mail', async ({ page }) => {
+  // This customer's password changes here; no other test signs in with it.
+  const account = accounts.segundoOne;
+  const { origin } = account.tenant;
+
+  await page.goto(`${origin}/login`);
+  await page.getByRole('link', { name: t.login.forgotPassword }).click();
+  await expect(page).toHaveURL(`${origin}/recover-password`);
+  await page.getByLabel(t.fields.email).fill(account.email);
+  await page.getByRole('button', { name: t.recovery.submit }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: t.recovery.successTitle }),
+  ).toBeFocused();
+
+  const mail = await smtp.waitFor(account.email, 15_000);
+  const link = resetLinkIn(mail.raw);
+  expect(new URL(link).origin).toBe(origin);
+
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: t.reset.title })).toBeVisible();
+  const newPassword = 'Nueva-clave-2026!';
+  await passwordField(page, t.fields.newPassword).fill(newPassword);
+  await passwordField(page, t.fields.confirmPassword).fill('something else');
+  await page.getByRole('button', { name: t.reset.submit }).click();
+  await expect(page.getByText(t.validation.passwordMismatch)).toBeVisible();
+  await expect(passwordField(page, t.fields.confirmPassword)).toBeFocused();
+  await passwordField(page, t.fields.confirmPassword).fill(newPassword);
+  await page.getByRole('button', { name: t.reset.submit }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t.reset.successTitle })).toBeVisible();
+
+  // The link is single-use.
+  await page.goto(link);
+  await passwordField(page, t.fields.newPassword).fill('Otra-clave-2026!');
+  await passwordField(page, t.fields.confirmPassword).fill('Otra-clave-2026!');
+  await page.getByRole('button', { name: t.reset.submit }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'El enlace para restablecer la contraseña no es válido',
+  );
+
+  await signInWithForm(page, { ...account, password: newPassword });
+  await expect(page).toHaveURL(`${origin}/home`);
+  expect((await storedAuth(page)).user?.email).toBe(account.email);
+});

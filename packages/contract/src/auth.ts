@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { ZEmail } from './common.ts';
+import { FieldError } from './errors.ts';
+
+/** The signed-in customer as the web app stores it (spec §3 "Auth state"). */
+export const ZAuthUser = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  email: z.string(),
+});
+export type TAuthUser = z.infer<typeof ZAuthUser>;
+
+export const ZLoginRequest = z.object({
+  email: ZEmail,
+  password: z.string(FieldError.required).min(1, FieldError.required).max(1024, FieldError.tooLong),
+  remember: z.boolean().optional(),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+export const ZLoginResponse = z.object({
+  access_token: z.string(),
+  user: ZAuthUser,
+});
+export type TLoginResponse = z.infer<typeof ZLoginResponse>;
+
+/** Spec §4: "the response field may be accessToken or access_token"; we send both. */
+export const ZRefreshResponse = z.object({
+  access_token: z.string(),
+  accessToken: z.string(),
+});
+export type TRefreshResponse = z.infer<typeof ZRefreshResponse>;
+
+export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
+
+export const passwordMinLength = 8;
+
+export const ZResetPasswordRequest = z
+  .object({
+    token: z
+      .string(FieldError.required)
+      .min(1, FieldError.required)
+      .max(512, FieldError.invalidToken),
+    email: ZEmail,
+    password: z
+      .string(FieldError.required)
+      .min(passwordMinLength, FieldError.weakPassword)
+      .max(1024, FieldError.tooLong),
+    password_confirmation: z.string(FieldError.required).min(1, FieldError.required),
+  })
+  .refine((r) => r.password === r.password_confirmation, {
+    path: ['password_confirmation'],
+    message: FieldError.mismatch,
+  });
+export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
+/** Answer of the calls that only acknowledge (forgot, reset, logout). */
+export const ZAccepted = z.object({ message: z.string() });
+export type TAccepted = z.infer<typeof ZAccepted>;
+
+/** Spec §3 "User info", the answer of `GET /user/profile/{id}`. */
+export const ZUserProfile = z.object({
+  name: z.string(),
+  lastName: z.string(),
+  client_id: z.string(),
+  entry_date: z.string().nullable(),
+  nif: z.string(),
+  address: z.string(),
+  city: z.string(),
+  country: z.string(),
+  shipping_cp: z.string(),
+  shipping_province: z.string(),
+  shipping_city: z.string(),
+  shipping_country: z.string(),
+  shipping_address: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  contact_name: z.string(),
+  invoice_email: z.string(),
+  invoice_name: z.string(),
+  forma_pago: z.string(),
+});
+export type TUserProfile = z.infer<typeof ZUserProfile>;
+
+export const ZUserProfileParams = z.object({ id: z.string().min(1).max(64) });
+
+export const ZSignInProvider = z.enum(['google', 'apple', 'microsoft']);
+export type TSignInProvider = z.infer<typeof ZSignInProvider>;
+
+/** External sign-in: see `signInStartPath` in paths.ts; the web app's callback page posts here. */
+export const ZOidcCallbackParams = z.object({ provider: ZSignInProvider });
+export const ZOidcCallbackRequest = z.object({
+  code: z.string(FieldError.required).min(1, FieldError.required).max(4096, FieldError.tooLong),
+  state: z.string(FieldError.required).min(1, FieldError.required).max(512, FieldError.tooLong),
+  /** The issuer the provider names in its answer (RFC 9207), passed through when present. */
+  iss: z.string().max(512, FieldError.tooLong).optional(),
+});
+export type TOidcCallbackRequest = z.infer<typeof ZOidcCallbackRequest>;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { isApiDate, ZPage, ZPositiveAmount, ZTenantId } from './common.ts';
+
+describe('API dates (yyyymmdd, spec §3)', () => {
+  it.each(['20250101', '20240229', '20251231'])('accepts %s', (d) =>
+    expect(isApiDate(d)).toBe(true),
+  );
+  it.each([
+    '20250230',
+    '20230229',
+    '20251301',
+    '20250100',
+    '2025011',
+    '2025-01-01',
+    '18991231',
+    'abcdefgh',
+  ])('refuses %s', (d) => expect(isApiDate(d)).toBe(false));
+});
+
+describe('pages and amounts', () => {
+  it('takes the page as the string the spec sends, or a number', () => {
+    expect(ZPage.parse('3')).toBe(3);
+    expect(ZPage.parse(2)).toBe(2);
+    expect(ZPage.safeParse('0').success).toBe(false);
+    expect(ZPage.safeParse('-1').success).toBe(false);
+    expect(ZPage.safeParse('1.5').success).toBe(false);
+  });
+  it('accepts positive amounts with at most two decimals', () => {
+    expect(ZPositiveAmount.safeParse(45).success).toBe(true);
+    expect(ZPositiveAmount.safeParse(45.5).success).toBe(true);
+    expect(ZPositiveAmount.safeParse(0.1 + 0.2).success).toBe(true);
+    expect(ZPositiveAmount.safeParse(45.123).success).toBe(false);
+    expect(ZPositiveAmount.safeParse(0).success).toBe(false);
+    expect(ZPositiveAmount.safeParse(-1).success).toBe(false);
+    expect(ZPositiveAmount.safeParse(Number.NaN).success).toBe(false);
+  });
+});
+
+describe('tenant ids', () => {
+  it.each(['1', 'demo', 'club-norte'])('accepts %s', (t) =>
+    expect(ZTenantId.safeParse(t).success).toBe(true),
+  );
+  it.each(['', 'Demo', '-a', 'a-', 'a.b', 'a/b', 'x'.repeat(64)])('refuses %j', (t) =>
+    expect(ZTenantId.safeParse(t).success).toBe(false),
+  );
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { FieldError } from './errors.ts';
+
+/** Path parameter of every call: `/{tenant}/api/1.0/...`. A tenant id is a host-name label. */
+export const ZTenantId = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, FieldError.invalidFormat);
+export type TTenantId = z.infer<typeof ZTenantId>;
+
+export const ZTenantParams = z.object({ tenant: ZTenantId });
+
+/** True when `yyyymmdd` names a real calendar day (so 20250230 is not). */
+export function isApiDate(value: string): boolean {
+  if (!/^\d{8}$/.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(4, 6));
+  const day = Number(value.slice(6, 8));
+  if (year < 1900 || month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= daysInMonth;
+}
+
+/** API dates are `yyyymmdd` strings (spec §3, §7). */
+export const ZApiDate = z.string(FieldError.invalidDate).refine(isApiDate, FieldError.invalidDate);
+export type TApiDate = z.infer<typeof ZApiDate>;
+
+/**
+ * Amounts leave the API as numbers with two decimals (PRODUCT.md); they are stored as integer
+ * cents. Incoming amounts must be positive and have at most two decimals.
+ */
+export const ZAmount = z.number(FieldError.invalidType).finite();
+export const ZPositiveAmount = ZAmount.positive(FieldError.tooSmall).refine(
+  (n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+  FieldError.invalidFormat,
+);
+
+/** A simple e-mail pattern (spec §5: "must match a simple pattern"). */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const ZEmail = z
+  .string(FieldError.required)
+  .trim()
+  .min(1, FieldError.required)
+  .max(254, FieldError.tooLong)
+  .regex(emailPattern, FieldError.invalidEmail);
+
+/** Spec §7 sends `page` as a string; numbers are accepted too. Pages start at 1. */
+export const ZPage = z
+  .union([z.string().regex(/^\d{1,6}$/, FieldError.invalidFormat), z.number().int()])
+  .transform((p) => Number(p))
+  .pipe(z.number().int().min(1, FieldError.tooSmall).max(100000, FieldError.tooBig));
+
+export const pageSize = 20;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API answers carries one of these codes. The web app translates codes, never the
+ * server's `message` (which is English prose for logs and third-party clients).
+ */
+export const ErrorCode = {
+  validationFailed: 'validation_failed',
+  badRequest: 'bad_request',
+  unauthorized: 'unauthorized',
+  tokenExpired: 'token_expired',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  tenantNotFound: 'tenant_not_found',
+  conflict: 'conflict',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  internal: 'internal_error',
+  unavailable: 'service_unavailable',
+  invalidCredentials: 'invalid_credentials',
+  resetTokenExpired: 'reset_token_expired',
+  userNotFound: 'user_not_found',
+  /** External sign-in: the provider's person matches no customer of this tenant. */
+  noAccount: 'no_account',
+  /** External sign-in: state, nonce or code exchange failed, or the provider is not configured. */
+  signInFailed: 'sign_in_failed',
+  /** Another payment of the same instalment is still waiting for the gateway's answer. */
+  paymentInProgress: 'payment_in_progress',
+  /** The tenant has no card gateway configured. */
+  paymentUnavailable: 'payment_unavailable',
+  /** The main method, or one with a pending request, cannot be deleted. */
+  methodInUse: 'method_in_use',
+} as const;
+export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);
+
+/**
+ * Codes of one field's validation failure (spec §5 "Generic messages"): the web app maps each to a
+ * translated text. Schemas of the contract use these strings as their zod error messages.
+ */
+export const FieldError = {
+  required: 'required',
+  invalidFormat: 'invalid_format',
+  invalidEmail: 'invalid_email',
+  invalidDate: 'invalid_date',
+  invalidRange: 'invalid_range',
+  tooShort: 'too_short',
+  tooLong: 'too_long',
+  tooSmall: 'too_small',
+  tooBig: 'too_big',
+  invalidType: 'invalid_type',
+  invalidValue: 'invalid_value',
+  unknownField: 'unknown_field',
+  invalidToken: 'invalid_token',
+  weakPassword: 'weak_password',
+  mismatch: 'mismatch',
+  /** The amount sent differs from what the server computes from the unpaid instalments. */
+  amountMismatch: 'amount_mismatch',
+  /** An instalment that is already paid or cancelled, or an invoice with nothing to pay. */
+  notPayable: 'not_payable',
+  invalidIban: 'invalid_iban',
+  invalidNif: 'invalid_nif',
+  /** Spec §5: "Debe aceptar la política de privacidad". */
+  privacyRequired: 'privacy_required',
+} as const;
+export type TFieldError = (typeof FieldError)[keyof typeof FieldError];
+export const fieldErrorCodes: ReadonlySet<string> = new Set(Object.values(FieldError));
+
+/** Body of every non-validation error. */
+export const ZErrorBody = z.object({
+  message: z.string(),
+  code: ZErrorCode,
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+/** Body of a 422: the shape spec §8 reads (`errors.token`, `errors.password`). */
+export const ZValidationErrorBody = z.object({
+  message: z.string(),
+  code: z.literal(ErrorCode.validationFailed),
+  errors: z.record(z.string(), z.array(z.string())),
+});
+export type TValidationErrorBody = z.infer<typeof ZValidationErrorBody>;

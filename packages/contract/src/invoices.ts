@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { ZAmount, ZApiDate, ZPage } from './common.ts';
+import { FieldError } from './errors.ts';
+
+const ZInvoiceId = z
+  .string(FieldError.required)
+  .min(1, FieldError.required)
+  .max(64, FieldError.tooLong);
+
+/** A date range where `datefrom` is not after `dateto`. */
+function withRange<T extends z.ZodObject<{ datefrom: typeof ZApiDate; dateto: typeof ZApiDate }>>(
+  schema: T,
+) {
+  return schema.refine((r) => r.datefrom <= r.dateto, {
+    path: ['dateto'],
+    message: FieldError.invalidRange,
+  });
+}
+
+/** `POST /invoices` (spec §7). */
+export const ZInvoicesRequest = withRange(
+  z.object({
+    datefrom: ZApiDate,
+    dateto: ZApiDate,
+    page: ZPage,
+    paid: z.boolean().optional(),
+    pending: z.boolean().optional(),
+  }),
+);
+export type TInvoicesRequest = z.input<typeof ZInvoicesRequest>;
+
+/**
+ * Invoice status codes (spec §3: "status (1 means paid)"). 0 = something is still owed,
+ * 1 = fully paid, 2 = cancelled.
+ */
+export const InvoiceStatus = { pending: 0, paid: 1, cancelled: 2 } as const;
+
+/**
+ * Spec §3 "Invoice list item": `amount` is what is still owed (0 when paid), `total` the invoice
+ * total: the list derives pending / partially paid / paid from the two (spec §4).
+ */
+export const ZInvoiceListItem = z.object({
+  invoice_id: z.string(),
+  invoice_date: z.string(),
+  status: z.number().int(),
+  amount: ZAmount,
+  total: ZAmount,
+});
+export type TInvoiceListItem = z.infer<typeof ZInvoiceListItem>;
+
+export const ZInvoicesResponse = z.object({
+  invoices: z.array(ZInvoiceListItem),
+  has_more: z.boolean(),
+});
+export type TInvoicesResponse = z.infer<typeof ZInvoicesResponse>;
+
+/** `POST /invoices/summary`. */
+export const ZInvoiceSummaryRequest = withRange(z.object({ datefrom: ZApiDate, dateto: ZApiDate }));
+export type TInvoiceSummaryRequest = z.input<typeof ZInvoiceSummaryRequest>;
+export const ZInvoiceSummaryResponse = z.object({
+  summary: z.object({ total_invoices: z.number().int(), total_pending: ZAmount }),
+});
+export type TInvoiceSummaryResponse = z.infer<typeof ZInvoiceSummaryResponse>;
+
+/** `POST /invoice`: dates are optional since the server looks the invoice up by id. */
+export const ZInvoiceRequest = z.object({
+  invoice_id: ZInvoiceId,
+  datefrom: ZApiDate.optional(),
+  dateto: ZApiDate.optional(),
+});
+export type TInvoiceRequest = z.input<typeof ZInvoiceRequest>;
+
+export const ZInvoiceLine = z.object({
+  person: z.string(),
+  concept: z.string(),
+  quota: z.string(),
+  quantity: z.number(),
+  unit_price: ZAmount,
+  iva: z.number(),
+});
+export type TInvoiceLine = z.infer<typeof ZInvoiceLine>;
+
+/** What the provider's books say of an instalment; overdue is derived from the due date. */
+export const ZInstalmentState = z.enum(['pending', 'paid', 'cancelled', 'returned']);
+export type TInstalmentState = z.infer<typeof ZInstalmentState>;
+
+/** One instalment (efecto) as the invoice detail shows it. */
+export const ZInvoicePayment = z.object({
+  payment_id: z.string(),
+  duedate: z.string(),
+  method: z.string(),
+  import: ZAmount,
+  paiddate: z.string().nullable(),
+  state: ZInstalmentState,
+});
+export type TInvoicePayment = z.infer<typeof ZInvoicePayment>;
+
+export const ZInvoiceDetail = z.object({
+  invoice_id: z.string(),
+  invoice_date: z.string(),
+  /** VAT amount; `base` + `iva` = `total`. */
+  iva: ZAmount,
+  base: ZAmount,
+  total: ZAmount,
+  import: ZAmount,
+  /** What is still owed. */
+  pending: ZAmount,
+  customer_name: z.string(),
+  status: z.number().int(),
+  lines: z.array(ZInvoiceLine),
+  payments: z.array(ZInvoicePayment),
+});
+export type TInvoiceDetail = z.infer<typeof ZInvoiceDetail>;
+export const ZInvoiceResponse = z.object({ invoice: ZInvoiceDetail });
+export type TInvoiceResponse = z.infer<typeof ZInvoiceResponse>;
+
+/** `POST /invoices/related`. */
+export const ZRelatedInvoicesRequest = z.object({
+  invoice_id: ZInvoiceId,
+  year: z.union([z.number().int(), z.string().regex(/^\d{4}$/)]).optional(),
+});
+export const ZRelatedInvoicesResponse = z.object({
+  previous_invoice_id: z.string().nullable(),
+  next_invoice_id: z.string().nullable(),
+});
+export type TRelatedInvoicesResponse = z.infer<typeof ZRelatedInvoicesResponse>;
+
+/** `POST /invoice/pdf`: answers a short-lived signed URL (PRODUCT.md). */
+export const ZInvoicePdfRequest = z.object({
+  invoice_id: ZInvoiceId,
+  invoice_date: ZApiDate.optional(),
+  /** Language of the PDF; the customer's own language when absent. */
+  language: z.enum(['es', 'ca', 'en', 'eu']).optional(),
+});
+export const ZInvoicePdfResponse = z.object({ url: z.string() });
+export type TInvoicePdfResponse = z.infer<typeof ZInvoicePdfResponse>;

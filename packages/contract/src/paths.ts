@@ -1,0 +1,67 @@
+/**
+ * Method, path and credentials of every call, free of zod so that the web app's first chunk can
+ * import it without the schemas. `routes.ts` adds the schemas to exactly these entries.
+ */
+
+/** Every call lives under `/{tenant}/api/1.0` (spec §7, PRODUCT.md "Tenancy"). */
+export const apiVersion = '1.0';
+export const apiPrefix = (tenant: string): string => `/${tenant}/api/${apiVersion}`;
+
+/** Spec §3 default, used by the web app when `/visual-config` fails. */
+export const defaultPrimaryColor = 'FF9900';
+
+/**
+ * - public: no credentials.
+ * - bearer: `Authorization: Bearer <access token>`.
+ * - cookie: the refresh cookie plus the XSRF double-submit header.
+ */
+export type TRouteAuth = 'public' | 'bearer' | 'cookie';
+
+export type TRoutePath = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path after the prefix, in Fastify's `:param` form. */
+  path: string;
+  auth: TRouteAuth;
+};
+
+export const routePaths = {
+  visualConfig: { method: 'GET', path: '/visual-config', auth: 'public' },
+  login: { method: 'POST', path: '/login', auth: 'public' },
+  refreshToken: { method: 'POST', path: '/refresh-token', auth: 'cookie' },
+  logout: { method: 'POST', path: '/logout', auth: 'cookie' },
+  forgotPassword: { method: 'POST', path: '/forgot-password', auth: 'public' },
+  resetPassword: { method: 'POST', path: '/reset-password', auth: 'public' },
+  signInCallback: { method: 'POST', path: '/auth/:provider/callback', auth: 'public' },
+  userProfile: { method: 'GET', path: '/user/profile/:id', auth: 'bearer' },
+  invoices: { method: 'POST', path: '/invoices', auth: 'bearer' },
+  invoiceSummary: { method: 'POST', path: '/invoices/summary', auth: 'bearer' },
+  invoice: { method: 'POST', path: '/invoice', auth: 'bearer' },
+  relatedInvoices: { method: 'POST', path: '/invoices/related', auth: 'bearer' },
+  invoicePdf: { method: 'POST', path: '/invoice/pdf', auth: 'bearer' },
+  payments: { method: 'POST', path: '/payments', auth: 'bearer' },
+  initPayment: { method: 'POST', path: '/redsys/init-payment', auth: 'bearer' },
+  paymentStatus: { method: 'GET', path: '/redsys/payment/:id/status', auth: 'bearer' },
+  paymentMethods: { method: 'GET', path: '/payment-methods', auth: 'bearer' },
+  addBankAccount: { method: 'POST', path: '/payment-methods/bank-account', auth: 'bearer' },
+  addCard: { method: 'POST', path: '/payment-methods/card', auth: 'bearer' },
+  updatePaymentMethod: { method: 'PATCH', path: '/payment-methods/:id', auth: 'bearer' },
+  deletePaymentMethod: { method: 'DELETE', path: '/payment-methods/:id', auth: 'bearer' },
+  requestMainMethod: { method: 'POST', path: '/payment-methods/:id/main-request', auth: 'bearer' },
+  requestVerification: {
+    method: 'POST',
+    path: '/payment-methods/:id/verification-request',
+    auth: 'bearer',
+  },
+  bankTransferInfo: { method: 'GET', path: '/payment-methods/bank-transfer', auth: 'bearer' },
+  notifications: { method: 'POST', path: '/notifications', auth: 'bearer' },
+  unreadNotifications: { method: 'GET', path: '/notifications/unread-count', auth: 'bearer' },
+  readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
+  deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
+  contact: { method: 'POST', path: '/contact', auth: 'bearer' },
+} as const satisfies Record<string, TRoutePath>;
+
+export type TRouteName = keyof typeof routePaths;
+
+/** External sign-in starts with a browser navigation here (a redirect to the provider). */
+export const signInStartPath = (provider: 'google' | 'apple' | 'microsoft'): string =>
+  `/auth/${provider}/start`;

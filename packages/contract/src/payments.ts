@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ZAmount, ZApiDate, ZPage } from './common.ts';
+import { FieldError } from './errors.ts';
+
+/**
+ * `POST /payments` (spec §7): instalments (efectos) of the signed-in customer whose due date is
+ * in the range. The spec's client filters and orders on its side; with server pages that would
+ * hide items, so the filters and the order are also accepted here (both optional).
+ */
+export const ZPaymentsRequest = z
+  .object({
+    datefrom: ZApiDate,
+    dateto: ZApiDate,
+    page: ZPage,
+    pending: z.boolean().optional(),
+    overdue: z.boolean().optional(),
+    order: z.enum(['asc', 'desc']).optional(),
+  })
+  .refine((r) => r.datefrom <= r.dateto, { path: ['dateto'], message: FieldError.invalidRange });
+export type TPaymentsRequest = z.input<typeof ZPaymentsRequest>;
+
+/** Spec §3 "Payment". `status` is derived by the client (spec §4); the server sends its own view. */
+export const ZPayment = z.object({
+  payment_id: z.string(),
+  invoice_id: z.string(),
+  amount: ZAmount,
+  due_date: z.string(),
+  paid_date: z.string().optional(),
+  method: z.string(),
+  status: z.enum(['paid', 'pending', 'overdue', 'cancelled']),
+});
+export type TPayment = z.infer<typeof ZPayment>;
+
+export const ZPaymentsResponse = z.object({
+  payments: z.array(ZPayment),
+  has_more: z.boolean(),
+});
+export type TPaymentsResponse = z.infer<typeof ZPaymentsResponse>;

@@ -1,0 +1,196 @@
+import type { z } from 'zod';
+import { routePaths, type TRouteName, type TRoutePath } from './paths.ts';
+import * as account from './account.ts';
+import * as auth from './auth.ts';
+import * as invoices from './invoices.ts';
+import * as payments from './payments.ts';
+import * as redsys from './redsys.ts';
+import { ZVisualConfig } from './visual-config.ts';
+
+export type TRouteDef = TRoutePath & {
+  summary: string;
+  params?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Status of a successful answer (200 unless stated). */
+  status?: number;
+};
+
+/** The calls of spec §7 and PRODUCT.md, one entry each: the single source of every path. */
+export const routes = {
+  visualConfig: {
+    ...routePaths.visualConfig,
+    summary: "The tenant's branding and sign-in options",
+    response: ZVisualConfig,
+  },
+  login: {
+    ...routePaths.login,
+    summary: 'Sign in with e-mail and password',
+    body: auth.ZLoginRequest,
+    response: auth.ZLoginResponse,
+  },
+  refreshToken: {
+    ...routePaths.refreshToken,
+    summary: 'Rotate the refresh cookie and answer a new access token',
+    response: auth.ZRefreshResponse,
+  },
+  logout: {
+    ...routePaths.logout,
+    summary: 'Revoke the session',
+    response: auth.ZAccepted,
+  },
+  forgotPassword: {
+    ...routePaths.forgotPassword,
+    summary: 'Send a password-reset link by e-mail',
+    body: auth.ZForgotPasswordRequest,
+    response: auth.ZAccepted,
+    status: 202,
+  },
+  resetPassword: {
+    ...routePaths.resetPassword,
+    summary: 'Set a new password with a reset token',
+    body: auth.ZResetPasswordRequest,
+    response: auth.ZAccepted,
+  },
+  signInCallback: {
+    ...routePaths.signInCallback,
+    summary: 'Finish an external sign-in (OpenID Connect) with the code and state',
+    params: auth.ZOidcCallbackParams,
+    body: auth.ZOidcCallbackRequest,
+    response: auth.ZLoginResponse,
+  },
+  userProfile: {
+    ...routePaths.userProfile,
+    summary: "The signed-in customer's profile",
+    params: auth.ZUserProfileParams,
+    response: auth.ZUserProfile,
+  },
+  invoices: {
+    ...routePaths.invoices,
+    summary: 'A page of invoices, newest first',
+    body: invoices.ZInvoicesRequest,
+    response: invoices.ZInvoicesResponse,
+  },
+  invoiceSummary: {
+    ...routePaths.invoiceSummary,
+    summary: 'Pending invoices and pending amount in a range',
+    body: invoices.ZInvoiceSummaryRequest,
+    response: invoices.ZInvoiceSummaryResponse,
+  },
+  invoice: {
+    ...routePaths.invoice,
+    summary: 'One invoice with its lines and instalments',
+    body: invoices.ZInvoiceRequest,
+    response: invoices.ZInvoiceResponse,
+  },
+  relatedInvoices: {
+    ...routePaths.relatedInvoices,
+    summary: 'Previous and next invoice by date',
+    body: invoices.ZRelatedInvoicesRequest,
+    response: invoices.ZRelatedInvoicesResponse,
+  },
+  invoicePdf: {
+    ...routePaths.invoicePdf,
+    summary: 'A short-lived signed URL of the invoice PDF',
+    body: invoices.ZInvoicePdfRequest,
+    response: invoices.ZInvoicePdfResponse,
+  },
+  payments: {
+    ...routePaths.payments,
+    summary: 'A page of instalments (efectos)',
+    body: payments.ZPaymentsRequest,
+    response: payments.ZPaymentsResponse,
+  },
+  initPayment: {
+    ...routePaths.initPayment,
+    summary: 'Start a card payment through Redsys',
+    body: redsys.ZInitPaymentRequest,
+    response: redsys.ZInitPaymentResponse,
+  },
+  paymentStatus: {
+    ...routePaths.paymentStatus,
+    summary: "A payment attempt's state",
+    params: redsys.ZPaymentStatusParams,
+    response: redsys.ZPaymentStatusResponse,
+  },
+  paymentMethods: {
+    ...routePaths.paymentMethods,
+    summary: "The customer's saved payment methods",
+    response: account.ZPaymentMethodsResponse,
+  },
+  addBankAccount: {
+    ...routePaths.addBankAccount,
+    summary: 'Add a bank account (unverified until the provider verifies it)',
+    body: account.ZAddBankAccountRequest,
+    response: account.ZPaymentMethodResponse,
+    status: 201,
+  },
+  addCard: {
+    ...routePaths.addCard,
+    summary: 'Save a card through a Redsys tokenisation (no card data reaches this server)',
+    body: account.ZAddCardRequest,
+    response: redsys.ZInitPaymentResponse,
+  },
+  updatePaymentMethod: {
+    ...routePaths.updatePaymentMethod,
+    summary: "Edit a method's alias or a bank account's holder",
+    params: account.ZPaymentMethodParams,
+    body: account.ZUpdatePaymentMethodRequest,
+    response: account.ZPaymentMethodResponse,
+  },
+  deletePaymentMethod: {
+    ...routePaths.deletePaymentMethod,
+    summary: 'Delete a saved method (not the main one, nor one with a pending request)',
+    params: account.ZPaymentMethodParams,
+    response: account.ZCountResponse,
+  },
+  requestMainMethod: {
+    ...routePaths.requestMainMethod,
+    summary: 'Ask the provider to make this the main payment method',
+    params: account.ZPaymentMethodParams,
+    response: account.ZRequestResponse,
+  },
+  requestVerification: {
+    ...routePaths.requestVerification,
+    summary: 'Ask the provider to verify (activate) a bank account',
+    params: account.ZPaymentMethodParams,
+    response: account.ZRequestResponse,
+  },
+  bankTransferInfo: {
+    ...routePaths.bankTransferInfo,
+    summary: "The tenant's account for bank transfers and the customer's reference",
+    response: account.ZBankTransferInfo,
+  },
+  notifications: {
+    ...routePaths.notifications,
+    summary: 'A page of notifications, newest first',
+    body: account.ZNotificationsRequest,
+    response: account.ZNotificationsResponse,
+  },
+  unreadNotifications: {
+    ...routePaths.unreadNotifications,
+    summary: 'How many notifications are unread (the header bell)',
+    response: account.ZUnreadCountResponse,
+  },
+  readNotifications: {
+    ...routePaths.readNotifications,
+    summary: 'Mark notifications read',
+    body: account.ZNotificationIdsRequest,
+    response: account.ZCountResponse,
+  },
+  deleteNotifications: {
+    ...routePaths.deleteNotifications,
+    summary: 'Delete notifications',
+    body: account.ZNotificationIdsRequest,
+    response: account.ZCountResponse,
+  },
+  contact: {
+    ...routePaths.contact,
+    summary: "Send a message to the organisation's mailbox",
+    body: account.ZContactRequest,
+    response: account.ZContactResponse,
+    status: 201,
+  },
+} as const satisfies Record<TRouteName, TRouteDef>;
+
+export type TRoutes = typeof routes;

@@ -1,0 +1,9 @@
+/**
+ * True only for Ds_Response 0000-0099: an authorised payment. Everything else is not, including
+ * 0900 (refund/confirmation accepted), 0400 (cancellation accepted) and 9xxx errors, which
+ * redsys-easy's `isResponseCodeOk` would accept.
+ */
+export function isAuthorised(dsResponse: string): boolean {
+  if (typeof dsResponse !== 'string' || !/^\d{4}$/.test(dsResponse)) return false;
+  return Number(dsResponse) <= 99;
+}

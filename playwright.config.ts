@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+import { demoSignInProviders, e2ePort, shortTokenPort, smtpPort } from './e2e/support/env.ts';
+
+/**
+ * End-to-end tests run the production build served by the real API on a fresh embedded database
+ * (a throw-away data folder), in the system Chromium: no browser is downloaded.
+ */
+const port = e2ePort;
+// Absolute: `rm -rf` runs here, but the server runs in apps/api, where a relative path would land.
+const inRepo = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const dataDir = inRepo(process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`);
+const shortTokenDataDir = inRepo(`.data/e2e-${shortTokenPort}`);
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  // Generous: several axe scans per test on a 2-core machine.
+  timeout: 60_000,
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: [
+    {
+      command: `rm -rf ${dataDir} && npm run serve`,
+      url: `http://localhost:${port}/1/api/1.0/visual-config`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        // Every journey signs in from 127.0.0.1: scale the per-account limits up for the suite.
+        AUTH_LIMIT_SCALE: '20',
+        // The recovery test listens here (e2e/auth-recovery.spec.ts); mail sent while nobody
+        // listens only fails in the server log.
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // Google, Apple and Microsoft on both demo tenants, played by local OpenID providers that
+        // e2e/auth-external.spec.ts starts.
+        DEMO_SIGN_IN_PROVIDERS: demoSignInProviders,
+        // The local Redsys simulator (e2e/payments-checkout*.spec.ts pays through it); the API
+        // adds its origin to the CSP form-action.
+        REDSYS_SIMULATOR_PORT: process.env.E2E_SIMULATOR_PORT ?? '3180',
+      },
+    },
+    {
+      // Access tokens that expire after 5 s: only the silent-refresh test uses this server.
+      command: `rm -rf ${shortTokenDataDir} && npm run serve`,
+      url: `http://localhost:${shortTokenPort}/1/api/1.0/visual-config`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(shortTokenPort),
+        DATA_DIR: shortTokenDataDir,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        ACCESS_TOKEN_TTL_SECONDS: '5',
+        REDSYS_SIMULATOR: 'false',
+      },
+    },
+  ],
+});

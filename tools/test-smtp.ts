@@ -1,0 +1,64 @@
+import { SMTPServer } from 'smtp-server';
+
+export type ReceivedMail = { from: string; to: string[]; raw: string };
+
+/** Decodes the quoted-printable soft breaks and escapes nodemailer uses for non-ASCII bodies. */
+export function decodeQuotedPrintable(raw: string): string {
+  const bytes = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/**
+ * A real SMTP server on localhost collecting what it receives: on a free port, or on `port` when a
+ * process started elsewhere (the end-to-end tests' server) already knows where to send.
+ */
+export async function startSmtp({ port: fixedPort = 0 }: { port?: number } = {}) {
+  const inbox: ReceivedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: decodeQuotedPrintable(Buffer.concat(chunks).toString('latin1')),
+        });
+        waiters.splice(0).forEach((w) => w());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(fixedPort, '127.0.0.1', resolve);
+  });
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    /** Waits until a message to `to` arrives (or fails after `ms`). */
+    async waitFor(to: string, ms = 10_000): Promise<ReceivedMail> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const found = inbox.find((m) => m.to.includes(to));
+        if (found) {
+          inbox.splice(inbox.indexOf(found), 1);
+          return found;
+        }
+        if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${ms} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
