@@ -33,14 +33,14 @@ export type ApiDiagnosis = {
     validateBody: number;
     serializeWithSchema: number;
     serializePlain: number;
-    /** Security headers as @fastify/helmet sets them: helmet(options) built for every request. */
+    /** Security headers as @fastify/helmet 13 set them (the portal before): helmet(options) built for every request. */
     helmetPerRequest: number;
     /** The same headers from a helmet middleware built once. */
     helmetPrebuilt: number;
   };
   /** One request at a time, so these are round-trip latencies, not throughput. */
-  sequentialMs: { plainQuery: number; withTenant: number; serviceList: number };
-  roundTrips: { plainQuery: number; withTenant: number };
+  sequentialMs: { plainQuery: number; withTenant: number; readTenant: number; serviceList: number };
+  roundTrips: { plainQuery: number; withTenant: number; readTenant: number };
   explain: { sql: string; plan: string; executionMs: number; planningMs: number };
   /** Where the portal's main thread spends its time under /invoices load (node --cpu-prof). */
   profile?: ProfileSummary;
@@ -166,6 +166,7 @@ export async function diagnoseApi(options: {
         plainQuery: (i) =>
           pool.query(invoicePageSql, [at(i).tenant, q(i).customerId, q(i).from, q(i).to, 21, 0]),
         withTenant: (i) => db.withTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),
+        readTenant: (i) => db.readTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),
         serviceList: (i) =>
           service.list({ tenantId: at(i).tenant, customerId: at(i).customerId }, body),
       },
@@ -190,7 +191,6 @@ export async function diagnoseApi(options: {
             captured.push({ text, params });
             return [] as Row[];
           },
-          exec: async () => {},
         },
         { ...q(3), customerId: s.customerId },
       );
@@ -231,16 +231,18 @@ export async function diagnoseApi(options: {
       sequentialMs: {
         plainQuery: round(data.plainQuery / 1000, 3),
         withTenant: round(data.withTenant / 1000, 3),
+        readTenant: round(data.readTenant / 1000, 3),
         serviceList: round(data.serviceList / 1000, 3),
       },
-      // BEGIN + set_config travel together; then the query; then COMMIT.
-      roundTrips: { plainQuery: 1, withTenant: 3 },
+      // withTenant: BEGIN + set_config travel together; then the query; then COMMIT. readTenant:
+      // set_config and the statement in one message (what the portal's list reads use).
+      roundTrips: { plainQuery: 1, withTenant: 3, readTenant: 1 },
       explain,
     };
     options.log(
       `  per request: token ${result.microseconds.verifyToken} µs (first sight ${result.microseconds.verifyTokenFirst} µs, key imported once ${result.microseconds.verifyTokenImportedKey} µs, node:crypto ${result.microseconds.verifyTokenNodeHmac} µs), body ${result.microseconds.validateBody} µs, ` +
         `answer through its schema ${result.microseconds.serializeWithSchema} µs (plain ${result.microseconds.serializePlain} µs); ` +
-        `query alone ${result.sequentialMs.plainQuery} ms, in withTenant ${result.sequentialMs.withTenant} ms; ` +
+        `query alone ${result.sequentialMs.plainQuery} ms, in withTenant ${result.sequentialMs.withTenant} ms, in readTenant ${result.sequentialMs.readTenant} ms; ` +
         `server-side execution ${explain.executionMs} ms`,
     );
     return result;

@@ -235,7 +235,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         server: minimal,
         next: () => ({ method: 'POST', path: '/invoices', body: baselineBody(anyone()) }),
       },
-      ...(['/tx', '/tx-1rt', '/tx-auth', '/tx-auth-zod'] as const).map((path) => ({
+      ...(['/tx', '/tx-3rt', '/tx-auth', '/tx-auth-zod'] as const).map((path) => ({
         name: `fastify + pg ${path}`,
         server: ladder,
         next: (): LoadRequest => {
@@ -446,7 +446,7 @@ async function checkSameAnswers(
       await post(`${bare.url}/invoices`, request),
       await post(`${minimal.url}/invoices`, request),
       ...(await Promise.all(
-        ['/tx', '/tx-1rt', '/tx-auth', '/tx-auth-zod'].map((path) =>
+        ['/tx', '/tx-3rt', '/tx-auth', '/tx-auth-zod'].map((path) =>
           post(ladder.url + path, request, auth),
         ),
       )),

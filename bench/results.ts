@@ -43,8 +43,8 @@ export function toMarkdown(r: BenchResults): string {
     const labels: Record<string, string> = {
       'node:http + pg': 'baseline: node:http + pg',
       'fastify + pg': 'baseline: minimal Fastify + pg',
-      'fastify + pg /tx': "… + the portal's data path (withTenant: transaction, role, RLS)",
-      'fastify + pg /tx-1rt': '… the same transaction in one round trip instead of three',
+      'fastify + pg /tx': "… + the portal's data path (readTenant: role, RLS, one round trip)",
+      'fastify + pg /tx-3rt': '… the same as a three-round-trip transaction (before)',
       'fastify + pg /tx-auth': '… + bearer token check (on /tx)',
       'fastify + pg /tx-auth-zod': '… + zod validation and serialisation',
     };

@@ -122,4 +122,59 @@ describe.each(engines())('row-level security on $name', (engine) => {
     const rows = await asAppRole((sql) => sql.query('SELECT id FROM tenants'));
     expect(rows).toEqual([]);
   });
+
+  describe('readTenant (one statement, one round trip on PostgreSQL)', () => {
+    it('shows a tenant only its own rows and binds values exactly as parameters do', async () => {
+      for (const tenant of ['1', 'demo']) {
+        const rows = await db.readTenant(tenant, (sql) =>
+          sql.query<{ tenant_id: string; n: number }>(
+            `SELECT tenant_id, count(*)::int AS n FROM invoices
+              WHERE invoice_date BETWEEN $1::date AND $2 AND tenant_id = ANY($3::text[])
+              GROUP BY tenant_id LIMIT $4`,
+            ['2000-01-01', '2100-12-31', ['1', 'demo', 'it\'s \\ "odd"'], 5],
+          ),
+        );
+        expect(rows).toHaveLength(1);
+        expect(rows[0]?.tenant_id).toBe(tenant);
+      }
+    });
+
+    it('returns a value with quotes and backslashes unchanged (no injection)', async () => {
+      const nasty = "x'); DROP TABLE invoices; -- \\' $1 \"";
+      const rows = await db.readTenant('1', (sql) =>
+        sql.query<{ v: string; n: null }>('SELECT $1::text AS v, $2::text AS n', [nasty, null]),
+      );
+      expect(rows).toEqual([{ v: nasty, n: null }]);
+      const still = await db.withOwner((sql) =>
+        sql.query<{ n: number }>('SELECT count(*)::int AS n FROM invoices'),
+      );
+      expect(still[0]?.n).toBeGreaterThan(0);
+    });
+
+    it("cannot read another tenant's row by its key, and leaves no setting behind", async () => {
+      const [demoCustomer] = await db.withTenant('demo', (sql) =>
+        sql.query<{ id: string }>('SELECT id FROM customers LIMIT 1'),
+      );
+      const seen = await db.readTenant('1', (sql) =>
+        sql.query('SELECT id FROM customers WHERE id = $1', [demoCustomer?.id]),
+      );
+      expect(seen).toEqual([]);
+      const rows = await asAppRole((sql) => sql.query('SELECT id FROM tenants'));
+      expect(rows).toEqual([]);
+    });
+
+    it('reports an SQL error and stays usable; a second statement is refused', async () => {
+      await expect(
+        db.readTenant('1', (sql) => sql.query('SELECT 1 / $1::int AS x', [0])),
+      ).rejects.toThrow(/division by zero/);
+      await expect(
+        db.readTenant('1', async (sql) => {
+          await sql.query('SELECT 1');
+          return sql.query('SELECT 2');
+        }),
+      ).rejects.toThrow(/one statement/);
+      const ok = await db.readTenant('1', (sql) => sql.query<{ x: number }>('SELECT 1 AS x'));
+      expect(ok).toEqual([{ x: 1 }]);
+    });
+  });
 });

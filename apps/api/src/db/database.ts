@@ -8,6 +8,9 @@ export type Sql = {
   exec(script: string): Promise<void>;
 };
 
+/** What repositories need: parameterised statements (a `readTenant` callback may run one). */
+export type SqlQuery = Pick<Sql, 'query'>;
+
 export type Database = {
   kind: 'pglite' | 'postgres';
   /**
@@ -16,6 +19,13 @@ export type Database = {
    * reach data.
    */
   withTenant<T>(tenantId: string, fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * A read of ONE statement under the tenant's row-level security, like `withTenant`, in a single
+   * round trip on PostgreSQL: the tenant and the statement travel as one simple-protocol message,
+   * which the server runs as one implicit transaction (the settings end with it). `fn` may call
+   * `query` once; a second call is a programming error and throws.
+   */
+  readTenant<T>(tenantId: string, fn: (sql: SqlQuery) => Promise<T>): Promise<T>;
   /**
    * Runs `fn` in one transaction as the owner: row-level security does not apply. For migrations,
    * the demo seed and tenant administration only.
@@ -38,6 +48,18 @@ pg.types.setTypeParser(dateOid, keepText);
 /** The application role of migration 001. */
 export const appRole = 'portal_app';
 
+/** `sql` allowed one statement: the contract of `readTenant`, on both engines. */
+function oneStatement(sql: SqlQuery): SqlQuery {
+  let used = false;
+  return {
+    query(text, params) {
+      if (used) throw new Error('readTenant runs one statement: use withTenant for more');
+      used = true;
+      return sql.query(text, params);
+    },
+  };
+}
+
 /** One statement that enters the application role and sets the tenant, both transaction-local. */
 const enterTenantSql = `SELECT set_config('role', '${appRole}', true), set_config('app.tenant_id', $1, true)`;
 
@@ -58,15 +80,17 @@ export async function openPglite(
       await tx.exec(script);
     },
   });
+  const withTenant: Database['withTenant'] = (tenantId, fn) =>
+    db.transaction(async (tx) => {
+      await tx.query(enterTenantSql, [tenantId]);
+      return fn(wrap(tx));
+    });
   return {
     kind: 'pglite',
     pglite: db,
-    withTenant(tenantId, fn) {
-      return db.transaction(async (tx) => {
-        await tx.query(enterTenantSql, [tenantId]);
-        return fn(wrap(tx));
-      });
-    },
+    // In process: no round trips to save, so a read is an ordinary tenant transaction.
+    withTenant,
+    readTenant: (tenantId, fn) => withTenant(tenantId, (sql) => fn(oneStatement(sql))),
     withOwner(fn) {
       return db.transaction((tx) => fn(wrap(tx)));
     },
@@ -74,6 +98,43 @@ export async function openPglite(
       await db.close();
     },
   };
+}
+
+/** `enterTenantSql` with the tenant as an escaped literal, for simple-protocol messages. */
+const enterTenantLiteralSql = (tenantId: string): string =>
+  `SELECT set_config('role', '${appRole}', true), set_config('app.tenant_id', ${sqlLiteral(tenantId)}, true)`;
+
+/** A double-quoted element of an array literal: `{"a","b"}`. */
+const arrayElement = (value: unknown): string =>
+  value === null || value === undefined
+    ? 'NULL'
+    : `"${String(scalarText(value)).replace(/[\\"]/g, '\\$&')}"`;
+
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
+  // Objects (JSON), buffers, NaN: not inlined by this path, which only the reads use.
+  throw new TypeError(`Cannot inline a parameter of type ${typeof value}`);
+}
+
+/**
+ * A parameter as an SQL literal of unknown type, which PostgreSQL resolves from its context exactly
+ * as it resolves an untyped `$n` parameter (so `$1::date`, `LIMIT $2` and `= ANY($3::uuid[])` read the
+ * same). Quotes and backslashes are escaped by pg's own `escapeLiteral`.
+ */
+export const sqlLiteral = (value: unknown): string =>
+  value === null || value === undefined ? 'NULL' : pg.escapeLiteral(scalarText(value));
+
+/** `text` with each `$n` replaced by the literal of `params[n - 1]`. */
+export function inlineParameters(text: string, params: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index >= params.length) throw new RangeError(`No value for $${n}`);
+    return sqlLiteral(params[index]);
+  });
 }
 
 export type PostgresOptions = { connectionString: string; max?: number };
@@ -125,13 +186,30 @@ export function openPostgres(options: PostgresOptions): Database {
     withTenant(tenantId, fn) {
       // BEGIN and entering the tenant travel in one round trip (simple protocol, two statements);
       // the tenant id is a validated host label and is escaped as a literal besides.
-      return inTransaction(
-        (c) =>
-          c.query(
-            `BEGIN; SELECT set_config('role', '${appRole}', true), set_config('app.tenant_id', ${c.escapeLiteral(tenantId)}, true)`,
-          ),
-        fn,
-      );
+      return inTransaction((c) => c.query(`BEGIN; ${enterTenantLiteralSql(tenantId)}`), fn);
+    },
+    async readTenant(tenantId, fn) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        return await fn(
+          oneStatement({
+            async query<Row>(text: string, params: readonly unknown[] = []) {
+              // Both statements in one message: one implicit transaction, one round trip.
+              const results = (await client.query(
+                `${enterTenantLiteralSql(tenantId)}; ${inlineParameters(text, params)}`,
+              )) as unknown as pg.QueryResult[];
+              return (results[1]?.rows ?? []) as Row[];
+            },
+          }),
+        );
+      } catch (error) {
+        // A connection that failed mid-message (not a plain SQL error) is not reused.
+        broken = !(error instanceof pg.DatabaseError);
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
     withOwner(fn) {
       return inTransaction((c) => c.query('BEGIN'), fn);

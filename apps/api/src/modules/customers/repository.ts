@@ -1,11 +1,11 @@
 import type { TUserProfile } from '@portal/contract';
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 
 export function createCustomerRepository() {
   return {
     /** The profile of spec §3 "User info", only when `ref` (id or customer code) is the signed-in customer. */
     async findOwnProfile(
-      sql: Sql,
+      sql: SqlQuery,
       customerId: string,
       ref: string,
     ): Promise<TUserProfile | undefined> {

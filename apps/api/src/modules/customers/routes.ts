@@ -12,7 +12,7 @@ export default async function customerRoutes(app: FastifyInstance, ctx: AppConte
     routes.userProfile,
     async ({ request, params }) => {
       // Someone else's id or code is a 404, exactly like an id that does not exist.
-      const profile = await ctx.db.withTenant(request.tenant.id, (sql) =>
+      const profile = await ctx.db.readTenant(request.tenant.id, (sql) =>
         repository.findOwnProfile(sql, request.customerId, params.id),
       );
       if (!profile) throw notFound('Customer');

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 
 export type InvoiceListRow = {
   invoice_id: string;
@@ -52,7 +52,7 @@ const hasUnpaid = `EXISTS (SELECT 1 FROM instalments e WHERE e.tenant_id = i.ten
 export function createInvoiceRepository() {
   return {
     async listInvoices(
-      sql: Sql,
+      sql: SqlQuery,
       q: {
         customerId: string;
         from: string;
@@ -80,7 +80,7 @@ export function createInvoiceRepository() {
       );
     },
 
-    async summary(sql: Sql, q: { customerId: string; from: string; to: string }) {
+    async summary(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
       const rows = await sql.query<{ invoices: number; pending_cents: number }>(
         `SELECT count(DISTINCT i.id)::int AS invoices, coalesce(sum(e.amount_cents), 0)::int8 AS pending_cents
            FROM invoices i
@@ -93,7 +93,7 @@ export function createInvoiceRepository() {
     },
 
     async findInvoice(
-      sql: Sql,
+      sql: SqlQuery,
       customerId: string,
       invoiceId: string,
     ): Promise<InvoiceRow | undefined> {
@@ -110,7 +110,7 @@ export function createInvoiceRepository() {
       return rows[0];
     },
 
-    listLines(sql: Sql, invoiceId: string): Promise<InvoiceLineRow[]> {
+    listLines(sql: SqlQuery, invoiceId: string): Promise<InvoiceLineRow[]> {
       return sql.query<InvoiceLineRow>(
         `SELECT person, concept, quota, quantity::float8 AS quantity, unit_price_cents, vat_rate::float8 AS vat_rate
            FROM invoice_lines WHERE tenant_id = current_setting('app.tenant_id') AND invoice_id = $1
@@ -119,7 +119,7 @@ export function createInvoiceRepository() {
       );
     },
 
-    listInstalmentsOf(sql: Sql, invoiceId: string): Promise<InstalmentRow[]> {
+    listInstalmentsOf(sql: SqlQuery, invoiceId: string): Promise<InstalmentRow[]> {
       return sql.query<InstalmentRow>(
         `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
                 to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status
@@ -129,7 +129,11 @@ export function createInvoiceRepository() {
       );
     },
 
-    async related(sql: Sql, customerId: string, invoice: { date_iso: string; invoice_id: string }) {
+    async related(
+      sql: SqlQuery,
+      customerId: string,
+      invoice: { date_iso: string; invoice_id: string },
+    ) {
       const rows = await sql.query<{
         previous_invoice_id: string | null;
         next_invoice_id: string | null;
@@ -145,7 +149,7 @@ export function createInvoiceRepository() {
     },
 
     listPayments(
-      sql: Sql,
+      sql: SqlQuery,
       q: {
         customerId: string;
         from: string;

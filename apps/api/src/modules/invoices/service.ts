@@ -61,7 +61,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
     ): Promise<TInvoicesResponse> {
       // Both filters or neither: everything (the two together cover every invoice but cancelled ones).
       const only = q.paid && !q.pending ? 'paid' : q.pending && !q.paid ? 'pending' : undefined;
-      const rows = await db.withTenant(actor.tenantId, (sql) =>
+      const rows = await db.readTenant(actor.tenantId, (sql) =>
         repository.listInvoices(sql, {
           customerId: actor.customerId,
           from: apiToIso(q.datefrom),
@@ -79,7 +79,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       actor: Actor,
       q: { datefrom: string; dateto: string },
     ): Promise<TInvoiceSummaryResponse> {
-      const row = await db.withTenant(actor.tenantId, (sql) =>
+      const row = await db.readTenant(actor.tenantId, (sql) =>
         repository.summary(sql, {
           customerId: actor.customerId,
           from: apiToIso(q.datefrom),
@@ -157,7 +157,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         ...(q.pending ? ['pending' as const] : []),
         ...(q.overdue ? ['overdue' as const] : []),
       ];
-      const rows = await db.withTenant(actor.tenantId, (sql) =>
+      const rows = await db.readTenant(actor.tenantId, (sql) =>
         repository.listPayments(sql, {
           customerId: actor.customerId,
           from: apiToIso(q.datefrom),

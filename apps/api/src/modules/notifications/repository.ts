@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 
 export type NotificationRow = {
   id: string;
@@ -20,7 +20,7 @@ const filters = {
 export function createNotificationRepository() {
   return {
     list(
-      sql: Sql,
+      sql: SqlQuery,
       q: { customerId: string; filter: keyof typeof filters; limit: number; offset: number },
     ) {
       return sql.query<NotificationRow>(
@@ -34,7 +34,7 @@ export function createNotificationRepository() {
         [q.customerId, q.limit, q.offset],
       );
     },
-    async unread(sql: Sql, customerId: string): Promise<number> {
+    async unread(sql: SqlQuery, customerId: string): Promise<number> {
       const rows = await sql.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM notifications
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND read_at IS NULL`,
@@ -42,7 +42,7 @@ export function createNotificationRepository() {
       );
       return rows[0]?.n ?? 0;
     },
-    async markRead(sql: Sql, customerId: string, ids: string[]): Promise<number> {
+    async markRead(sql: SqlQuery, customerId: string, ids: string[]): Promise<number> {
       const rows = await sql.query(
         `UPDATE notifications SET read_at = now()
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id::text = ANY($2)
@@ -51,7 +51,7 @@ export function createNotificationRepository() {
       );
       return rows.length;
     },
-    async remove(sql: Sql, customerId: string, ids: string[]): Promise<number> {
+    async remove(sql: SqlQuery, customerId: string, ids: string[]): Promise<number> {
       const rows = await sql.query(
         `DELETE FROM notifications
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id::text = ANY($2) RETURNING id`,

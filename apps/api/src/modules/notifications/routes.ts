@@ -49,7 +49,7 @@ export default async function notificationRoutes(app: FastifyInstance, ctx: AppC
     app,
     routes.unreadNotifications,
     async ({ request }) => ({
-      unread: await ctx.db.withTenant(request.tenant.id, (sql) =>
+      unread: await ctx.db.readTenant(request.tenant.id, (sql) =>
         repository.unread(sql, request.customerId),
       ),
     }),

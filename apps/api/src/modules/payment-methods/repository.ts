@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 
 export type MethodRow = {
   id: string;
@@ -25,7 +25,7 @@ const columns = `m.id, m.kind, m.alias, m.holder, m.status, m.is_main, m.card_br
 
 export function createPaymentMethodRepository() {
   return {
-    list(sql: Sql, customerId: string): Promise<MethodRow[]> {
+    list(sql: SqlQuery, customerId: string): Promise<MethodRow[]> {
       return sql.query<MethodRow>(
         `SELECT ${columns} FROM payment_methods m
           WHERE m.tenant_id = current_setting('app.tenant_id') AND m.customer_id = $1 AND m.deleted_at IS NULL
@@ -34,7 +34,7 @@ export function createPaymentMethodRepository() {
       );
     },
     async find(
-      sql: Sql,
+      sql: SqlQuery,
       customerId: string,
       id: string,
       lock = false,
@@ -48,7 +48,7 @@ export function createPaymentMethodRepository() {
       return rows[0];
     },
     async insertBankAccount(
-      sql: Sql,
+      sql: SqlQuery,
       a: {
         customerId: string;
         iban: string;
@@ -66,7 +66,7 @@ export function createPaymentMethodRepository() {
       return rows[0]?.id ?? '';
     },
     async update(
-      sql: Sql,
+      sql: SqlQuery,
       id: string,
       changes: { alias?: string | undefined; holder?: string | undefined },
     ) {
@@ -76,13 +76,13 @@ export function createPaymentMethodRepository() {
         [id, changes.alias ?? null, changes.holder ?? null],
       );
     },
-    async softDelete(sql: Sql, id: string): Promise<void> {
+    async softDelete(sql: SqlQuery, id: string): Promise<void> {
       await sql.query(
         `UPDATE payment_methods SET deleted_at = now() WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
         [id],
       );
     },
-    async usedByPendingPayment(sql: Sql, id: string): Promise<boolean> {
+    async usedByPendingPayment(sql: SqlQuery, id: string): Promise<boolean> {
       const rows = await sql.query(
         `SELECT 1 FROM payment_attempts WHERE tenant_id = current_setting('app.tenant_id')
             AND payment_method_id = $1 AND status = 'pending' LIMIT 1`,
@@ -90,7 +90,7 @@ export function createPaymentMethodRepository() {
       );
       return rows.length > 0;
     },
-    async pendingRequest(sql: Sql, methodId: string, kind: string) {
+    async pendingRequest(sql: SqlQuery, methodId: string, kind: string) {
       const rows = await sql.query<{ id: string; status: 'pending' }>(
         `SELECT id, status FROM payment_method_requests WHERE tenant_id = current_setting('app.tenant_id')
             AND payment_method_id = $1 AND kind = $2 AND status = 'pending' LIMIT 1`,
@@ -99,7 +99,7 @@ export function createPaymentMethodRepository() {
       return rows[0];
     },
     async insertRequest(
-      sql: Sql,
+      sql: SqlQuery,
       r: { customerId: string; methodId: string; kind: string },
     ): Promise<string> {
       const rows = await sql.query<{ id: string }>(
@@ -109,7 +109,7 @@ export function createPaymentMethodRepository() {
       );
       return rows[0]?.id ?? '';
     },
-    async transferInfo(sql: Sql, customerId: string) {
+    async transferInfo(sql: SqlQuery, customerId: string) {
       const rows = await sql.query<{ bank_iban: string; bank_beneficiary: string; code: string }>(
         `SELECT t.bank_iban, t.bank_beneficiary, c.code FROM tenants t
            JOIN customers c ON c.tenant_id = t.id AND c.id = $1

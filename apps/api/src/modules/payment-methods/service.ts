@@ -54,7 +54,7 @@ export function epcQrPayload(t: { beneficiary: string; iban: string; reference: 
 export function createPaymentMethodService(db: Database) {
   const repository = createPaymentMethodRepository();
   const one = async (actor: Actor, id: string) => {
-    const row = await db.withTenant(actor.tenantId, (sql) =>
+    const row = await db.readTenant(actor.tenantId, (sql) =>
       repository.find(sql, actor.customerId, id),
     );
     if (!row) throw notFound('Payment method');
@@ -63,7 +63,7 @@ export function createPaymentMethodService(db: Database) {
 
   return {
     async list(actor: Actor) {
-      const rows = await db.withTenant(actor.tenantId, (sql) =>
+      const rows = await db.readTenant(actor.tenantId, (sql) =>
         repository.list(sql, actor.customerId),
       );
       return { methods: rows.map(toMethod) };

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 import { unpaidStates } from '../invoices/repository.ts';
 
 export type PayableRow = { id: string; invoice_id: string; amount_cents: number; status: string };
@@ -36,7 +36,7 @@ const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, 
 
 export function createPaymentRepository() {
   return {
-    async gateway(sql: Sql): Promise<TenantGatewayRow | undefined> {
+    async gateway(sql: SqlQuery): Promise<TenantGatewayRow | undefined> {
       const rows = await sql.query<TenantGatewayRow>(
         `SELECT company_name, canonical_url, redsys_environment, redsys_merchant_code, redsys_terminal,
                 redsys_secret_key, redsys_signature_versions, redsys_pay_methods
@@ -47,7 +47,7 @@ export function createPaymentRepository() {
 
     /** The customer's instalments named by id, or all of some invoices, locked for this payment. */
     async lockInstalments(
-      sql: Sql,
+      sql: SqlQuery,
       customerId: string,
       by: { ids: string[] } | { invoices: string[] },
     ): Promise<PayableRow[]> {
@@ -61,7 +61,7 @@ export function createPaymentRepository() {
       );
     },
 
-    async ownedInvoices(sql: Sql, customerId: string, ids: string[]): Promise<string[]> {
+    async ownedInvoices(sql: SqlQuery, customerId: string, ids: string[]): Promise<string[]> {
       const rows = await sql.query<{ id: string }>(
         `SELECT id FROM invoices WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id = ANY($2)`,
         [customerId, ids],
@@ -70,7 +70,7 @@ export function createPaymentRepository() {
     },
 
     async savedCardReference(
-      sql: Sql,
+      sql: SqlQuery,
       customerId: string,
       cardId: string,
     ): Promise<string | undefined> {
@@ -84,7 +84,7 @@ export function createPaymentRepository() {
     },
 
     async insertAttempt(
-      sql: Sql,
+      sql: SqlQuery,
       a: {
         customerId: string;
         orderNumber: string;
@@ -122,7 +122,7 @@ export function createPaymentRepository() {
       return row;
     },
 
-    async insertItems(sql: Sql, attemptId: string, items: PayableRow[]): Promise<void> {
+    async insertItems(sql: SqlQuery, attemptId: string, items: PayableRow[]): Promise<void> {
       for (const item of items) {
         await sql.query(
           `INSERT INTO payment_attempt_items (tenant_id, attempt_id, instalment_id, amount_cents)
@@ -133,7 +133,7 @@ export function createPaymentRepository() {
     },
 
     async findAttemptForUpdate(
-      sql: Sql,
+      sql: SqlQuery,
       merchantCode: string,
       orderNumber: string,
     ): Promise<AttemptRow | undefined> {
@@ -146,7 +146,7 @@ export function createPaymentRepository() {
       return rows[0];
     },
 
-    async findOwnAttempt(sql: Sql, customerId: string, id: string) {
+    async findOwnAttempt(sql: SqlQuery, customerId: string, id: string) {
       const rows = await sql.query<AttemptRow & { invoices: string[]; card_saved: boolean }>(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.created_at, a.settled_at,
@@ -163,7 +163,7 @@ export function createPaymentRepository() {
     },
 
     async settleAttempt(
-      sql: Sql,
+      sql: SqlQuery,
       id: string,
       outcome: {
         status: 'paid' | 'failed';
@@ -185,7 +185,7 @@ export function createPaymentRepository() {
     },
 
     /** Marks the attempt's instalments paid; answers how many were still unpaid. */
-    async payInstalments(sql: Sql, attemptId: string, paidDate: string): Promise<number> {
+    async payInstalments(sql: SqlQuery, attemptId: string, paidDate: string): Promise<number> {
       const rows = await sql.query(
         `UPDATE instalments e SET status = 'paid', paid_date = $2, method = 'Tarjeta'
            FROM payment_attempt_items i
@@ -198,7 +198,7 @@ export function createPaymentRepository() {
     },
 
     async insertCard(
-      sql: Sql,
+      sql: SqlQuery,
       card: {
         customerId: string;
         alias?: string;
@@ -227,7 +227,7 @@ export function createPaymentRepository() {
     },
 
     async insertNotification(
-      sql: Sql,
+      sql: SqlQuery,
       n: { customerId: string; type: string; title: string; message: string; link: string | null },
     ): Promise<void> {
       await sql.query(
@@ -238,7 +238,7 @@ export function createPaymentRepository() {
     },
 
     async recordNotification(
-      sql: Sql,
+      sql: SqlQuery,
       n: {
         attemptId: string | null;
         version: string;
@@ -260,7 +260,7 @@ export function createPaymentRepository() {
       );
     },
 
-    async customerContact(sql: Sql, customerId: string) {
+    async customerContact(sql: SqlQuery, customerId: string) {
       const rows = await sql.query<{ email: string; name: string; language: string }>(
         `SELECT email, trim(name || ' ' || last_name) AS name, language FROM customers
           WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
@@ -270,7 +270,7 @@ export function createPaymentRepository() {
     },
 
     /** Pending attempts older than `minutes`, skipping ones another instance is settling. */
-    async stalePending(sql: Sql, minutes: number): Promise<AttemptRow[]> {
+    async stalePending(sql: SqlQuery, minutes: number): Promise<AttemptRow[]> {
       return sql.query<AttemptRow>(
         `SELECT ${attemptColumns} FROM payment_attempts
           WHERE tenant_id = current_setting('app.tenant_id') AND status = 'pending'

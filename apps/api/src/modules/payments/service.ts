@@ -423,7 +423,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       id: string,
     ): Promise<TPaymentStatusResponse> {
       if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Payment');
-      const row = await db.withTenant(actor.tenantId, (sql) =>
+      const row = await db.readTenant(actor.tenantId, (sql) =>
         repository.findOwnAttempt(sql, actor.customerId, id),
       );
       if (!row) throw notFound('Payment');

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { SqlQuery } from '../../db/database.ts';
 
 export type TenantRow = {
   id: string;
@@ -15,7 +15,7 @@ export type TenantLogo = { mime: string; data: Uint8Array; updated_at: Date };
 
 export function createTenantRepository() {
   return {
-    async findTenant(sql: Sql, id: string): Promise<TenantRow | undefined> {
+    async findTenant(sql: SqlQuery, id: string): Promise<TenantRow | undefined> {
       const rows = await sql.query<TenantRow>(
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, updated_at
@@ -24,14 +24,14 @@ export function createTenantRepository() {
       );
       return rows[0];
     },
-    async findLogo(sql: Sql, id: string): Promise<TenantLogo | undefined> {
+    async findLogo(sql: SqlQuery, id: string): Promise<TenantLogo | undefined> {
       const rows = await sql.query<TenantLogo>(
         'SELECT logo_mime AS mime, logo_data AS data, updated_at FROM tenants WHERE id = $1 AND logo_data IS NOT NULL',
         [id],
       );
       return rows[0];
     },
-    async listSignInProviders(sql: Sql): Promise<string[]> {
+    async listSignInProviders(sql: SqlQuery): Promise<string[]> {
       const rows = await sql.query<{ provider: string }>(
         'SELECT provider FROM tenant_sign_in_providers ORDER BY provider',
       );

@@ -31,7 +31,7 @@ export default fp(
       const now = Date.now();
       let entry = cache.get(id.data);
       if (!entry || now - entry.at > cacheMillis) {
-        const row = await app.db.withTenant(id.data, (sql) => repository.findTenant(sql, id.data));
+        const row = await app.db.readTenant(id.data, (sql) => repository.findTenant(sql, id.data));
         entry = { row, at: now };
         if (cache.size > 10_000) cache.clear();
         cache.set(id.data, entry);

@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fp from 'fastify-plugin';
 
 /** Redsys' real hosts (test and production): the payment form is posted there by the browser. */
@@ -17,7 +17,6 @@ export function helmetOptions({
   tls: boolean;
 }) {
   return {
-    global: true,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -45,9 +44,20 @@ export function helmetOptions({
   };
 }
 
+/**
+ * helmet's middleware, built once at start-up and run on every request's raw response (the headers
+ * are the same for every answer). @fastify/helmet 13 rebuilt it, CSP parsing included, for each
+ * request: 7.7 µs against 0.2 µs (bench/README.md).
+ */
 export default fp<{ paymentFormOrigins: string[]; tls: boolean }>(
   async (app, options) => {
-    await app.register(helmet, helmetOptions(options));
+    const setHeaders = helmet(helmetOptions(options));
+    app.addHook('onRequest', (request, reply, done) => {
+      // helmet's middleware only calls back with an error when one of its own steps throws.
+      setHeaders(request.raw, reply.raw, (error) => {
+        done(error instanceof Error ? error : undefined);
+      });
+    });
   },
   { name: 'security' },
 );
