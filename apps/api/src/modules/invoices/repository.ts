@@ -35,12 +35,22 @@ export type InstalmentRow = {
   status: 'pending' | 'paid' | 'cancelled' | 'returned';
 };
 
+/** One invoice of the customer ($1) by its id ($2): the columns, then the FROM clause. */
+const invoiceSelect = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date,
+                i.invoice_date::text AS date_iso, i.base_cents, i.vat_cents, i.total_cents, i.cancelled,
+                coalesce(o.owed, 0) AS owed_cents,
+                coalesce(nullif(c.invoice_name, ''), trim(c.name || ' ' || c.last_name)) AS customer_name`;
+
 /** Unpaid means still owed: pending, or returned by the bank after a direct debit. */
 export const unpaidStates = "('pending', 'returned')";
 
 const owedLateral = `LEFT JOIN LATERAL (
     SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
+
+const invoiceFrom = `FROM invoices i ${owedLateral}
+           JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1 AND i.id = $2`;
 
 const hasUnpaid = `EXISTS (SELECT 1 FROM instalments e WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
                            AND e.status IN ${unpaidStates})`;
@@ -97,36 +107,43 @@ export function createInvoiceRepository() {
       customerId: string,
       invoiceId: string,
     ): Promise<InvoiceRow | undefined> {
-      const rows = await sql.query<InvoiceRow>(
-        `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date,
-                i.invoice_date::text AS date_iso, i.base_cents, i.vat_cents, i.total_cents, i.cancelled,
-                coalesce(o.owed, 0) AS owed_cents,
-                coalesce(nullif(c.invoice_name, ''), trim(c.name || ' ' || c.last_name)) AS customer_name
-           FROM invoices i ${owedLateral}
-           JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
-          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1 AND i.id = $2`,
-        [customerId, invoiceId],
-      );
+      const rows = await sql.query<InvoiceRow>(`${invoiceSelect} ${invoiceFrom}`, [
+        customerId,
+        invoiceId,
+      ]);
       return rows[0];
     },
 
-    listLines(sql: SqlQuery, invoiceId: string): Promise<InvoiceLineRow[]> {
-      return sql.query<InvoiceLineRow>(
-        `SELECT person, concept, quota, quantity::float8 AS quantity, unit_price_cents, vat_rate::float8 AS vat_rate
-           FROM invoice_lines WHERE tenant_id = current_setting('app.tenant_id') AND invoice_id = $1
-          ORDER BY line_no`,
-        [invoiceId],
+    /** The invoice with its lines and instalments in one statement (one round trip). */
+    async findInvoiceWithParts(
+      sql: SqlQuery,
+      customerId: string,
+      invoiceId: string,
+    ): Promise<
+      (InvoiceRow & { lines: InvoiceLineRow[]; instalments: InstalmentRow[] }) | undefined
+    > {
+      const rows = await sql.query<
+        InvoiceRow & { lines: InvoiceLineRow[]; instalments: InstalmentRow[] }
+      >(
+        `${invoiceSelect},
+                (SELECT coalesce(json_agg(json_build_object(
+                          'person', l.person, 'concept', l.concept, 'quota', l.quota,
+                          'quantity', l.quantity::float8, 'unit_price_cents', l.unit_price_cents,
+                          'vat_rate', l.vat_rate::float8) ORDER BY l.line_no), '[]'::json)
+                   FROM invoice_lines l
+                  WHERE l.tenant_id = i.tenant_id AND l.invoice_id = i.id) AS lines,
+                (SELECT coalesce(json_agg(json_build_object(
+                          'id', e.id, 'invoice_id', e.invoice_id, 'seq', e.seq,
+                          'due_date', to_char(e.due_date, 'YYYYMMDD'),
+                          'paid_date', to_char(e.paid_date, 'YYYYMMDD'),
+                          'amount_cents', e.amount_cents, 'method', e.method, 'status', e.status)
+                          ORDER BY e.seq), '[]'::json)
+                   FROM instalments e
+                  WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id) AS instalments
+           ${invoiceFrom}`,
+        [customerId, invoiceId],
       );
-    },
-
-    listInstalmentsOf(sql: SqlQuery, invoiceId: string): Promise<InstalmentRow[]> {
-      return sql.query<InstalmentRow>(
-        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
-                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status
-           FROM instalments WHERE tenant_id = current_setting('app.tenant_id') AND invoice_id = $1
-          ORDER BY seq`,
-        [invoiceId],
-      );
+      return rows[0];
     },
 
     async related(

@@ -92,17 +92,11 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
     },
 
     async detail(actor: Actor, invoiceId: string): Promise<TInvoiceDetail> {
-      const found = await db.withTenant(actor.tenantId, async (sql) => {
-        const invoice = await repository.findInvoice(sql, actor.customerId, invoiceId);
-        if (!invoice) return undefined;
-        const [lines, instalments] = [
-          await repository.listLines(sql, invoiceId),
-          await repository.listInstalmentsOf(sql, invoiceId),
-        ];
-        return { invoice, lines, instalments };
-      });
-      if (!found) throw notFound('Invoice');
-      const { invoice, lines, instalments } = found;
+      const invoice = await db.readTenant(actor.tenantId, (sql) =>
+        repository.findInvoiceWithParts(sql, actor.customerId, invoiceId),
+      );
+      if (!invoice) throw notFound('Invoice');
+      const { lines, instalments } = invoice;
       return {
         invoice_id: invoice.invoice_id,
         invoice_date: invoice.invoice_date,
