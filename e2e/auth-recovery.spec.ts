@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { startSmtp } from '../tools/test-smtp.ts';
 import { accounts, passwordField, signInWithForm, storedAuth } from './support/auth.ts';
-import { smtpPort } from './support/env.ts';
+import { type Smtp, takeSmtp } from './support/smtp.ts';
 import { authTexts as t } from './support/texts.ts';
 
 /**
@@ -11,10 +10,10 @@ import { authTexts as t } from './support/texts.ts';
 
 test.use({ locale: 'es-ES' });
 
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Smtp;
 
 test.beforeAll(async () => {
-  smtp = await startSmtp({ port: smtpPort });
+  smtp = await takeSmtp();
 });
 
 test.afterAll(async () => {

@@ -1,8 +1,9 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, transformWithOxc, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const compressible = /\.(js|css|html|svg|json)$/;
@@ -17,7 +18,7 @@ function precompress(): Plugin {
     name: 'portal:precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
       for (const entry of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
@@ -39,8 +40,53 @@ function precompress(): Plugin {
   };
 }
 
+const serviceWorkerSource = decodeURIComponent(
+  new URL('./src/pwa/service-worker.ts', import.meta.url).pathname,
+);
+
+/**
+ * Writes `/sw.js` (src/pwa/service-worker.ts) beside the built app, preceded by what it keeps:
+ * index.html, the files index.html loads (entry chunk, preloads, CSS), the build's images, the
+ * favicon and the icons;
+ * and a version that changes with any file of the build, so a deployment replaces the old cache.
+ */
+function serviceWorker(): Plugin {
+  let outDir = '';
+  let publicDir = '';
+  return {
+    name: 'portal:service-worker',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+      publicDir = config.publicDir;
+    },
+    async writeBundle(_options, bundle) {
+      const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+      const entry = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      // Images of the build (the default logo, shown when the tenant's cannot be had: offline).
+      const images = Object.keys(bundle)
+        .filter((file) => /^assets\/.+\.(svg|png|webp)$/.test(file))
+        .map((file) => `/${file}`);
+      const icons = readdirSync(join(publicDir, 'icons')).map((file) => `/icons/${file}`);
+      const shell = ['/index.html', ...entry, ...images.sort(), '/favicon.svg', ...icons.sort()];
+      const source = readFileSync(serviceWorkerSource, 'utf8');
+      const version = createHash('sha256')
+        .update(Object.keys(bundle).sort().join('\n'))
+        .update(html)
+        .update(source)
+        .digest('hex')
+        .slice(0, 16);
+      const { code } = await transformWithOxc(source, serviceWorkerSource, { lang: 'ts' });
+      writeFileSync(
+        join(outDir, 'sw.js'),
+        `const __PORTAL_SW__ = ${JSON.stringify({ version, shell })};\n${code}`,
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
   resolve: {
     alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) },
   },
@@ -54,6 +100,10 @@ export default defineConfig({
   },
   server: {
     // API calls are `/{tenant}/api/1.0/...`: everything else is the app.
-    proxy: { '^/[^/]+/api/': { target: 'http://localhost:3000' } },
+    proxy: {
+      '^/[^/]+/api/': { target: 'http://localhost:3000' },
+      // Built per tenant by the API (apps/api/src/modules/tenants/manifest.ts).
+      '/manifest.webmanifest': { target: 'http://localhost:3000' },
+    },
   },
 });

@@ -23,7 +23,12 @@ type AuthTexts = {
 };
 
 type CommonTexts = {
-  nav: { openMenu: string; mainLabel: string; myActivity: string };
+  nav: {
+    openMenu: string;
+    mainLabel: string;
+    myActivity: string;
+    notificationsUnread_other: string;
+  };
   menu: { logout: string };
   login: { title: string };
   errors: { accessDenied: { title: string } };
@@ -31,3 +36,36 @@ type CommonTexts = {
 
 export const authTexts = read<AuthTexts>('auth');
 export const commonTexts = read<CommonTexts>('common');
+
+/** e2e/notifications.spec.ts: the texts of the inbox and the bell. */
+type NotificationsTexts = {
+  title: string;
+  filters: Record<'label' | 'all' | 'unread' | 'read', string>;
+  groups: Record<'today' | 'yesterday', string>;
+  list: Record<'label' | 'empty' | 'loadError' | 'retry' | 'noMore', string>;
+  item: Record<'unread' | 'open' | 'markRead' | 'delete', string>;
+  selection: Record<'start' | 'cancel' | 'all' | 'markRead' | 'delete' | 'count_other', string>;
+  confirmDelete: Record<'title_other' | 'confirm' | 'cancel', string>;
+  done: Record<'read_one' | 'deleted_one' | 'deleted_other', string>;
+};
+
+/** e2e/contact.spec.ts: the texts of the contact form. */
+type ContactTexts = {
+  title: string;
+  formLabel: string;
+  fields: Record<
+    'name' | 'company' | 'subject' | 'message' | 'characters' | 'acceptPrivacy' | 'privacyLink',
+    string
+  >;
+  validation: Record<'required' | 'privacyRequired' | 'tooLong', string>;
+  submit: string;
+  errors: Record<'network' | 'rateLimited_other', string>;
+  success: Record<'title' | 'sendNew' | 'backToHome', string>;
+};
+
+export const notificationsTexts = read<NotificationsTexts>('notifications');
+export const contactTexts = read<ContactTexts>('contact');
+
+/** `{{name}}` placeholders of a text filled in. */
+export const fillText = (text: string, values: Record<string, string | number>): string =>
+  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, key: string) => String(values[key] ?? ''));

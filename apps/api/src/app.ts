@@ -24,6 +24,7 @@ import notificationRoutes from './modules/notifications/routes.ts';
 import paymentMethodRoutes from './modules/payment-methods/routes.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
+import manifestRoutes from './modules/tenants/manifest.ts';
 
 export type AppOptions = { config: Config; db: Database; rootSecret: Buffer };
 
@@ -94,6 +95,8 @@ export async function buildApp({
     { prefix: '/:tenant/api/1.0' },
   );
 
+  // The web app's manifest carries the tenant's name and colour: built per host, not a file.
+  await app.register(manifestRoutes);
   await app.register(web, { root: config.WEB_DIST });
   return app;
 }

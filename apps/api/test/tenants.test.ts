@@ -34,6 +34,86 @@ describe.each(engines())('tenants and the API skeleton on $name', (engine) => {
     },
   );
 
+  it.each(demoTenants.map((t) => [t.id, t]))(
+    'answers the company identity and mailboxes of tenant %s for the legal pages',
+    async (id, tenant) => {
+      const res = await app.inject({ method: 'GET', url: `/${id}/api/1.0/visual-config` });
+      const { legal } = ZVisualConfig.parse(res.json());
+      expect(legal).toEqual({
+        name: tenant.legalName,
+        tax_id: tenant.legalNif,
+        address: tenant.legalAddress,
+        contact_email: `secretaria@${tenant.domain}`,
+        privacy_email: `privacidad@${tenant.domain}`,
+        dpo_email: tenant.dpoEmail,
+      });
+    },
+  );
+
+  describe('the web app manifest (GET /manifest.webmanifest)', () => {
+    const hosts = [
+      ['localhost:3000', '1'],
+      ['127.0.0.1:3000', '1'],
+      ['demo.localhost:3000', 'demo'],
+      ['demo.portal.example', 'demo'],
+    ] as const;
+
+    it.each(hosts)('on %s carries the name and colour of tenant %s', async (host, id) => {
+      const tenant = demoTenants.find((t) => t.id === id);
+      const res = await app.inject({
+        method: 'GET',
+        url: '/manifest.webmanifest',
+        headers: { host },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const manifest = res.json<Record<string, unknown>>();
+      expect(manifest).toMatchObject({
+        id: '/',
+        name: tenant?.companyName,
+        short_name: tenant?.companyName,
+        description: tenant?.description,
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: `#${tenant?.color}`,
+      });
+      expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/);
+    });
+
+    it('lists PNG icons of 192 and 512 pixels and a maskable one', async () => {
+      const res = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+      const { icons } = res.json<{ icons: { src: string; sizes: string; purpose: string }[] }>();
+      expect(icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual([
+        '192x192 any',
+        '512x512 any',
+        '512x512 maskable',
+      ]);
+      for (const icon of icons) expect(icon.src).toMatch(/^\/icons\/[\w-]+\.png$/);
+    });
+
+    it.each(['nope.localhost', 'a_b.example.com', 'x.example.com:3000'])(
+      'answers 404 for the unknown tenant of %s',
+      async (host) => {
+        const res = await app.inject({
+          method: 'GET',
+          url: '/manifest.webmanifest',
+          headers: { host },
+        });
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ message: 'Unknown tenant', code: 'tenant_not_found' });
+      },
+    );
+
+    it('is allowed by the Content-Security-Policy, as the service worker is', async () => {
+      const res = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("manifest-src 'self'");
+      expect(csp).toContain("worker-src 'self'");
+    });
+  });
+
   it.each(['nope', 'UPPER', 'a_b', '-x', 'x'.repeat(64)])(
     'answers 404 for the unknown tenant %s',
     async (id) => {

@@ -5,6 +5,7 @@ import { App } from './app';
 import { createAppRouter } from './app/router';
 import { loadVisualConfig } from './lib/visual-config';
 import { initTheme } from './lib/theme';
+import { registerServiceWorker } from './pwa/register-service-worker';
 import './lib/i18n';
 
 // Before React renders anything: the theme class (no flash of the wrong theme) and, in parallel,
@@ -20,3 +21,6 @@ createRoot(root).render(
     <App router={router} visualConfig={visualConfig} />
   </StrictMode>,
 );
+
+// Installable and quick to reopen (src/pwa): production builds only, never the dev server or tests.
+if (import.meta.env.PROD) registerServiceWorker();

@@ -1,5 +1,25 @@
 import { z } from 'zod';
 
+/**
+ * The company behind the portal, as the legal pages name it (the information society services law,
+ * LSSI art. 10, and the controller's identity of RGPD art. 13). Empty strings when not set; the
+ * privacy policy names a data protection officer only when `dpo_email` is set.
+ */
+export const ZLegalIdentity = z.object({
+  /** Registered name (razón social). */
+  name: z.string(),
+  /** Spanish tax id (NIF/CIF). */
+  tax_id: z.string(),
+  address: z.string(),
+  /** The general mailbox (also where contact messages go). */
+  contact_email: z.string(),
+  /** Where data-protection requests go. */
+  privacy_email: z.string(),
+  /** The data protection officer, when the tenant has one. */
+  dpo_email: z.string(),
+});
+export type TLegalIdentity = z.infer<typeof ZLegalIdentity>;
+
 /** `GET /visual-config` (spec §3 "Visual config"), public. */
 export const ZVisualConfig = z.object({
   logo_url: z.string().nullable(),
@@ -13,5 +33,7 @@ export const ZVisualConfig = z.object({
    * that makes the simulator decline (spec §2 "Side menu").
    */
   testing_mode: z.boolean(),
+  /** The company identity and mailboxes shown on the legal pages (spec §2 "Legal pages"). */
+  legal: ZLegalIdentity,
 });
 export type TVisualConfig = z.infer<typeof ZVisualConfig>;

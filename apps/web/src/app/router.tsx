@@ -3,6 +3,7 @@ import { paths } from '@/config/paths';
 import { MainErrorFallback } from '@/components/errors/main-error-fallback';
 import type { RouteHandle } from '@/components/layouts/main-layout';
 import { getAccessToken } from '@/lib/auth-store';
+import { type LazyNamespace, loadNamespace } from '@/lib/i18n';
 import {
   requireSignedIn,
   requireSignedInOrUnauthorized,
@@ -14,6 +15,17 @@ import { AppLayoutRoute, PublicLayoutRoute, SignedInRoute } from './routes/layou
 import { RootRoute } from './routes/root';
 
 const errorRoutes = () => import('./routes/errors');
+
+/**
+ * A screen's code and its translations (lazy namespaces, lib/i18n.ts) fetched together, so it never
+ * shows before its texts.
+ */
+const withTexts =
+  <T,>(namespace: LazyNamespace, load: () => Promise<T>) =>
+  async (): Promise<T> => {
+    const [module] = await Promise.all([load(), loadNamespace(namespace)]);
+    return module;
+  };
 
 /** Spec §2 "Route table". Screens are lazy chunks; later issues add theirs here. */
 export const routes: RouteObject[] = [
@@ -61,11 +73,20 @@ export const routes: RouteObject[] = [
             path: paths.unauthorized,
             lazy: async () => ({ Component: (await errorRoutes()).AccessDeniedRoute }),
           },
+          // Legal pages (spec §2 "Legal pages"): readable signed in or not.
+          { path: paths.privacy, lazy: () => import('./routes/legal-privacy') },
+          { path: paths.security, lazy: () => import('./routes/legal-security') },
+          { path: paths.cookies, lazy: () => import('./routes/legal-cookies') },
           {
             // Spec §6: without an access token this screen goes to /unauthorized, not /login.
-            path: paths.paymentMethods,
             loader: requireSignedInOrUnauthorized,
-            lazy: () => import('./routes/payment-methods'),
+            lazy: () => import('./routes/server-data'),
+            children: [
+              {
+                path: paths.paymentMethods,
+                lazy: withTexts('payment-methods', () => import('./routes/payment-methods')),
+              },
+            ],
           },
           {
             // Spec §6: every screen in here needs an access token (else /login, remembering the
@@ -80,28 +101,57 @@ export const routes: RouteObject[] = [
                 // with them, so the sign-in screens never download it.
                 lazy: () => import('./routes/server-data'),
                 children: [
-                  { path: paths.home, lazy: () => import('./routes/home') },
+                  { path: paths.home, lazy: withTexts('invoices', () => import('./routes/home')) },
                   { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
                   ...[paths.invoices, paths.invoicesAlias].map((path) => ({
                     path,
                     handle: { backTo: paths.home } satisfies RouteHandle,
-                    lazy: () => import('./routes/invoices'),
+                    lazy: withTexts('invoices', () => import('./routes/invoices')),
                   })),
                   {
                     path: paths.invoiceDetail.pattern,
                     handle: { backTo: paths.invoices } satisfies RouteHandle,
-                    lazy: () => import('./routes/invoice-detail'),
+                    lazy: withTexts('invoices', () => import('./routes/invoice-detail')),
                   },
                   ...[paths.payments, paths.paymentsAlias].map((path) => ({
                     path,
                     handle: { backTo: paths.home } satisfies RouteHandle,
-                    lazy: () => import('./routes/payments'),
+                    lazy: withTexts('invoices', () => import('./routes/payments')),
                   })),
+                  // Payment methods (spec §2): add, view one, the provider's bank data.
+                  ...(
+                    [
+                      [paths.addCard, () => import('./routes/add-card')],
+                      [paths.addBankAccount, () => import('./routes/add-bank-account')],
+                      [paths.addBankTransfer, () => import('./routes/add-bank-transfer')],
+                      [paths.creditCard, () => import('./routes/credit-card')],
+                      [paths.bankAccount, () => import('./routes/bank-account')],
+                      [paths.bankData, () => import('./routes/bank-data')],
+                    ] as const
+                  ).map(([path, lazy]) => ({
+                    path,
+                    handle: { backTo: paths.paymentMethods } satisfies RouteHandle,
+                    lazy: withTexts('payment-methods', lazy),
+                  })),
+                  {
+                    path: paths.notifications,
+                    lazy: withTexts('notifications', () => import('./routes/notifications')),
+                  },
+                  {
+                    path: paths.contact,
+                    lazy: withTexts('contact', () => import('./routes/contact')),
+                  },
                   // Card payments (spec §2): the confirmation, and the result where the gateway
                   // sends the browser back (its back link is in the screen: it depends on the query).
-                  { path: paths.paymentCheckin, lazy: () => import('./routes/payment-checkin') },
+                  {
+                    path: paths.paymentCheckin,
+                    lazy: withTexts('checkout', () => import('./routes/payment-checkin')),
+                  },
                   ...[paths.paymentCheckout, paths.paymentSuccess, paths.paymentError].map(
-                    (path) => ({ path, lazy: () => import('./routes/payment-result') }),
+                    (path) => ({
+                      path,
+                      lazy: withTexts('checkout', () => import('./routes/payment-result')),
+                    }),
                   ),
                 ],
               },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languages } from './i18n';
+import { firstChunkNamespaces, i18n, languages, lazyNamespaces, loadNamespace } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -60,4 +60,19 @@ describe('translations', () => {
       });
     }
   }
+});
+
+describe('lazy namespaces', () => {
+  it('ships only what /login shows in the first chunk: Spanish common and auth', async () => {
+    expect([...firstChunkNamespaces].sort()).toEqual(['auth', 'common']);
+    // Every other namespace is lazy, and every lazy one has its files.
+    const namespaces = [...(bundles.get('es')?.keys() ?? [])].sort();
+    expect([...lazyNamespaces, 'auth', 'common'].sort()).toEqual(namespaces);
+  });
+
+  it('loads a lazy namespace on demand, in Spanish too', async () => {
+    await loadNamespace('legal');
+    expect(i18n.hasResourceBundle('es', 'legal')).toBe(true);
+    expect(i18n.t('legal:links.privacy.title', { lng: 'es' })).toBe('Política de privacidad');
+  });
 });

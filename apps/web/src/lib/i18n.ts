@@ -23,19 +23,39 @@ export const defaultNamespace = 'common';
 
 const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
 
-/** Spanish ships in the first chunk (it is the default and the fallback)... */
-const spanishFiles = import.meta.glob<ResourceKey>('../locales/es/*.json', {
-  eager: true,
-  import: 'default',
-});
+/**
+ * Namespaces of the screens behind the sign-in and of the legal pages: lazy in every language,
+ * Spanish included, so the first chunk carries only what /login shows (`common`, `auth`; issue 6
+ * budgets /login's bytes). The router loads a screen's namespaces with its code (app/router.tsx);
+ * i18next then loads them with every language change too. Keep in step with the globs below.
+ */
+export const lazyNamespaces = [
+  'invoices',
+  'checkout',
+  'payment-methods',
+  'notifications',
+  'contact',
+  'legal',
+] as const;
+export type LazyNamespace = (typeof lazyNamespaces)[number];
+
+/** Spanish `common` and `auth` ship in the first chunk (Spanish is the default and fallback)... */
+const spanishFiles = import.meta.glob<ResourceKey>(
+  ['../locales/es/common.json', '../locales/es/auth.json'],
+  { eager: true, import: 'default' },
+);
 const spanish = Object.fromEntries(
   Object.entries(spanishFiles).map(([path, resource]) => [fileName(path), resource]),
 );
 
-/** ...the other languages are separate chunks, fetched when chosen. */
-const lazyFiles = import.meta.glob<ResourceKey>(['../locales/*/*.json', '!../locales/es/*.json'], {
-  import: 'default',
-});
+/** The namespaces bundled in the first chunk, as built. */
+export const firstChunkNamespaces: readonly string[] = Object.keys(spanish);
+
+/** ...every other file is a separate chunk, fetched when needed. */
+const lazyFiles = import.meta.glob<ResourceKey>(
+  ['../locales/*/*.json', '!../locales/es/common.json', '!../locales/es/auth.json'],
+  { import: 'default' },
+);
 
 /** A minimal i18next backend that reads the lazy chunks above; i18next retries it (spec §9). */
 const lazyBackend: BackendModule = {
@@ -91,6 +111,17 @@ export const i18nReady = i18n
     interpolation: { escapeValue: false },
     react: { useSuspense: true },
   });
+
+/**
+ * Loads a lazy namespace in the current language (and Spanish, the fallback). From then on i18next
+ * loads it with every language change too, before switching.
+ */
+export async function loadNamespace(
+  namespace: LazyNamespace | readonly LazyNamespace[],
+): Promise<void> {
+  await i18nReady;
+  await i18n.loadNamespaces(typeof namespace === 'string' ? namespace : [...namespace]);
+}
 
 /** Switches language: loads its strings, stores the choice and updates `<html lang>`. */
 export async function changeLanguage(language: Language): Promise<void> {

@@ -19,6 +19,14 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       sign_in_providers: ['google'],
       testing_mode: true,
+      legal: {
+        name: 'Club Náutico S.L.',
+        tax_id: 'B12345674',
+        address: 'Muelle 1, Valencia',
+        contact_email: 'hola@nautico.test',
+        privacy_email: 'privacidad@nautico.test',
+        dpo_email: '',
+      },
     });
     const config = await loadVisualConfig();
     expect(config).toEqual({
@@ -28,6 +36,14 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       signInProviders: ['google'],
       testingMode: true,
+      legal: {
+        name: 'Club Náutico S.L.',
+        tax_id: 'B12345674',
+        address: 'Muelle 1, Valencia',
+        contact_email: 'hola@nautico.test',
+        privacy_email: 'privacidad@nautico.test',
+        dpo_email: '',
+      },
     });
     expect(document.title).toBe('Club Náutico');
     expect(document.documentElement.style.getPropertyValue('--color-primary-500')).not.toBe('');

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import { defaultPrimaryColor } from '@portal/contract/paths';
+import type { TLegalIdentity } from '@portal/contract/visual-config';
 import { apiRequest } from './api-client';
 import { applyPrimaryColor, normalizeHex, parseHex } from './colors';
 
@@ -12,6 +13,8 @@ export type VisualConfig = {
   signInProviders: ('google' | 'apple' | 'microsoft')[];
   /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
   testingMode: boolean;
+  /** The company identity and mailboxes the legal pages show ('' where the tenant has none). */
+  legal: TLegalIdentity;
 };
 
 /** Spec §3 defaults: bundled logo, FF9900 and the provider's name; used when the call fails. */
@@ -22,6 +25,14 @@ export const defaultVisualConfig: VisualConfig = {
   description: '',
   signInProviders: [],
   testingMode: false,
+  legal: {
+    name: '',
+    tax_id: '',
+    address: '',
+    contact_email: '',
+    privacy_email: '',
+    dpo_email: '',
+  },
 };
 
 /** The branding of this host's tenant, or the defaults (logged) when it cannot be had. */
@@ -36,6 +47,7 @@ export async function fetchVisualConfig(): Promise<VisualConfig> {
       description: config.description ?? '',
       signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
       testingMode: config.testing_mode === true,
+      legal: { ...defaultVisualConfig.legal, ...config.legal },
     };
   } catch (error) {
     console.error('Could not load the visual config; using the defaults', error);

@@ -2,6 +2,10 @@ import type common from '@/locales/es/common.json';
 import type invoices from '@/locales/es/invoices.json';
 import type auth from '@/locales/es/auth.json';
 import type checkout from '@/locales/es/checkout.json';
+import type legal from '@/locales/es/legal.json';
+import type paymentMethods from '@/locales/es/payment-methods.json';
+import type notifications from '@/locales/es/notifications.json';
+import type contact from '@/locales/es/contact.json';
 
 // Module augmentation, the way i18next types translation keys, needs `interface`.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -13,6 +17,10 @@ declare module 'i18next' {
       invoices: typeof invoices;
       auth: typeof auth;
       checkout: typeof checkout;
+      legal: typeof legal;
+      'payment-methods': typeof paymentMethods;
+      notifications: typeof notifications;
+      contact: typeof contact;
     };
   }
 }

@@ -34,6 +34,8 @@ type DemoTenant = {
   legalName: string;
   legalNif: string;
   legalAddress: string;
+  /** The data protection officer's mailbox, '' when the tenant has none (the privacy policy says so). */
+  dpoEmail: string;
   domain: string;
   concepts: readonly { concept: string; quota: string; cents: number }[];
   baseFee: { concept: string; quota: string; cents: number };
@@ -51,6 +53,7 @@ export const demoTenants: readonly DemoTenant[] = [
     legalName: 'Club Deportivo Las Encinas',
     legalNif: 'G28123453',
     legalAddress: 'Avenida de las Encinas 24, 28341 Valdemoro (Madrid)',
+    dpoEmail: 'dpd@lasencinas.test',
     domain: 'lasencinas.test',
     baseFee: { concept: 'Cuota mensual de socio', quota: 'Adulto', cents: 3900 },
     concepts: [
@@ -69,6 +72,7 @@ export const demoTenants: readonly DemoTenant[] = [
     legalName: 'Demo Fitness S.L.',
     legalNif: 'B87654323',
     legalAddress: 'Calle del Deporte 7, 08001 Barcelona',
+    dpoEmail: '',
     domain: 'demofitness.test',
     baseFee: { concept: 'Cuota mensual', quota: 'Tarifa completa', cents: 4500 },
     concepts: [
@@ -114,8 +118,8 @@ export async function seedDemo(
       `INSERT INTO tenants (id, company_name, description, primary_color, logo_mime, logo_data,
          canonical_url, legal_name, legal_nif, legal_address, contact_email, privacy_email, mail_from,
          bank_iban, bank_beneficiary, redsys_merchant_code, redsys_terminal, redsys_secret_key,
-         redsys_signature_versions)
-       VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
+         redsys_signature_versions, dpo_email)
+       VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
       [
         tenant.id,
         tenant.companyName,
@@ -135,6 +139,7 @@ export async function seedDemo(
         redsysPublicTestMerchant.terminal,
         redsysPublicTestMerchant.secretKey,
         ['HMAC_SHA256_V1', 'HMAC_SHA512_V2'],
+        tenant.dpoEmail,
       ],
     );
 

@@ -8,6 +8,13 @@ export type TenantRow = {
   has_logo: boolean;
   canonical_url: string;
   redsys_environment: string;
+  /** The company behind the portal, for the legal pages ('' when not set). */
+  legal_name: string;
+  legal_nif: string;
+  legal_address: string;
+  contact_email: string;
+  privacy_email: string;
+  dpo_email: string;
   updated_at: Date;
 };
 
@@ -18,7 +25,8 @@ export function createTenantRepository() {
     async findTenant(sql: SqlQuery, id: string): Promise<TenantRow | undefined> {
       const rows = await sql.query<TenantRow>(
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
-                canonical_url, redsys_environment, updated_at
+                canonical_url, redsys_environment, legal_name, legal_nif, legal_address,
+                contact_email, privacy_email, dpo_email, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );

@@ -16,6 +16,14 @@ export function createTenantService(db: Database) {
         description: tenant.description,
         sign_in_providers: providers as TVisualConfig['sign_in_providers'],
         testing_mode: tenant.redsys_environment === 'simulator',
+        legal: {
+          name: tenant.legal_name,
+          tax_id: tenant.legal_nif,
+          address: tenant.legal_address,
+          contact_email: tenant.contact_email,
+          privacy_email: tenant.privacy_email,
+          dpo_email: tenant.dpo_email,
+        },
       };
     },
     getLogo(tenantId: string): Promise<TenantLogo | undefined> {

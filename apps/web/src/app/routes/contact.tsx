@@ -1,0 +1,6 @@
+import { ContactScreen } from '@/features/contact/components/contact-screen';
+
+/** Spec §2 "Contact" (/contacto). */
+export function Component() {
+  return <ContactScreen />;
+}

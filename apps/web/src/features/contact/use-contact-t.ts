@@ -1,0 +1,9 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+
+export type ContactT = TFunction<'contact'>;
+
+/** `t` of the `contact` namespace (typed from the Spanish file by types/i18next.d.ts). */
+export function useContactT(): ContactT {
+  return useTranslation('contact').t;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { languages } from '@/lib/i18n';
+
+type Tree = { [key: string]: string | Tree };
+
+const files = import.meta.glob<Tree>('../../locales/*/legal.json', {
+  eager: true,
+  import: 'default',
+});
+
+function flatten(tree: Tree, prefix = ''): [string, string][] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string'
+      ? [[`${prefix}${key}`, value] as [string, string]]
+      : flatten(value, `${prefix}${key}.`),
+  );
+}
+
+const texts = (language: string) =>
+  new Map(flatten(files[`../../locales/${language}/legal.json`] ?? {}));
+const tags = (text: string) => [...text.matchAll(/<\/?(\w+)>/g)].map((m) => m[0]);
+
+describe('the legal texts', () => {
+  const spanish = texts('es');
+
+  it.each(languages.filter((l) => l !== 'es'))(
+    'in %s keep the <mail> links of the Spanish texts, and nothing else marked up',
+    (language) => {
+      for (const [key, text] of texts(language)) {
+        expect(tags(text), `${language} ${key}`).toEqual(tags(spanish.get(key) ?? ''));
+      }
+    },
+  );
+
+  it('mark up only whole mailboxes', () => {
+    for (const [key, text] of spanish) {
+      for (const tag of text.match(/<mail>.*?<\/mail>/g) ?? []) {
+        expect(tag, key).toBe('<mail>{{email}}</mail>');
+      }
+    }
+  });
+});

@@ -1,0 +1,9 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+
+export type Translate = TFunction<'payment-methods'>;
+
+/** `t` of the `payment-methods` namespace (typed from the Spanish file by types/i18next.d.ts). */
+export function usePaymentMethodsTexts(): Translate {
+  return useTranslation('payment-methods').t;
+}
