@@ -9,7 +9,7 @@ import { electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/app-error.ts';
 import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
-import { spanishBankOf } from './spanish-banks.ts';
+import { spanishBankOf } from '@portal/contract/spanish-banks';
 
 type Actor = { tenantId: string; customerId: string };
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest, type ApiResponse } from '@/lib/api-client';
 import type { Language } from '@/lib/i18n';
-import { submitToGateway } from '../utils/gateway-form';
+import { submitToGateway } from '@/lib/gateway-form';
 
 export type AddCardAnswer = ApiResponse<'addCard'>;
 

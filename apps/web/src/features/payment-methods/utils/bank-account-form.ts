@@ -9,7 +9,7 @@ import {
   validateAlias,
   validateHolder,
 } from './field-rules';
-import { spanishBankOf } from './spanish-banks';
+import { spanishBankOf } from '@portal/contract/spanish-banks';
 
 /** The add-bank-account form (spec §2, §5); the IBAN and NIF checks are the contract's. */
 export type BankAccountField = 'iban' | 'holder' | 'nif' | 'entity' | 'alias';

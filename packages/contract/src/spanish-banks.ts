@@ -1,8 +1,7 @@
 /**
- * The bank of a Spanish IBAN by its 4-digit entity code (positions 5-8), so the form can show the
- * entity as soon as the IBAN is typed. The same table as the API's
- * (apps/api/src/modules/payment-methods/spanish-banks.ts), which decides what is saved: the web app
- * may not import the API, and the contract has no copy yet.
+ * Names of the most common Spanish banks by the 4-digit entity code inside a Spanish IBAN
+ * (positions 5-8), from the Bank of Spain's public register. Unknown codes leave the entity to
+ * what the customer typed. Zod-free: the API and the bank-account form of the web app share it.
  */
 const banks: Record<string, string> = {
   '0049': 'Banco Santander',
@@ -35,7 +34,7 @@ const banks: Record<string, string> = {
   '0083': 'Renta 4 Banco',
 };
 
-/** The bank of a Spanish IBAN in electronic format (`ES` + 22 digits), when its code is known. */
+/** The bank of a Spanish IBAN (electronic format), when its entity code is known. */
 export function spanishBankOf(iban: string): string | null {
   if (!/^ES\d{22}$/.test(iban)) return null;
   return banks[iban.slice(4, 8)] ?? null;

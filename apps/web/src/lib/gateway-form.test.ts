@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { submitToGateway } from './init-payment';
+import { submitToGateway } from './gateway-form';
 
 const params = {
   Ds_SignatureVersion: 'HMAC_SHA512_V2',

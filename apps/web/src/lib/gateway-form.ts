@@ -1,12 +1,12 @@
-import type { ApiResponse } from '@/lib/api-client';
+import type { ApiResponse } from './api-client';
 
-export type RedsysParams = ApiResponse<'addCard'>['redsys_params'];
+/** The signed fields of a Redsys form (a payment and a card tokenisation share them). */
+export type RedsysParams = ApiResponse<'initPayment'>['redsys_params'];
 
 /**
- * Spec §7 "/redsys/init-payment": a hidden form with the signed parameters is submitted by POST to
- * the card gateway's page and removed after 100 ms; only http(s) addresses are followed. The same
- * hand-over as the checkout's (features/checkout/api/init-payment.ts), which a feature may not
- * import.
+ * Spec §7 "/redsys/init-payment": "a hidden form with those parameters is submitted by POST to the
+ * card provider's payment page and removed after 100 ms". Only http(s) addresses are followed.
+ * The checkout and the add-card screen both hand over this way.
  */
 export function submitToGateway(url: string, params: RedsysParams, doc: Document = document): void {
   const action = new URL(url, doc.baseURI);
