@@ -39,7 +39,13 @@ async function main() {
     // Stop accepting, let in-flight requests finish, then close the database.
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
+    // close() ends the connections idle at that moment; a keep-alive connection whose request was
+    // in flight becomes idle only when its answer is sent, and would otherwise hold the process
+    // until the client's keep-alive ends (resilience/faults.resilience.ts).
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    reaper.unref();
     await app.close();
+    clearInterval(reaper);
     await simulator?.close();
     await db.close();
     process.exit(0);

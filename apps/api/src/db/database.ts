@@ -150,6 +150,13 @@ export function openPostgres(options: PostgresOptions): Database {
   });
   // An idle client that loses its server is discarded by the pool; do not crash the process.
   pool.on('error', () => {});
+  // A client in use whose server goes away (a restart, a failover) rejects its pending query AND
+  // emits 'error'; the pool only listens while the client is idle, and an unheard 'error' event
+  // kills the process. The query's rejection reaches the caller (a 503); the client is discarded
+  // on release because it is no longer queryable (resilience/faults.resilience.ts).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const wrap = (client: pg.PoolClient): Sql => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await client.query(text, params as unknown[]);

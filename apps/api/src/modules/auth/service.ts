@@ -4,7 +4,13 @@ import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { isWeakPassword } from './common-passwords.ts';
-import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import {
+  hashPassword,
+  needsRehash,
+  passwordAdmission,
+  verifyPassword,
+  type Admission,
+} from './passwords.ts';
 import type { VerifiedPerson } from './oidc.ts';
 import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
@@ -57,6 +63,8 @@ export type AuthServiceDeps = {
   onBackgroundError: (error: unknown) => void;
   /** Multiplies every account limit: end-to-end suites sign in many times from one address. */
   limitScale?: number;
+  /** Admission control of password hashing (the process-wide gate unless a test gives one). */
+  passwordGate?: Admission;
 };
 
 export function createAuthService({
@@ -66,6 +74,7 @@ export function createAuthService({
   sendResetMail,
   onBackgroundError,
   limitScale,
+  passwordGate = passwordAdmission,
 }: AuthServiceDeps) {
   const repository = createAuthRepository();
 
@@ -141,20 +150,25 @@ export function createAuthService({
       await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
       await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
       await enforce(`login:acct:${tenantId}:${email}`, limits.loginPerAccount);
-      const customer = await db.withTenant(tenantId, (sql) =>
-        repository.findCustomerByEmail(sql, email),
-      );
-      // Unknown e-mail and wrong password: same work (a dummy verification), same answer.
-      const ok = await verifyPassword(customer?.password_hash, input.password);
-      if (!customer || !ok)
-        throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
-      await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
-      if (customer.password_hash && needsRehash(customer.password_hash)) {
-        const rehashed = await hashPassword(input.password);
-        await db.withTenant(tenantId, (sql) =>
-          repository.setPasswordHash(sql, customer.id, rehashed),
+      // The lookup and the hashing wait for a slot of the password gate: a burst of sign-ins gets
+      // 503s instead of a queue without end. Known or unknown e-mail, the same path.
+      const customer = await passwordGate.run(async () => {
+        const found = await db.withTenant(tenantId, (sql) =>
+          repository.findCustomerByEmail(sql, email),
         );
-      }
+        // Unknown e-mail and wrong password: same work (a dummy verification), same answer.
+        const ok = await verifyPassword(found?.password_hash, input.password);
+        if (!found || !ok) return undefined;
+        if (found.password_hash && needsRehash(found.password_hash)) {
+          const rehashed = await hashPassword(input.password);
+          await db.withTenant(tenantId, (sql) =>
+            repository.setPasswordHash(sql, found.id, rehashed),
+          );
+        }
+        return found;
+      });
+      if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
+      await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
       return openSession(tenantId, customer, input.remember === true);
     },
 
@@ -243,7 +257,7 @@ export function createAuthService({
       if (isWeakPassword(input.password, input.email)) {
         throw new FieldValidationError({ password: [FieldError.weakPassword] });
       }
-      const newHash = await hashPassword(input.password);
+      const newHash = await passwordGate.run(() => hashPassword(input.password));
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findResetForUpdate(sql, hashToken(input.token));
         if (!row || row.used_at || row.email !== input.email.toLowerCase())

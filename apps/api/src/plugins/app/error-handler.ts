@@ -37,15 +37,21 @@ export function toFieldErrors(
   return errors;
 }
 
-/** Errors of the database driver that mean "not reachable now", answered as 503. */
-function isUnavailable(error: unknown): boolean {
+/**
+ * Errors of the database driver that mean "not reachable now", answered as 503: connection codes,
+ * PostgreSQL's shutdown and too-many-connections states, and pg's own messages for a connection
+ * lost mid-transaction (a later statement on it: "is not queryable").
+ */
+export function isUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') {
     const message = (error as { message?: unknown }).message;
     return (
       typeof message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+      /Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(
+        message,
+      )
     );
   }
   return (

@@ -34,6 +34,9 @@ export default fp<{ root: string }>(
       if (isApiPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply.status(404).send({ message: 'Not found', code: ErrorCode.notFound });
       }
+      // The reset page's URL carries the reset token: nothing it loads or links to gets a Referer.
+      if (/^\/reset-password(?:[/?#]|$)/.test(url))
+        void reply.header('referrer-policy', 'no-referrer');
       if (!built) {
         return reply
           .status(503)

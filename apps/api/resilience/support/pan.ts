@@ -1,0 +1,45 @@
+export function isLuhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Digits together, or in the usual groups (4-4-4-4, 4-4-4-4-3, Amex 4-6-5, Diners 4-6-4). */
+const group = (first: number, ...rest: number[]) =>
+  new RegExp(
+    `(?<!\\d)(?<!\\d[ .-])\\d{${first}}([ -])${rest.map((n) => `\\d{${n}}`).join('\\1')}(?!\\d)`,
+    'g',
+  );
+const candidates = [
+  /(?<!\d)(?<!\d\.)\d{13,19}(?!\d)/g,
+  group(4, 4, 4, 4),
+  group(4, 4, 4, 4, 3),
+  group(4, 6, 5),
+  group(4, 6, 4),
+];
+
+/**
+ * Card numbers (PANs) in a text: 13 to 19 digits, together or in the usual groups
+ * ("4548 8120 4940 0004", "4548-8120-4940-0004"), that pass the Luhn check. Log timestamps
+ * (pino's `"time":` in epoch milliseconds, 13 digits) and the decimals of a number (pino's
+ * `"responseTime":15.457218999999895`) are not card numbers and are left out.
+ */
+export function findPans(text: string): string[] {
+  const cleaned = text.replace(/"time":\d+/g, '"time":0');
+  const found = new Set<string>();
+  for (const pattern of candidates) {
+    for (const match of cleaned.matchAll(pattern)) {
+      const digits = match[0].replace(/[ -]/g, '');
+      if (digits.length >= 13 && digits.length <= 19 && isLuhnValid(digits)) found.add(digits);
+    }
+  }
+  return [...found];
+}
