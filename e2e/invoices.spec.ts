@@ -207,3 +207,41 @@ test('an invoice of another customer shows the not-found state', async ({ openAs
   );
   await expect(page.getByText(foreign)).toHaveCount(0);
 });
+
+test('the calendar speaks the chosen language and picks a date with the keyboard', async ({
+  openAs,
+}) => {
+  const tenant = tenants.demo;
+  const page = await openAs(tenant);
+  await page.goto(`${tenant.origin}/invoices`);
+  const from = page.getByLabel(t.common.dateFrom, { exact: true });
+  await from.fill('2026-03-15');
+  await page.getByRole('button', { name: new RegExp(`: ${literal(t.common.dateFrom)}$`) }).click();
+  const dialog = page.getByRole('dialog', { name: t.common.dateFrom });
+  // Spanish first (the app's default language), Monday first.
+  await expect(dialog.getByRole('grid', { name: 'marzo 2026' })).toBeVisible();
+  await expect(dialog.getByRole('columnheader').first()).toHaveText('lu');
+  await expect(dialog.getByRole('button', { name: 'domingo, 15 de marzo de 2026' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('PageDown');
+  await expect(dialog.getByRole('grid', { name: 'abril 2026' })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(from).toHaveValue('2026-04-16');
+
+  // In Basque, whatever the browser's own language. The context is shared by this worker's
+  // tests: the language goes back to Spanish whatever happens.
+  try {
+    await page.evaluate(() => localStorage.setItem('language', 'eu'));
+    await page.reload();
+    await page
+      .getByRole('button', { name: /^Ireki egutegia/ })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog').getByRole('columnheader').first()).toHaveText('al');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+  } finally {
+    await page.evaluate(() => localStorage.setItem('language', 'es'));
+  }
+});

@@ -1,5 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from '@/utils/cn';
+import { Calendar } from './calendar';
+import { Dialog } from './dialog';
+import { CalendarIcon } from './icons';
 
 export type DateRangeValue = { from: string; to: string };
 
@@ -30,27 +34,53 @@ function DateField({
   min?: string | undefined;
   max?: string | undefined;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
+  const [calendarOpen, setCalendarOpen] = useState(false);
   return (
     <div className="min-w-0 flex-1">
       <label htmlFor={id} className="text-sm font-medium text-gray-800 dark:text-gray-200">
         {label}
       </label>
-      <input
-        id={id}
-        type="date"
-        value={value}
-        min={min || undefined}
-        max={max || undefined}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={cn(
-          input,
-          error ? 'border-red-600 dark:border-red-400' : 'border-gray-300 dark:border-gray-600',
-        )}
-      />
+      <div className="relative">
+        <input
+          id={id}
+          type="date"
+          value={value}
+          min={min || undefined}
+          max={max || undefined}
+          onChange={(event) => onChange(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className={cn(
+            input,
+            // The browser's own picker speaks the browser's language: ours (the button) the app's.
+            'pr-11 [&::-webkit-calendar-picker-indicator]:hidden',
+            error ? 'border-red-600 dark:border-red-400' : 'border-gray-300 dark:border-gray-600',
+          )}
+        />
+        <button
+            type="button"
+          aria-label={t('calendar.open', { label })}
+          aria-haspopup="dialog"
+          onClick={() => setCalendarOpen(true)}
+          className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-primary-ink dark:text-gray-300 dark:hover:text-gray-50"
+        >
+          <CalendarIcon className="size-5" />
+        </button>
+      </div>
+      <Dialog open={calendarOpen} onClose={() => setCalendarOpen(false)} title={label}>
+        <Calendar
+          value={value}
+          min={min}
+          max={max}
+          onSelect={(iso) => {
+            onChange(iso);
+            setCalendarOpen(false);
+          }}
+        />
+      </Dialog>
       {error && (
         <p id={errorId} className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
           {error}

@@ -1,0 +1,113 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '@/lib/i18n';
+import { addMonths, Calendar, monthGrid } from './calendar';
+import { DateRangeFields } from './date-range-fields';
+
+afterEach(async () => {
+  await act(() => changeLanguage('es'));
+});
+
+describe('calendar arithmetic', () => {
+  it('lays a month out from Monday, padding the days of other months', () => {
+    // 1 November 2026 is a Sunday.
+    const weeks = monthGrid('2026-11-21');
+    expect(weeks[0]).toEqual([null, null, null, null, null, null, '2026-11-01']);
+    expect(weeks.at(-1)).toEqual(['2026-11-30', null, null, null, null, null, null]);
+    expect(weeks.flat().filter(Boolean)).toHaveLength(30);
+  });
+
+  it("moves by months to the same day, or the month's last", () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2024-03-31', -1)).toBe('2024-02-29');
+    expect(addMonths('2026-12-15', 1)).toBe('2027-01-15');
+  });
+});
+
+describe('Calendar (spec §2: month and weekday names in the chosen language)', () => {
+  it('names the month and the weekdays in Spanish, then in English and Basque', async () => {
+    render(<Calendar value="2026-11-21" onSelect={() => {}} today="2026-11-21" />);
+    const grid = screen.getByRole('grid', { name: 'noviembre 2026' });
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['lu', 'ma', 'mi', 'ju', 'vi', 'sá', 'do']);
+    expect(
+      screen
+        .getByRole('button', { name: 'sábado, 21 de noviembre de 2026' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
+    await act(() => changeLanguage('en'));
+    expect(screen.getByRole('grid', { name: 'November 2026' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Saturday, 21 November 2026' })).toBeTruthy();
+    await act(() => changeLanguage('eu'));
+    expect(screen.getByRole('grid', { name: 'azaroa 2026' })).toBeTruthy();
+    // Screen readers announce the full name of a column through its `abbr`.
+    expect(screen.getByRole('columnheader', { name: 'al' }).getAttribute('abbr')).toBe(
+      'astelehena',
+    );
+  });
+
+  it('moves with the keyboard by day, week and month, and picks with Enter', async () => {
+    const onSelect = vi.fn();
+    render(<Calendar value="2026-11-21" onSelect={onSelect} today="2026-11-21" />);
+    screen.getByRole('button', { name: /, 21 de noviembre/ }).focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-22');
+    await userEvent.keyboard('{ArrowDown}{PageDown}');
+    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-12-29');
+    expect(screen.getByRole('grid', { name: 'diciembre 2026' })).toBeTruthy();
+    await userEvent.keyboard('{Home}');
+    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-12-28');
+    await userEvent.keyboard('{Enter}');
+    expect(onSelect).toHaveBeenCalledWith('2026-12-28');
+  });
+
+  it('does not offer days outside the allowed range', async () => {
+    render(
+      <Calendar
+        value=""
+        min="2026-11-10"
+        max="2026-11-20"
+        onSelect={() => {}}
+        today="2026-11-25"
+      />,
+    );
+    // Today is past the range: the calendar starts on its last day.
+    expect(screen.getByRole('button', { name: /, 20 de noviembre/ }).tabIndex).toBe(0);
+    expect(
+      (screen.getByRole('button', { name: /, 9 de noviembre/ }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    expect(
+      (screen.getByRole('button', { name: 'Mes siguiente' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+  });
+});
+
+describe('DateRangeFields with the calendar', () => {
+  it('opens the calendar from its button, sets the date, and gives the focus back', async () => {
+    const onChange = vi.fn();
+    render(
+      <DateRangeFields
+        value={{ from: '2026-11-02', to: '2026-11-21' }}
+        onChange={onChange}
+        labels={{ legend: 'Fechas', from: 'Desde', to: 'Hasta' }}
+      />,
+    );
+    const open = screen.getByRole('button', { name: 'Abrir el calendario: Desde' });
+    await userEvent.click(open);
+    const dialog = screen.getByRole('dialog', { name: 'Desde' });
+    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-02');
+    await userEvent.click(within(dialog).getByRole('button', { name: /, 5 de noviembre/ }));
+    expect(onChange).toHaveBeenCalledWith({ from: '2026-11-05', to: '2026-11-21' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(open);
+
+    await userEvent.click(open);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(open);
+  });
+});
