@@ -61,7 +61,7 @@ function DateField({
           )}
         />
         <button
-            type="button"
+          type="button"
           aria-label={t('calendar.open', { label })}
           aria-haspopup="dialog"
           onClick={() => setCalendarOpen(true)}
