@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '@/lib/i18n';
@@ -99,13 +99,19 @@ describe('DateRangeFields with the calendar', () => {
     const open = screen.getByRole('button', { name: 'Abrir el calendario: Desde' });
     await userEvent.click(open);
     const dialog = screen.getByRole('dialog', { name: 'Desde' });
-    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-02');
+    // The calendar's code comes on first use; then the chosen day has the focus.
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-02'),
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: /, 5 de noviembre/ }));
     expect(onChange).toHaveBeenCalledWith({ from: '2026-11-05', to: '2026-11-21' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(open);
 
     await userEvent.click(open);
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-02'),
+    );
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(open);

@@ -50,6 +50,8 @@ type CalendarProps = {
   onSelect: (iso: string) => void;
   /** Today, `yyyy-mm-dd` (tests pin it). */
   today?: string;
+  /** Focus the chosen (or today's) day once shown: the calendar opens in a dialog. */
+  autoFocus?: boolean;
 };
 
 /**
@@ -58,7 +60,14 @@ type CalendarProps = {
  * browser may lack a language's date names (Chromium has no Basque ones). A grid of day buttons:
  * arrows move by day and week, Page Up/Down by month, Home/End to the week's ends, Enter picks.
  */
-export function Calendar({ value, min, max, onSelect, today = isoOf(new Date()) }: CalendarProps) {
+export function Calendar({
+  value,
+  min,
+  max,
+  onSelect,
+  today = isoOf(new Date()),
+  autoFocus = false,
+}: CalendarProps) {
   const { t } = useTranslation();
   const months = t('calendar.months').split(',');
   const monthsOf = t('calendar.monthsOf').split(',');
@@ -67,12 +76,16 @@ export function Calendar({ value, min, max, onSelect, today = isoOf(new Date()) 
   const [focused, setFocused] = useState(() => clamp(isIso(value) ? value : today, min, max));
   const titleId = useId();
   const gridRef = useRef<HTMLTableElement>(null);
-  const moved = useRef(false);
+  const moved = useRef(autoFocus);
 
   useEffect(() => {
-    // The focus follows the keyboard's moves, not the first render (the dialog places it first).
+    // The focus follows the keyboard's moves; on the first render only when asked to.
     if (!moved.current) return;
-    gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
+    // After the whole commit's effects: a dialog around the calendar first notes where the focus
+    // was (to give it back on close), then the day takes it.
+    queueMicrotask(() => {
+      gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
+    });
   }, [focused]);
 
   const move = (to: string) => {
@@ -159,6 +172,8 @@ export function Calendar({ value, min, max, onSelect, today = isoOf(new Date()) 
                     <button
                       type="button"
                       data-date={iso}
+                      // A dialog that opens with the calendar already loaded focuses this day
+                      // (use-modal); one that waits for its code gets it from `autoFocus`.
                       data-autofocus={iso === focused ? true : undefined}
                       tabIndex={iso === focused ? 0 : -1}
                       disabled={disabled(iso)}

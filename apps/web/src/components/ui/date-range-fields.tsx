@@ -1,9 +1,12 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/utils/cn';
-import { Calendar } from './calendar';
 import { Dialog } from './dialog';
 import { CalendarIcon } from './icons';
+import { Spinner } from './spinner';
+
+/** Fetched when first opened: the lists' first load (budgeted, issue 6) does not carry it. */
+const Calendar = lazy(() => import('./calendar').then((m) => ({ default: m.Calendar })));
 
 export type DateRangeValue = { from: string; to: string };
 
@@ -71,15 +74,18 @@ function DateField({
         </button>
       </div>
       <Dialog open={calendarOpen} onClose={() => setCalendarOpen(false)} title={label}>
-        <Calendar
-          value={value}
-          min={min}
-          max={max}
-          onSelect={(iso) => {
-            onChange(iso);
-            setCalendarOpen(false);
-          }}
-        />
+        <Suspense fallback={<Spinner label={t('app.loading')} />}>
+          <Calendar
+            value={value}
+            min={min}
+            max={max}
+            autoFocus
+            onSelect={(iso) => {
+              onChange(iso);
+              setCalendarOpen(false);
+            }}
+          />
+        </Suspense>
       </Dialog>
       {error && (
         <p id={errorId} className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
