@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { preHandlerHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -27,7 +27,7 @@ export type AppContext = {
   xsrf: Xsrf;
   limiter: RateLimiter;
   mailer: Mailer;
-  requireCustomer: preHandlerHookHandler;
+  requireCustomer: preValidationHookHandler;
   redis: Redis | null;
 };
 

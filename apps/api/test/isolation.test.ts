@@ -440,6 +440,19 @@ describe.each(engines())('isolation of customers and tenants on $name', (engine)
     }
   });
 
+  it('answers 401 before validating anything: no token and a bad body learn no field rules', async () => {
+    const bearer = (Object.keys(routes) as TRouteName[]).filter((n) => routes[n].auth === 'bearer');
+    for (const name of bearer) {
+      const res = await app.inject({
+        method: routes[name].method,
+        url: urlOf('1', name),
+        ...(routes[name].method === 'GET' ? {} : { payload: { unexpected: ['x'], page: -1 } }),
+      });
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(401);
+      expect(res.json()).toEqual({ message: 'Not signed in', code: 'unauthorized' });
+    }
+  });
+
   describe('a foreign Host or X-Forwarded-Host, even behind a trusted proxy', () => {
     let proxied: FastifyInstance;
     let token: string;

@@ -1,5 +1,10 @@
 import { ZErrorBody, ZTenantParams, ZValidationErrorBody, type TRouteDef } from '@portal/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preValidationHookHandler,
+} from 'fastify';
 import type { z } from 'zod';
 
 /** Error answers every route may give, documented in the OpenAPI document. */
@@ -35,7 +40,14 @@ export function route<R extends TRouteDef>(
   app: FastifyInstance,
   def: R,
   handler: (input: RouteInput<R>) => Promise<z.input<R['response']>>,
-  options: { preHandler?: preHandlerHookHandler[]; config?: Record<string, unknown> } = {},
+  options: {
+    /**
+     * Checks that run before the request is validated: the bearer check, so that a caller without
+     * a valid token learns nothing of what a valid body looks like (401 before any 422).
+     */
+    preValidation?: preValidationHookHandler[];
+    config?: Record<string, unknown>;
+  } = {},
 ): void {
   const params = def.params
     ? ZTenantParams.extend((def.params as z.ZodObject).shape)
@@ -51,7 +63,7 @@ export function route<R extends TRouteDef>(
       response: { [def.status ?? 200]: def.response, ...errorResponses },
       ...(def.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
     },
-    preHandler: options.preHandler ?? [],
+    preValidation: options.preValidation ?? [],
     async handler(request, reply) {
       const result = await handler({
         request,

@@ -100,6 +100,6 @@ export default async function contactRoutes(app: FastifyInstance, ctx: AppContex
         if (r.status === 'rejected') request.log.error({ err: r.reason }, 'contact e-mail failed');
       return { id, message: 'Message received' };
     },
-    { preHandler: [ctx.requireCustomer] },
+    { preValidation: [ctx.requireCustomer] },
   );
 }

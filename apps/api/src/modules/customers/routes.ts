@@ -18,6 +18,6 @@ export default async function customerRoutes(app: FastifyInstance, ctx: AppConte
       if (!profile) throw notFound('Customer');
       return profile;
     },
-    { preHandler: [ctx.requireCustomer] },
+    { preValidation: [ctx.requireCustomer] },
   );
 }

@@ -18,7 +18,7 @@ const pdfPath = '/invoice/pdf/:token';
 export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createInvoiceService(ctx.db);
   const signed = createSignedTokens(deriveKey(ctx.rootSecret, 'invoice-pdf'));
-  const auth = { preHandler: [ctx.requireCustomer] };
+  const auth = { preValidation: [ctx.requireCustomer] };
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,
     customerId: request.customerId,

@@ -11,7 +11,7 @@ import { createNotificationRepository } from './repository.ts';
  */
 export default async function notificationRoutes(app: FastifyInstance, ctx: AppContext) {
   const repository = createNotificationRepository();
-  const auth = { preHandler: [ctx.requireCustomer] };
+  const auth = { preValidation: [ctx.requireCustomer] };
 
   route(
     app,

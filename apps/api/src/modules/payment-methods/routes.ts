@@ -6,7 +6,7 @@ import { createPaymentMethodService } from './service.ts';
 
 export default async function paymentMethodRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createPaymentMethodService(ctx.db);
-  const auth = { preHandler: [ctx.requireCustomer] };
+  const auth = { preValidation: [ctx.requireCustomer] };
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,
     customerId: request.customerId,

@@ -16,7 +16,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
     onPaid: createReceiptMailer(ctx.db, ctx.mailer),
     log: app.log,
   });
-  const auth = { preHandler: [ctx.requireCustomer] };
+  const auth = { preValidation: [ctx.requireCustomer] };
 
   // Payments the gateway never notified are settled by asking it (see reconcile.ts).
   const every = ctx.config.RECONCILE_INTERVAL_SECONDS;

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@portal/contract';
-import type { preHandlerHookHandler } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import type { AccessTokens } from '../../modules/auth/tokens.ts';
 
@@ -15,7 +15,7 @@ declare module 'fastify' {
  * The bearer check of every customer call: a missing or invalid token is 401; an expired one is
  * 403 `token_expired`, which the web app answers with one refresh and a retry (spec §4).
  */
-export function requireCustomer(tokens: AccessTokens): preHandlerHookHandler {
+export function requireCustomer(tokens: AccessTokens): preValidationHookHandler {
   return async (request) => {
     const header = request.headers.authorization;
     const match = header ? /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/.exec(header) : null;
