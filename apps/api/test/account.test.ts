@@ -204,6 +204,88 @@ describe.each(engines())('payment methods, notifications and contact on $name', 
       );
       expect((await me.post('/notifications/read', { ids: [] })).statusCode).toBe(422);
     });
+
+    it('are created by the events themselves: a new invoice, a verified account, a reviewed request', async () => {
+      type Full = Note & { message: string; type: string; link: string | null };
+      const newest = async () => (await list()).notifications[0] as Full;
+      const before = (await list()).unread;
+      // The provider's back office writes the rows (here as the owner, as an import would).
+      await db.withOwner((sql) =>
+        sql.query(
+          `INSERT INTO invoices (tenant_id, id, customer_id, invoice_date, base_cents, vat_cents, total_cents)
+           VALUES ('demo', 'F-EVENT-1', $1, current_date, 1000, 210, 1210)`,
+          [me.user.id],
+        ),
+      );
+      expect(await newest()).toMatchObject({
+        type: 'invoice_new',
+        title: 'Nueva factura disponible',
+        message: 'Ya puedes consultar la factura F-EVENT-1.',
+        link: '/invoice-detail/F-EVENT-1',
+        isRead: false,
+      });
+
+      const added = await me.post('/payment-methods/bank-account', {
+        iban: 'ES7921000813610123456789',
+        holder: 'Laura García',
+        nif: '12345678Z',
+        alias: 'Cuenta nueva',
+      });
+      const methodId = added.json<{ method: Method & { id: string } }>().method.id;
+      expect(
+        (await me.post(`/payment-methods/${methodId}/verification-request`, {})).statusCode,
+      ).toBeLessThan(300);
+      // Verification approved: the request is reviewed and the account becomes active. In
+      // English now: the texts follow the customer's language.
+      await db.withOwner(async (sql) => {
+        await sql.query(
+          `UPDATE customers SET language = 'en' WHERE tenant_id = 'demo' AND id = $1`,
+          [me.user.id],
+        );
+        await sql.query(
+          `UPDATE payment_method_requests SET status = 'approved', reviewed_at = now()
+            WHERE tenant_id = 'demo' AND payment_method_id = $1`,
+          [methodId],
+        );
+        await sql.query(
+          `UPDATE payment_methods SET status = 'active' WHERE tenant_id = 'demo' AND id = $1`,
+          [methodId],
+        );
+      });
+      const notes = (await list()).notifications as Full[];
+      expect(notes.slice(0, 2).map((n) => [n.type, n.title, n.message])).toEqual(
+        expect.arrayContaining([
+          [
+            'method_verified',
+            'Account verified',
+            'Your bank account Cuenta nueva is now verified and active.',
+          ],
+          [
+            'request_reviewed',
+            'Request approved',
+            'Your request to activate your bank account has been approved.',
+          ],
+        ]),
+      );
+      expect((await list()).unread).toBe(before + 3);
+      // Nothing for the other customer, and a bulk load notifies nobody.
+      expect(
+        (await list('all', other)).notifications.some((n) => n.title.includes('F-EVENT')),
+      ).toBe(false);
+      await db.withOwner(async (sql) => {
+        await sql.query("SELECT set_config('app.bulk_load', 'on', true)");
+        await sql.query(
+          `INSERT INTO invoices (tenant_id, id, customer_id, invoice_date, base_cents, vat_cents, total_cents)
+           VALUES ('demo', 'F-EVENT-2', $1, current_date, 1000, 210, 1210)`,
+          [me.user.id],
+        );
+        await sql.query(
+          `UPDATE customers SET language = 'es' WHERE tenant_id = 'demo' AND id = $1`,
+          [me.user.id],
+        );
+      });
+      expect((await list()).unread).toBe(before + 3);
+    });
   });
 
   describe('contact', () => {
