@@ -15,6 +15,7 @@ type Method = {
   iban: string | null;
   entity: string | null;
   pending_request: string | null;
+  pending_requests: string[];
   alias: string;
   holder: string;
 };
@@ -130,6 +131,13 @@ describe.each(engines())('payment methods, notifications and contact on $name', 
       expect((await methods()).find((m) => m.id === card?.id)).toMatchObject({
         pending_request: 'main_change',
         is_main: false,
+      });
+      // Both kinds pending on one account: both are told, not only the newest.
+      const both = await me.post(`/payment-methods/${account?.id}/main-request`, {});
+      expect(both.statusCode).toBe(200);
+      expect((await methods()).find((m) => m.id === account?.id)).toMatchObject({
+        pending_request: 'main_change',
+        pending_requests: ['main_change', 'verification'],
       });
       const current = (await methods()).find((m) => m.is_main);
       const refused = await call(me, 'DELETE', `/payment-methods/${current?.id}`);

@@ -33,8 +33,10 @@ export const ZPaymentMethod = z.object({
   nif: z.string().nullable(),
   entity: z.string().nullable(),
   created_at: z.string(),
-  /** A request of the customer the provider has not reviewed yet. */
+  /** The newest request of the customer the provider has not reviewed yet. */
   pending_request: z.enum(['main_change', 'verification']).nullable(),
+  /** Every kind of request still waiting for the provider (a verification and a main change may). */
+  pending_requests: z.array(z.enum(['main_change', 'verification'])),
 });
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
 

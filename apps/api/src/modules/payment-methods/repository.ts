@@ -15,13 +15,17 @@ export type MethodRow = {
   entity: string | null;
   created_at: Date;
   pending_request: 'main_change' | 'verification' | null;
+  pending_requests: ('main_change' | 'verification')[];
 };
 
 const columns = `m.id, m.kind, m.alias, m.holder, m.status, m.is_main, m.card_brand, m.card_masked, m.card_expiry,
   m.iban, m.nif, m.entity, m.created_at,
   (SELECT r.kind FROM payment_method_requests r
     WHERE r.tenant_id = m.tenant_id AND r.payment_method_id = m.id AND r.status = 'pending'
-    ORDER BY r.created_at DESC LIMIT 1) AS pending_request`;
+    ORDER BY r.created_at DESC LIMIT 1) AS pending_request,
+  ARRAY(SELECT DISTINCT r.kind FROM payment_method_requests r
+    WHERE r.tenant_id = m.tenant_id AND r.payment_method_id = m.id AND r.status = 'pending'
+    ORDER BY r.kind) AS pending_requests`;
 
 export function createPaymentMethodRepository() {
   return {

@@ -28,6 +28,7 @@ const toMethod = (m: MethodRow): TPaymentMethod => ({
   entity: m.entity,
   created_at: m.created_at.toISOString(),
   pending_request: m.pending_request,
+  pending_requests: m.pending_requests,
 });
 
 /**

@@ -19,6 +19,7 @@ const card = (patch: Partial<Method>): Method => ({
   entity: null,
   created_at: '2025-01-01T00:00:00.000Z',
   pending_request: null,
+  pending_requests: [],
   ...patch,
 });
 

@@ -65,7 +65,7 @@ function BankAccountView({ method, justAdded }: { method: PaymentMethod; justAdd
 function Activation({ method }: { method: PaymentMethod }) {
   const t = usePaymentMethodsTexts();
   const request = useRequestVerification();
-  const isRequested = method.pending_request === 'verification' || request.isSuccess;
+  const isRequested = method.pending_requests.includes('verification') || request.isSuccess;
   return (
     <section aria-labelledby="activation" className={cn(cardClasses, 'p-4 sm:p-6')}>
       <h2 id="activation" className={sectionTitleClasses}>

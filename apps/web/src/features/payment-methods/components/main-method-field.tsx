@@ -29,7 +29,7 @@ export function MainMethodField(props: MainMethodFieldProps) {
   const noteId = useId();
   const method = props.method;
   const isMain = method?.is_main ?? false;
-  const isPending = method?.pending_request === 'main_change';
+  const isPending = method?.pending_requests.includes('main_change') === true;
 
   const open = () => {
     request.reset();

@@ -27,10 +27,10 @@ export function MethodBadges({ method }: { method: PaymentMethod }) {
         {t(`status.${method.status}`)}
       </StatusBadge>
       {method.is_main && <StatusBadge tone="info">{t('badges.main')}</StatusBadge>}
-      {method.pending_request === 'main_change' && (
+      {method.pending_requests.includes('main_change') && (
         <StatusBadge tone="neutral">{t('badges.mainRequested')}</StatusBadge>
       )}
-      {method.pending_request === 'verification' && (
+      {method.pending_requests.includes('verification') && (
         <StatusBadge tone="neutral">{t('badges.verificationRequested')}</StatusBadge>
       )}
     </span>

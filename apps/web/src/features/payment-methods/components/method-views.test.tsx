@@ -35,11 +35,13 @@ function serveMethods(initial: PaymentMethod[]) {
       return { json: { count: 1 } };
     }
     if (call.method === 'POST' && id && action === 'main-request') {
-      patch(id, { pending_request: 'main_change' });
+      const before = methods.find((m) => m.id === id)?.pending_requests ?? [];
+      patch(id, { pending_request: 'main_change', pending_requests: [...before, 'main_change'] });
       return { json: { request_id: 'r1', status: 'pending' } };
     }
     if (call.method === 'POST' && id && action === 'verification-request') {
-      patch(id, { pending_request: 'verification' });
+      const before = methods.find((m) => m.id === id)?.pending_requests ?? [];
+      patch(id, { pending_request: 'verification', pending_requests: [...before, 'verification'] });
       return { json: { request_id: 'r2', status: 'pending' } };
     }
     return undefined;

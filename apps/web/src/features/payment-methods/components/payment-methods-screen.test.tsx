@@ -21,6 +21,7 @@ const unverified: PaymentMethod = {
   is_main: false,
   status: 'unverified',
   pending_request: 'verification',
+  pending_requests: ['verification'],
   iban: 'ES91 2100 0418 4502 0005 1332',
 };
 

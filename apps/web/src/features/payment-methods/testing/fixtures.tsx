@@ -23,6 +23,7 @@ export const sampleCard: PaymentMethod = {
   entity: null,
   created_at: '2026-01-15T10:00:00.000Z',
   pending_request: null,
+  pending_requests: [],
 };
 
 export const sampleAccount: PaymentMethod = {
