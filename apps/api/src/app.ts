@@ -24,6 +24,8 @@ import notificationRoutes from './modules/notifications/routes.ts';
 import paymentMethodRoutes from './modules/payment-methods/routes.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
+import ingestionRoutes from './modules/ingestion/routes.ts';
+import webhookRoutes from './modules/webhooks/routes.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
 
 export type AppOptions = { config: Config; db: Database; rootSecret: Buffer };
@@ -90,6 +92,8 @@ export async function buildApp({
       await api.register(paymentMethodRoutes, ctx);
       await api.register(notificationRoutes, ctx);
       await api.register(contactRoutes, ctx);
+      await api.register(ingestionRoutes, ctx);
+      await api.register(webhookRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/:tenant/api/1.0' },

@@ -95,6 +95,22 @@ const ZEnv = z.object({
   RECONCILE_AFTER_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** How often the reconciliation job looks for stale payments; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * How often the outboxes (webhook deliveries, customer invitations) are looked at for work that
+   * is due; 0 turns the background sending off (tests then send by calling the dispatchers).
+   */
+  OUTBOX_INTERVAL_SECONDS: z.coerce.number().min(0).default(2),
+  /** First retry of a failed webhook delivery; each next one waits twice as long (capped). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0).default(30),
+  /** Longest wait between two attempts of one webhook delivery. */
+  WEBHOOK_RETRY_MAX_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .default(6 * 3600),
+  /** Attempts after which a webhook delivery is given up as failed (about 3 days with the defaults). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(20),
+  /** How long the receiver has to answer one webhook POST. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
   /** Extra origins a payment form may be posted to (the local Redsys simulator). */
   PAYMENT_FORM_ORIGINS: z
     .string()

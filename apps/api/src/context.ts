@@ -8,6 +8,7 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './lib/rate-limiter.ts';
+import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { deriveKey } from './lib/secrets.ts';
 import {
   createAccessTokens,
@@ -17,6 +18,7 @@ import {
 } from './modules/auth/tokens.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
+import { requireApiKey } from './plugins/app/require-api-key.ts';
 
 /** What the modules share, built once per app from the configuration and the root secret. */
 export type AppContext = {
@@ -28,7 +30,11 @@ export type AppContext = {
   limiter: RateLimiter;
   mailer: Mailer;
   requireCustomer: preValidationHookHandler;
+  /** The tenant API key check of the provider-integration calls (`/admin/...`). */
+  requireApiKey: preValidationHookHandler;
   redis: Redis | null;
+  /** Seals and opens the secrets kept in the database (lib/secret-box.ts). */
+  secretBox: SecretBox;
 };
 
 export function createContext(
@@ -57,6 +63,8 @@ export function createContext(
       log,
     }),
     requireCustomer: requireCustomer(tokens),
+    requireApiKey: requireApiKey(db),
     redis,
+    secretBox: createSecretBox(rootSecret),
   };
 }

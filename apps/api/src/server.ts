@@ -5,7 +5,9 @@ import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { seedIfEmpty } from './db/seed/seed-if-empty.ts';
 import { demoEmail, demoPassword } from './db/seed/demo.ts';
+import { createSecretBox } from './lib/secret-box.ts';
 import { loadRootSecret } from './lib/secrets.ts';
+import { sealPlaintextSecrets } from './db/seal-secrets.ts';
 
 /** Starts the portal: one process serving the API and the built web app. */
 async function main() {
@@ -20,6 +22,8 @@ async function main() {
   const seeded = config.seedDemo
     ? await seedIfEmpty(db, config.publicUrl, config.DEMO_SIGN_IN_PROVIDERS)
     : false;
+  // Secrets the seed (or a hand-written row) left in clear are sealed before anything reads them.
+  await sealPlaintextSecrets(db, createSecretBox(rootSecret));
   const app = await buildApp({ config, db, rootSecret });
   // The local Redsys simulator (public test merchant) runs beside the portal in the demo.
   const simulator = config.runSimulator

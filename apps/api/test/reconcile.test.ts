@@ -1,13 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
+import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { createReconciler } from '../src/modules/payments/reconcile.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 
+/** The seeded keys are plaintext (sealed only at a server's start), which any box opens. */
+const box = createSecretBox(randomBytes(32));
 const range = { datefrom: '20000101', dateto: '20991231' };
 
 /**
@@ -42,8 +46,10 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
   const reconciler = () =>
     createReconciler({
       db,
+      secretBox: box,
       service: createPaymentService({
         db,
+        secretBox: box,
         simulatorUrl: simUrl,
         notificationBaseUrl: 'http://127.0.0.1:9',
         onPaid: async () => {},

@@ -9,3 +9,4 @@ export * from './account.ts';
 export * from './tax-id.ts';
 export * from './paths.ts';
 export * from './routes.ts';
+export * from './admin.ts';

@@ -14,8 +14,9 @@ export const defaultPrimaryColor = 'FF9900';
  * - public: no credentials.
  * - bearer: `Authorization: Bearer <access token>`.
  * - cookie: the refresh cookie plus the XSRF double-submit header.
+ * - apiKey: `Authorization: Bearer <tenant API key>` (the provider's integration, `/admin/...`).
  */
-export type TRouteAuth = 'public' | 'bearer' | 'cookie';
+export type TRouteAuth = 'public' | 'bearer' | 'cookie' | 'apiKey';
 
 export type TRoutePath = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

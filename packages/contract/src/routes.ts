@@ -14,6 +14,8 @@ export type TRouteDef = TRoutePath & {
   response: z.ZodType;
   /** Status of a successful answer (200 unless stated). */
   status?: number;
+  /** Largest accepted body in bytes (1 MiB unless stated): the admin batches are larger. */
+  bodyLimit?: number;
 };
 
 /** The calls of spec §7 and PRODUCT.md, one entry each: the single source of every path. */

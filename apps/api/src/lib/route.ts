@@ -56,12 +56,14 @@ export function route<R extends TRouteDef>(
     method: def.method,
     url: def.path,
     config: options.config ?? {},
+    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: {
       summary: def.summary,
       params,
       ...(def.body ? { body: def.body } : {}),
       response: { [def.status ?? 200]: def.response, ...errorResponses },
       ...(def.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+      ...(def.auth === 'apiKey' ? { security: [{ apiKey: [] }], tags: ['admin'] } : {}),
     },
     preValidation: options.preValidation ?? [],
     async handler(request, reply) {

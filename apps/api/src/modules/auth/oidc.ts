@@ -1,6 +1,7 @@
 import type { TSignInProvider } from '@portal/contract';
 import * as client from 'openid-client';
 import type { Sql } from '../../db/database.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 
 export type ProviderRow = {
   provider: TSignInProvider;
@@ -24,13 +25,26 @@ export type VerifiedPerson = {
   emailVerified: boolean;
 };
 
-export async function findProvider(sql: Sql, provider: string): Promise<ProviderRow | undefined> {
-  const rows = await sql.query<ProviderRow>(
-    `SELECT provider, issuer, client_id, client_secret FROM tenant_sign_in_providers
+/** The tenant's configuration of `provider`, its client secret opened (sealed at rest). */
+export async function findProvider(
+  sql: Sql,
+  box: SecretBox,
+  provider: string,
+): Promise<ProviderRow | undefined> {
+  const rows = await sql.query<ProviderRow & { tenant_id: string }>(
+    `SELECT tenant_id, provider, issuer, client_id, client_secret FROM tenant_sign_in_providers
       WHERE tenant_id = current_setting('app.tenant_id') AND provider = $1`,
     [provider],
   );
-  return rows[0];
+  const row = rows[0];
+  if (!row) return undefined;
+  const { tenant_id: tenantId, ...rest } = row;
+  return {
+    ...rest,
+    client_secret: row.client_secret
+      ? box.open(row.client_secret, { tenantId, field: 'oidc_client_secret' })
+      : '',
+  };
 }
 
 /**

@@ -113,7 +113,9 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       const loginPage = `${request.tenant.canonical_url.replace(/\/$/, '')}/login?signin_error=${ErrorCode.signInFailed}`;
       const parsed = ZSignInProvider.safeParse(provider);
       const row = parsed.success
-        ? await ctx.db.withTenant(request.tenant.id, (sql) => findProvider(sql, parsed.data))
+        ? await ctx.db.withTenant(request.tenant.id, (sql) =>
+            findProvider(sql, ctx.secretBox, parsed.data),
+          )
         : undefined;
       if (!row) return reply.redirect(loginPage, 302);
       try {
@@ -147,7 +149,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     }
     if (saved.provider !== params.provider || saved.state !== body.state) throw failed();
     const row = await ctx.db.withTenant(request.tenant.id, (sql) =>
-      findProvider(sql, params.provider),
+      findProvider(sql, ctx.secretBox, params.provider),
     );
     if (!row) throw failed();
     let person;

@@ -1,4 +1,5 @@
 import { createPaymentRequest, isSignatureVersion, readNotification } from '@portal/redsys';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
 import type { NotificationOutcome, PaymentService } from './service.ts';
@@ -21,12 +22,13 @@ export type ReconcileResult = {
  */
 export function createReconciler(deps: {
   db: Database;
+  secretBox: SecretBox;
   service: PaymentService;
   simulatorUrl: string;
   afterMinutes: number;
   log: { warn: (obj: object, msg: string) => void };
 }) {
-  const repository = createPaymentRepository();
+  const repository = createPaymentRepository(deps.secretBox);
 
   async function ask(
     gateway: TenantGatewayRow,

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { SqlQuery } from '../../db/database.ts';
 import { unpaidStates } from '../invoices/repository.ts';
 
@@ -34,15 +35,24 @@ export type TenantGatewayRow = {
 const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, amount_cents, currency, status,
   save_card, language, kind, card_alias, created_at, settled_at`;
 
-export function createPaymentRepository() {
+/** `box` opens the tenant's Redsys key, sealed at rest (lib/secret-box.ts). */
+export function createPaymentRepository(box: SecretBox) {
   return {
     async gateway(sql: SqlQuery): Promise<TenantGatewayRow | undefined> {
-      const rows = await sql.query<TenantGatewayRow>(
-        `SELECT company_name, canonical_url, redsys_environment, redsys_merchant_code, redsys_terminal,
+      const rows = await sql.query<TenantGatewayRow & { id: string }>(
+        `SELECT id, company_name, canonical_url, redsys_environment, redsys_merchant_code, redsys_terminal,
                 redsys_secret_key, redsys_signature_versions, redsys_pay_methods
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
-      return rows[0];
+      const row = rows[0];
+      if (!row) return undefined;
+      const { id, redsys_secret_key: sealed, ...rest } = row;
+      return {
+        ...rest,
+        redsys_secret_key: sealed
+          ? box.open(sealed, { tenantId: id, field: 'redsys_secret_key' })
+          : sealed,
+      };
     },
 
     /** The customer's instalments named by id, or all of some invoices, locked for this payment. */

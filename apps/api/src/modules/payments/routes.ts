@@ -11,6 +11,7 @@ export const notificationPath = '/redsys/notification';
 export default async function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createPaymentService({
     db: ctx.db,
+    secretBox: ctx.secretBox,
     simulatorUrl: ctx.config.redsysSimulatorUrl,
     notificationBaseUrl: ctx.config.notificationBaseUrl,
     onPaid: createReceiptMailer(ctx.db, ctx.mailer),
@@ -23,6 +24,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
   if (every > 0) {
     const reconciler = createReconciler({
       db: ctx.db,
+      secretBox: ctx.secretBox,
       service,
       simulatorUrl: ctx.config.redsysSimulatorUrl,
       afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,

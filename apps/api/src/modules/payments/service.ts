@@ -21,6 +21,7 @@ import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts
 import { centsToAmount, todayIso } from '../../lib/dates.ts';
 import type { Language } from '../mail/messages.ts';
 import { formatEuros, paymentMessages, redsysLanguage } from './messages.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
 
 export const redsysHosts = {
@@ -30,6 +31,8 @@ export const redsysHosts = {
 
 export type PaymentServiceDeps = {
   db: Database;
+  /** Opens the tenant's Redsys key, sealed at rest. */
+  secretBox: SecretBox;
   /** Origin of the local Redsys simulator (tenants in the 'simulator' environment). */
   simulatorUrl: string;
   /** Base URL Redsys (or the simulator) posts notifications to; the tenant is in the path. */
@@ -63,7 +66,7 @@ function allowedVersions(gateway: TenantGatewayRow): SignatureVersion[] {
 
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { db } = deps;
-  const repository = createPaymentRepository();
+  const repository = createPaymentRepository(deps.secretBox);
 
   /**
    * Saves the card a notification tokenised: the Redsys reference, brand, masked number and

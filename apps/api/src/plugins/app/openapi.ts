@@ -18,7 +18,16 @@ export default fp(
             'Customer portal API. Every path starts with the tenant id. Amounts are numbers with two decimals in euros; dates are yyyymmdd strings.',
         },
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            apiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'ptk_…',
+              description:
+                'A tenant API key, made with `npm run admin -- api-key create`. Only the provider integration calls (`/admin/...`) accept it.',
+            },
+          },
         },
       },
       transform: jsonSchemaTransform,
