@@ -57,6 +57,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEB_DIST: '/nonexistent-web-dist',
     RATE_LIMIT_PER_MINUTE: '0',
     RECONCILE_INTERVAL_SECONDS: '0',
+    // Background outbox sending off: tests send by calling the dispatchers, deterministically.
+    OUTBOX_INTERVAL_SECONDS: '0',
     ...overrides,
   });
 }
