@@ -10,6 +10,8 @@ import { ZVisualConfig } from './visual-config.ts';
 export type TRouteDef = TRoutePath & {
   summary: string;
   params?: z.ZodType;
+  /** Query string parameters (an object schema; values arrive as strings). */
+  querystring?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
   /** Status of a successful answer (200 unless stated). */

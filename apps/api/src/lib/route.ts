@@ -29,6 +29,7 @@ export type RouteInput<R extends TRouteDef> = {
   reply: FastifyReply;
   body: Output<R['body']>;
   params: Output<R['params']>;
+  query: Output<R['querystring']>;
 };
 
 /**
@@ -60,6 +61,7 @@ export function route<R extends TRouteDef>(
     schema: {
       summary: def.summary,
       params,
+      ...(def.querystring ? { querystring: def.querystring } : {}),
       ...(def.body ? { body: def.body } : {}),
       response: { [def.status ?? 200]: def.response, ...errorResponses },
       ...(def.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
@@ -72,6 +74,7 @@ export function route<R extends TRouteDef>(
         reply,
         body: request.body as Output<R['body']>,
         params: request.params as Output<R['params']>,
+        query: request.query as Output<R['querystring']>,
       });
       return reply.status(def.status ?? 200).send(result);
     },

@@ -62,8 +62,10 @@ export async function findApiKey(
 ): Promise<{ id: string; last_used_at: Date | null } | undefined> {
   const rows = await sql.query<{ id: string; last_used_at: Date | null }>(
     `SELECT id, last_used_at FROM api_keys
-      WHERE tenant_id = current_setting('app.tenant_id') AND key_hash = $1 AND revoked_at IS NULL`,
-    [hashApiKey(key)],
+      WHERE tenant_id = current_setting('app.tenant_id') AND key_hash = decode($1, 'hex')
+        AND revoked_at IS NULL`,
+    // Hex text, not a Buffer: `readTenant` on PostgreSQL inlines parameters as text literals.
+    [hashApiKey(key).toString('hex')],
   );
   return rows[0];
 }

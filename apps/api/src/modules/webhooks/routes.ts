@@ -1,5 +1,70 @@
+import { webhookRoutes as defs } from '@portal/contract/admin-webhooks';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { route } from '../../lib/route.ts';
+import { createWebhookDispatcher, webhookLimitsOf } from './dispatcher.ts';
+import { createWebhookService } from './service.ts';
 
-/** Provider integration: webhooks (issue 10). */
-export default async function webhooksRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/**
+ * Provider integration: the tenant's webhook endpoint and delivery log (`/admin/webhook...`, tenant
+ * API key), and the background sender of the webhook outbox. See docs/webhooks.md.
+ */
+export default async function webhooksRoutes(app: FastifyInstance, ctx: AppContext) {
+  const service = createWebhookService({
+    db: ctx.db,
+    secretBox: ctx.secretBox,
+    production: ctx.config.NODE_ENV === 'production',
+  });
+  const auth = { preValidation: [ctx.requireApiKey] };
+
+  route(app, defs.getWebhook, ({ request }) => service.get(request.tenant.id), auth);
+  route(app, defs.putWebhook, ({ request, body }) => service.put(request.tenant.id, body), auth);
+  route(
+    app,
+    defs.rotateWebhookSecret,
+    ({ request }) => service.rotateSecret(request.tenant.id),
+    auth,
+  );
+  route(app, defs.deleteWebhook, ({ request }) => service.remove(request.tenant.id), auth);
+  route(
+    app,
+    defs.webhookEvents,
+    ({ request, query }) => service.events(request.tenant.id, query),
+    auth,
+  );
+  route(
+    app,
+    defs.redeliverWebhookEvent,
+    ({ request, params }) => service.redeliver(request.tenant.id, params.id),
+    auth,
+  );
+  route(app, defs.testWebhook, ({ request }) => service.ping(request.tenant.id), auth);
+
+  // The outbox sender, as the reconciliation timer of payments: one run at a time per process;
+  // several processes share the work safely (events are leased, see dispatcher.ts).
+  const every = ctx.config.OUTBOX_INTERVAL_SECONDS;
+  if (every > 0) {
+    const dispatcher = createWebhookDispatcher({
+      db: ctx.db,
+      secretBox: ctx.secretBox,
+      limits: webhookLimitsOf(ctx.config),
+      log: app.log,
+    });
+    let running: Promise<unknown> | null = null;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = dispatcher
+        .dispatchDue()
+        .catch((error: unknown) => app.log.error({ err: error }, 'webhook dispatch failed'))
+        .finally(() => {
+          running = null;
+        });
+    }, every * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      // A run in flight finishes (each POST is bounded by the timeout) before the database closes.
+      await running;
+    });
+  }
+}

@@ -1,0 +1,222 @@
+import type { TWebhookEventStatus } from '@portal/contract/admin-webhooks';
+import type { SqlQuery } from '../../db/database.ts';
+
+/**
+ * SQL of the webhook endpoint, the outbox (`webhook_events`) and the delivery log
+ * (`webhook_attempts`), migration 006. Every statement runs inside `withTenant`, so row-level
+ * security limits it to the tenant of the transaction besides the explicit filter.
+ */
+const tenant = "current_setting('app.tenant_id')";
+
+export type EndpointRow = {
+  url: string;
+  /** Sealed (`enc:v1:...`): open with the secret box, field `webhook_secret`. */
+  secret: string;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type EventRow = {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+  status: TWebhookEventStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+};
+
+export type AttemptRow = {
+  event_id: string;
+  attempt: number;
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: Date;
+};
+
+const endpointColumns = 'url, secret, enabled, created_at, updated_at';
+const eventColumns =
+  'id, type, payload, created_at, status, attempts, next_attempt_at, delivered_at';
+
+export async function findEndpoint(sql: SqlQuery): Promise<EndpointRow | undefined> {
+  const [row] = await sql.query<EndpointRow>(
+    `SELECT ${endpointColumns} FROM webhook_endpoints WHERE tenant_id = ${tenant}`,
+  );
+  return row;
+}
+
+/** Changes the URL (and the state when given); undefined when the tenant has no endpoint. */
+export async function updateEndpoint(
+  sql: SqlQuery,
+  input: { url: string; enabled: boolean | undefined },
+): Promise<EndpointRow | undefined> {
+  const [row] = await sql.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET url = $1, enabled = coalesce($2, enabled), updated_at = now()
+      WHERE tenant_id = ${tenant} RETURNING ${endpointColumns}`,
+    [input.url, input.enabled ?? null],
+  );
+  return row;
+}
+
+/** Creates the endpoint; undefined when one exists already (a concurrent creation won). */
+export async function insertEndpoint(
+  sql: SqlQuery,
+  input: { url: string; enabled: boolean; sealedSecret: string },
+): Promise<EndpointRow | undefined> {
+  const [row] = await sql.query<EndpointRow>(
+    `INSERT INTO webhook_endpoints (tenant_id, url, secret, enabled) VALUES (${tenant}, $1, $2, $3)
+     ON CONFLICT (tenant_id) DO NOTHING RETURNING ${endpointColumns}`,
+    [input.url, input.sealedSecret, input.enabled],
+  );
+  return row;
+}
+
+export async function replaceSecret(sql: SqlQuery, sealedSecret: string): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE webhook_endpoints SET secret = $1, updated_at = now() WHERE tenant_id = ${tenant}
+     RETURNING tenant_id`,
+    [sealedSecret],
+  );
+  return rows.length > 0;
+}
+
+export async function deleteEndpoint(sql: SqlQuery): Promise<boolean> {
+  const rows = await sql.query(
+    `DELETE FROM webhook_endpoints WHERE tenant_id = ${tenant} RETURNING tenant_id`,
+  );
+  return rows.length > 0;
+}
+
+/** Events still waiting when the endpoint goes: failed, so that nothing old reaches a new URL. */
+export async function failPendingEvents(sql: SqlQuery): Promise<number> {
+  const rows = await sql.query(
+    `UPDATE webhook_events SET status = 'failed' WHERE tenant_id = ${tenant} AND status = 'pending'
+     RETURNING id`,
+  );
+  return rows.length;
+}
+
+/** A page of events, newest first, older than the event `before` when given. */
+export async function listEvents(
+  sql: SqlQuery,
+  input: { status: TWebhookEventStatus | undefined; limit: number; before: string | undefined },
+): Promise<EventRow[]> {
+  return sql.query<EventRow>(
+    `SELECT ${eventColumns} FROM webhook_events
+      WHERE tenant_id = ${tenant}
+        AND ($1::text IS NULL OR status = $1::text)
+        AND ($2::uuid IS NULL OR (created_at, id) < (
+              SELECT created_at, id FROM webhook_events WHERE tenant_id = ${tenant} AND id = $2::uuid))
+      ORDER BY created_at DESC, id DESC
+      LIMIT $3`,
+    [input.status ?? null, input.before ?? null, input.limit],
+  );
+}
+
+/** The attempts of these events, oldest first. */
+export async function listAttempts(sql: SqlQuery, eventIds: string[]): Promise<AttemptRow[]> {
+  if (eventIds.length === 0) return [];
+  return sql.query<AttemptRow>(
+    `SELECT event_id, attempt, url, status_code, error, duration_ms, attempted_at
+       FROM webhook_attempts
+      WHERE tenant_id = ${tenant} AND event_id = ANY($1::uuid[])
+      ORDER BY event_id, attempt`,
+    [eventIds],
+  );
+}
+
+/** Puts an event back in the queue, due now; its attempts (and their log) are kept. */
+export async function requeueEvent(sql: SqlQuery, id: string): Promise<EventRow | undefined> {
+  const [row] = await sql.query<EventRow>(
+    `UPDATE webhook_events SET status = 'pending', next_attempt_at = now(), delivered_at = NULL
+      WHERE tenant_id = ${tenant} AND id::text = $1
+      RETURNING ${eventColumns}`,
+    [id],
+  );
+  return row;
+}
+
+export async function insertEvent(
+  sql: SqlQuery,
+  input: { type: string; payload: Record<string, unknown> },
+): Promise<EventRow> {
+  const [row] = await sql.query<EventRow>(
+    `INSERT INTO webhook_events (tenant_id, type, payload) VALUES (${tenant}, $1, $2::jsonb)
+     RETURNING ${eventColumns}`,
+    [input.type, JSON.stringify(input.payload)],
+  );
+  if (!row) throw new Error('webhook event not written');
+  return row;
+}
+
+// ---- Delivery (dispatcher.ts) ----
+
+export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;
+
+/**
+ * Takes up to `limit` due events for one delivery attempt: rows another transaction holds are
+ * skipped (`SKIP LOCKED`), and the taken ones are leased by moving their next attempt `leaseSeconds`
+ * ahead, so that after this commits no other dispatcher finds them due while they are in flight.
+ * Events in `exclude` (already tried by this run) are left for the next run.
+ */
+export async function claimDueEvents(
+  sql: SqlQuery,
+  input: { limit: number; leaseSeconds: number; exclude: string[] },
+): Promise<ClaimedEvent[]> {
+  return sql.query<ClaimedEvent>(
+    `WITH due AS (
+       SELECT id FROM webhook_events
+        WHERE tenant_id = ${tenant} AND status = 'pending' AND next_attempt_at <= now()
+          AND NOT (id = ANY($3::uuid[]))
+        ORDER BY next_attempt_at, created_at, id
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED)
+     UPDATE webhook_events e
+        SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+       FROM due
+      WHERE e.tenant_id = ${tenant} AND e.id = due.id
+      RETURNING e.id, e.type, e.payload, e.created_at, e.attempts`,
+    [input.limit, input.leaseSeconds, input.exclude],
+  );
+}
+
+/** Writes one attempt to the log (once per attempt number, whoever writes it first). */
+export async function insertAttempt(
+  sql: SqlQuery,
+  input: Omit<AttemptRow, 'attempted_at'>,
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO webhook_attempts (tenant_id, event_id, attempt, url, status_code, error, duration_ms)
+     VALUES (${tenant}, $1, $2, $3, $4, $5, $6)
+     ON CONFLICT (tenant_id, event_id, attempt) DO NOTHING`,
+    [input.event_id, input.attempt, input.url, input.status_code, input.error, input.duration_ms],
+  );
+}
+
+/**
+ * The outcome of attempt `attempt`: delivered, failed for good, or pending again after
+ * `retryInSeconds`. Applied only if the event is still where the claim left it (pending, with
+ * `attempt - 1` attempts): a redelivery or a removal in between is not overwritten.
+ */
+export async function settleAttempt(
+  sql: SqlQuery,
+  input: { eventId: string; attempt: number; status: TWebhookEventStatus; retryInSeconds: number },
+): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE webhook_events
+        SET attempts = $2,
+            status = $3::text,
+            next_attempt_at = CASE WHEN $3::text = 'pending'
+                                   THEN now() + make_interval(secs => $4::double precision)
+                                   ELSE next_attempt_at END,
+            delivered_at = CASE WHEN $3::text = 'delivered' THEN now() END
+      WHERE tenant_id = ${tenant} AND id = $1 AND status = 'pending' AND attempts = $2 - 1
+      RETURNING id`,
+    [input.eventId, input.attempt, input.status, input.retryInSeconds],
+  );
+  return rows.length > 0;
+}
