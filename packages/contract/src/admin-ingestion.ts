@@ -1,4 +1,397 @@
+import { z } from 'zod';
+import { emailPattern, isApiDate, ZEmail } from './common.ts';
+import { FieldError } from './errors.ts';
 import type { TRouteDef } from './routes.ts';
 
-/** Ingestion calls: bulk upserts keyed by the provider's own ids (filled in by issue 10). */
-export const ingestionRoutes = {} satisfies Record<string, TRouteDef>;
+/**
+ * The ingestion API (issue 10): the provider's management software pushes its customers, invoices,
+ * instalment states and notifications. Every item is keyed by the provider's own id, every batch is
+ * applied whole or not at all, and replaying a batch changes nothing. Dates are ISO `yyyy-mm-dd`
+ * (the provider's side, unlike the customer calls' `yyyymmdd`), money is integer cents.
+ * docs/ingestion.md describes the rules.
+ */
+
+/** Largest number of items of one batch. */
+export const ingestionBatchMax = 10_000;
+/** A batch of 10,000 invoices with their lines is several MB of JSON. */
+const batchBodyLimit = 64 * 1024 * 1024;
+
+/** True when `value` is an ISO `yyyy-mm-dd` naming a real calendar day. */
+export function isIsoDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && isApiDate(value.replaceAll('-', ''));
+}
+
+export const ZIsoDate = z
+  .string(FieldError.invalidDate)
+  .refine(isIsoDate, FieldError.invalidDate)
+  .meta({ format: 'date', examples: ['2026-03-01'] });
+
+/** A provider's key: its customer code, invoice number or notification id. */
+const ZKey = z
+  .string(FieldError.required)
+  .trim()
+  .min(1, FieldError.required)
+  .max(64, FieldError.tooLong);
+
+const text = (max: number) =>
+  z.string(FieldError.invalidType).trim().max(max, FieldError.tooLong).default('');
+
+/** Integer cents; ten thousand million euros either way is far beyond any invoice. */
+const ZCents = z
+  .number(FieldError.invalidType)
+  .int(FieldError.invalidType)
+  .min(-1e12, FieldError.tooSmall)
+  .max(1e12, FieldError.tooBig);
+const ZPositiveCents = ZCents.min(1, FieldError.tooSmall);
+
+const hasDecimals = (n: number, places: number) =>
+  Math.abs(Math.round(n * 10 ** places) - n * 10 ** places) < 1e-6;
+
+const batch = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item, FieldError.required)
+    .min(1, FieldError.required)
+    .max(ingestionBatchMax, FieldError.tooBig);
+
+export const ZLanguage = z.enum(['es', 'ca', 'en', 'eu'], FieldError.invalidValue);
+
+/** What every batch call answers: how many items it created, changed, and found as they were. */
+export const ZBatchResult = z
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+  })
+  .meta({ examples: [{ created: 2, updated: 1, unchanged: 9997 }] });
+export type TBatchResult = z.infer<typeof ZBatchResult>;
+
+// ---- Customers ----
+
+/** Spec §3 "User info" as the provider keeps it; the portal never receives a password. */
+export const ZIngestCustomer = z.strictObject({
+  /** The provider's customer code (the spec's `client_id`), unique per tenant. */
+  code: ZKey,
+  email: ZEmail,
+  name: text(200),
+  last_name: text(200),
+  nif: text(32),
+  address: text(300),
+  city: text(100),
+  country: z.string(FieldError.invalidType).trim().max(100, FieldError.tooLong).default('España'),
+  shipping_cp: text(20),
+  shipping_province: text(100),
+  shipping_city: text(100),
+  shipping_country: text(100),
+  shipping_address: text(300),
+  phone: text(40),
+  contact_name: text(200),
+  invoice_email: z
+    .string(FieldError.invalidType)
+    .trim()
+    .max(254, FieldError.tooLong)
+    .refine((s) => s === '' || emailPattern.test(s), FieldError.invalidEmail)
+    .default(''),
+  invoice_name: text(200),
+  /** The spec's `forma_pago`: how the customer usually pays, as the provider words it. */
+  payment_method_label: text(100),
+  entry_date: ZIsoDate.nullable().default(null),
+  language: ZLanguage.default('es'),
+  /** A customer this batch creates gets an e-mail to set a password (default true). */
+  send_invitation: z.boolean(FieldError.invalidType).default(true),
+});
+export type TIngestCustomer = z.infer<typeof ZIngestCustomer>;
+
+const customerExample = {
+  code: 'C-000789',
+  email: 'marta.soler@example.com',
+  name: 'Marta',
+  last_name: 'Soler Vidal',
+  nif: '12345678Z',
+  address: 'Carrer Major 12, 2n 1a',
+  city: 'Girona',
+  country: 'España',
+  phone: '+34 600 123 456',
+  payment_method_label: 'Domiciliación bancaria',
+  entry_date: '2024-09-01',
+  language: 'ca',
+};
+
+export const ZIngestCustomersRequest = z
+  .strictObject({ customers: batch(ZIngestCustomer) })
+  .meta({ examples: [{ customers: [customerExample] }] });
+export type TIngestCustomersRequest = z.input<typeof ZIngestCustomersRequest>;
+
+export const ZIngestCustomersResult = ZBatchResult.extend({
+  /** Invitations queued for the customers created (sent by the outbox shortly after). */
+  invited: z.number().int(),
+}).meta({ examples: [{ created: 1, updated: 0, unchanged: 0, invited: 1 }] });
+export type TIngestCustomersResult = z.infer<typeof ZIngestCustomersResult>;
+
+// ---- Invoices ----
+
+export const ZIngestInvoiceLine = z.strictObject({
+  line_no: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(100_000),
+  /** Who the line is for (a family member, a student...). */
+  person: text(200),
+  concept: z
+    .string(FieldError.required)
+    .trim()
+    .min(1, FieldError.required)
+    .max(500, FieldError.tooLong),
+  quota: text(200),
+  quantity: z
+    .number(FieldError.invalidType)
+    .min(-1e8, FieldError.tooSmall)
+    .max(1e8, FieldError.tooBig)
+    .refine((n) => hasDecimals(n, 3), FieldError.invalidFormat),
+  unit_price_cents: ZCents,
+  /** Percent, up to two decimals (21, 10, 4, 0...). */
+  vat_rate: z
+    .number(FieldError.invalidType)
+    .min(0, FieldError.tooSmall)
+    .max(100, FieldError.tooBig)
+    .refine((n) => hasDecimals(n, 2), FieldError.invalidFormat),
+});
+
+export const ZInstalmentStatus = z.enum(
+  ['pending', 'paid', 'returned', 'cancelled'],
+  FieldError.invalidValue,
+);
+
+/** `paid_date` goes with `paid` and only with it. */
+function paidDateRule(
+  i: { status?: string | undefined; paid_date?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (i.status === 'paid' && !i.paid_date)
+    ctx.addIssue({ code: 'custom', path: ['paid_date'], message: FieldError.required });
+  if (i.status !== 'paid' && i.paid_date)
+    ctx.addIssue({ code: 'custom', path: ['paid_date'], message: FieldError.invalidValue });
+}
+
+export const ZIngestInstalment = z
+  .strictObject({
+    /** The instalment's number within its invoice (1, 2, ...). */
+    seq: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(1000),
+    due_date: ZIsoDate,
+    amount_cents: ZPositiveCents,
+    /** How it is collected ("Domiciliación", "Transferencia"); kept as it is when absent. */
+    method: z.string(FieldError.invalidType).trim().max(100, FieldError.tooLong).optional(),
+    /**
+     * State of a NEW instalment (default pending); an existing instalment's state changes only
+     * through `POST /admin/instalments/status` (or a card payment), so here it is ignored.
+     */
+    status: ZInstalmentStatus.optional(),
+    paid_date: ZIsoDate.optional(),
+  })
+  .superRefine(paidDateRule);
+
+export const ZIngestInvoice = z.strictObject({
+  /** The provider's invoice number, unique per tenant. */
+  id: ZKey,
+  customer_code: ZKey,
+  invoice_date: ZIsoDate,
+  base_cents: ZCents,
+  vat_cents: ZCents,
+  /** Must equal `base_cents + vat_cents`, and the sum of the instalments. */
+  total_cents: ZCents,
+  cancelled: z.boolean(FieldError.invalidType).default(false),
+  /** The invoice's complete lines: lines it had that are not here are removed. */
+  lines: z.array(ZIngestInvoiceLine).max(500, FieldError.tooBig).default([]),
+  /** The invoice's complete instalments (none when the total is zero or negative). */
+  instalments: z.array(ZIngestInstalment).max(100, FieldError.tooBig).default([]),
+});
+export type TIngestInvoice = z.infer<typeof ZIngestInvoice>;
+
+const invoiceExample = {
+  id: 'FV-2026-000123',
+  customer_code: 'C-000789',
+  invoice_date: '2026-03-01',
+  base_cents: 5000,
+  vat_cents: 1050,
+  total_cents: 6050,
+  lines: [
+    {
+      line_no: 1,
+      person: 'Pau Soler',
+      concept: 'Cuota mensual',
+      quota: 'Marzo 2026',
+      quantity: 1,
+      unit_price_cents: 5000,
+      vat_rate: 21,
+    },
+  ],
+  instalments: [
+    { seq: 1, due_date: '2026-03-05', amount_cents: 3025, method: 'Domiciliación' },
+    {
+      seq: 2,
+      due_date: '2026-04-05',
+      amount_cents: 3025,
+      method: 'Domiciliación',
+      status: 'paid',
+      paid_date: '2026-04-05',
+    },
+  ],
+};
+
+export const ZIngestInvoicesRequest = z
+  .strictObject({ invoices: batch(ZIngestInvoice) })
+  .meta({ examples: [{ invoices: [invoiceExample] }] });
+export type TIngestInvoicesRequest = z.input<typeof ZIngestInvoicesRequest>;
+
+// ---- Instalment states ----
+
+export const ZInstalmentStatusChange = z
+  .strictObject({
+    invoice_id: ZKey,
+    seq: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(1000),
+    status: ZInstalmentStatus,
+    /** Required with `paid`, refused otherwise. */
+    paid_date: ZIsoDate.optional(),
+  })
+  .superRefine(paidDateRule);
+export type TInstalmentStatusChange = z.infer<typeof ZInstalmentStatusChange>;
+
+export const ZInstalmentStatusRequest = z
+  .strictObject({ changes: batch(ZInstalmentStatusChange) })
+  .meta({
+    examples: [
+      {
+        changes: [
+          { invoice_id: 'FV-2026-000123', seq: 1, status: 'paid', paid_date: '2026-03-05' },
+          { invoice_id: 'FV-2026-000098', seq: 1, status: 'returned' },
+        ],
+      },
+    ],
+  });
+export type TInstalmentStatusRequest = z.input<typeof ZInstalmentStatusRequest>;
+
+// ---- Notifications ----
+
+/** A path of the web app (`/invoice-detail/F-1`), never another site. */
+const ZAppLink = z
+  .string(FieldError.invalidType)
+  .max(500, FieldError.tooLong)
+  .refine((s) => /^\/(?![/\\])/.test(s), FieldError.invalidFormat);
+
+export const ZIngestNotification = z.strictObject({
+  /** The provider's notification id: a notification is created once, whatever the replays. */
+  id: ZKey,
+  customer_code: ZKey,
+  type: z
+    .string(FieldError.invalidType)
+    .regex(/^[a-z0-9_]{1,32}$/, FieldError.invalidFormat)
+    .default('info'),
+  title: z
+    .string(FieldError.required)
+    .trim()
+    .min(1, FieldError.required)
+    .max(200, FieldError.tooLong),
+  message: z
+    .string(FieldError.required)
+    .trim()
+    .min(1, FieldError.required)
+    .max(2000, FieldError.tooLong),
+  link: ZAppLink.optional(),
+});
+export type TIngestNotification = z.infer<typeof ZIngestNotification>;
+
+export const ZIngestNotificationsRequest = z
+  .strictObject({ notifications: batch(ZIngestNotification) })
+  .meta({
+    examples: [
+      {
+        notifications: [
+          {
+            id: 'N-2026-0042',
+            customer_code: 'C-000789',
+            type: 'info',
+            title: 'Cierre por vacaciones',
+            message: 'La oficina estará cerrada del 1 al 15 de agosto.',
+          },
+        ],
+      },
+    ],
+  });
+export type TIngestNotificationsRequest = z.input<typeof ZIngestNotificationsRequest>;
+
+// ---- Payment method requests ----
+
+export const ZReviewParams = z.object({ id: z.string().min(1).max(64) });
+export const ZReviewRequest = z
+  .strictObject({ status: z.enum(['approved', 'rejected'], FieldError.invalidValue) })
+  .meta({ examples: [{ status: 'approved' }] });
+export type TReviewRequest = z.input<typeof ZReviewRequest>;
+export const ZReviewResponse = z
+  .object({
+    request_id: z.string(),
+    kind: z.enum(['main_change', 'verification']),
+    payment_method_id: z.string(),
+    status: z.enum(['approved', 'rejected']),
+    /** False when the request already had this answer (a replay). */
+    changed: z.boolean(),
+  })
+  .meta({
+    examples: [
+      {
+        request_id: '5b0c8c2e-6f1d-4a57-9a53-2f0f3a1d9e10',
+        kind: 'main_change',
+        payment_method_id: '0e7f5a34-1c1b-4d0e-8a9e-3f4b1c2d5e6f',
+        status: 'approved',
+        changed: true,
+      },
+    ],
+  });
+export type TReviewResponse = z.infer<typeof ZReviewResponse>;
+
+/** Ingestion calls: bulk upserts keyed by the provider's own ids. */
+export const ingestionRoutes = {
+  ingestCustomers: {
+    method: 'PUT',
+    path: '/admin/customers',
+    auth: 'apiKey',
+    summary:
+      'Create or update customers by code; new customers are invited to set a password (all or nothing, idempotent)',
+    body: ZIngestCustomersRequest,
+    response: ZIngestCustomersResult,
+    bodyLimit: batchBodyLimit,
+  },
+  ingestInvoices: {
+    method: 'PUT',
+    path: '/admin/invoices',
+    auth: 'apiKey',
+    summary:
+      'Create or update invoices by id, with their complete lines and instalments (all or nothing, idempotent)',
+    body: ZIngestInvoicesRequest,
+    response: ZBatchResult,
+    bodyLimit: batchBodyLimit,
+  },
+  changeInstalmentStatus: {
+    method: 'POST',
+    path: '/admin/instalments/status',
+    auth: 'apiKey',
+    summary:
+      'Record back-office instalment states: paid by direct debit, returned, cancelled (all or nothing, idempotent)',
+    body: ZInstalmentStatusRequest,
+    response: ZBatchResult,
+    bodyLimit: batchBodyLimit,
+  },
+  ingestNotifications: {
+    method: 'PUT',
+    path: '/admin/notifications',
+    auth: 'apiKey',
+    summary: 'Show notifications to customers, each created once by its id (all or nothing)',
+    body: ZIngestNotificationsRequest,
+    response: ZBatchResult,
+    bodyLimit: batchBodyLimit,
+  },
+  reviewPaymentMethodRequest: {
+    method: 'POST',
+    path: '/admin/payment-method-requests/:id/review',
+    auth: 'apiKey',
+    summary: "Answer a customer's request (main method change, bank account verification)",
+    params: ZReviewParams,
+    body: ZReviewRequest,
+    response: ZReviewResponse,
+  },
+} as const satisfies Record<string, TRouteDef>;

@@ -63,6 +63,19 @@ export const FieldError = {
   invalidNif: 'invalid_nif',
   /** Spec §5: "Debe aceptar la política de privacidad". */
   privacyRequired: 'privacy_required',
+  // Ingestion API (admin-ingestion.ts): per-item errors of a rejected batch.
+  /** A `customer_code` that names no customer of the tenant (nor one of the same batch). */
+  unknownCustomer: 'unknown_customer',
+  /** A key (id, code, line_no, seq, e-mail) that appears twice in one batch. */
+  duplicate: 'duplicate',
+  /** `total_cents` is not `base_cents + vat_cents`, or the instalments do not add up to it. */
+  totalMismatch: 'total_mismatch',
+  /** The instalment is paid or part of a pending card payment: its amount and status stay. */
+  instalmentLocked: 'instalment_locked',
+  /** The e-mail belongs to another customer of the tenant. */
+  emailTaken: 'email_taken',
+  /** No instalment with this invoice id and sequence number. */
+  unknownInstalment: 'unknown_instalment',
 } as const;
 export type TFieldError = (typeof FieldError)[keyof typeof FieldError];
 export const fieldErrorCodes: ReadonlySet<string> = new Set(Object.values(FieldError));

@@ -1,0 +1,384 @@
+import type { Sql } from '../../db/database.ts';
+import type { ExistingInstalment } from './batch-checks.ts';
+
+/**
+ * The ingestion's SQL: set-based statements over a whole batch passed as one JSON parameter
+ * (`jsonb_to_recordset`), so that 10,000 invoices take a handful of statements, not thousands.
+ * Every upsert writes only rows whose values differ (`IS DISTINCT FROM`), which is what makes a
+ * replayed batch change nothing. Every statement names the tenant; RLS is the second lock.
+ */
+const tenant = "current_setting('app.tenant_id')";
+
+/** Customer columns the provider owns, in the order of the statements below. */
+export const customerColumns = [
+  'email',
+  'name',
+  'last_name',
+  'nif',
+  'address',
+  'city',
+  'country',
+  'shipping_cp',
+  'shipping_province',
+  'shipping_city',
+  'shipping_country',
+  'shipping_address',
+  'phone',
+  'contact_name',
+  'invoice_email',
+  'invoice_name',
+  'payment_method_label',
+  'entry_date',
+  'language',
+] as const;
+export type CustomerRecord = { code: string } & Record<
+  (typeof customerColumns)[number],
+  string | null
+>;
+
+const customerRecordType = [
+  'code text',
+  ...customerColumns.map((c) => `${c} ${c === 'entry_date' ? 'date' : 'text'}`),
+].join(', ');
+
+export type InvoiceRecord = {
+  id: string;
+  customer_id: string;
+  invoice_date: string;
+  base_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  cancelled: boolean;
+};
+export type LineRecord = {
+  invoice_id: string;
+  line_no: number;
+  person: string;
+  concept: string;
+  quota: string;
+  quantity: number;
+  unit_price_cents: number;
+  vat_rate: number;
+};
+export type InstalmentRecord = {
+  invoice_id: string;
+  seq: number;
+  customer_id: string;
+  due_date: string;
+  amount_cents: number;
+  /** Null keeps the stored method (an update) or stores '' (a new instalment). */
+  method: string | null;
+  status: string;
+  paid_date: string | null;
+};
+export type InstalmentKey = { invoice_id: string; seq: number };
+export type StatusRecord = InstalmentKey & { status: string; paid_date: string | null };
+export type NotificationRecord = {
+  external_id: string;
+  customer_id: string;
+  type: string;
+  title: string;
+  message: string;
+  link: string | null;
+};
+
+const json = (rows: readonly object[]) => JSON.stringify(rows);
+const invoiceIdsOf = (rows: readonly { invoice_id: string }[]) => rows.map((r) => r.invoice_id);
+
+/** An instalment in a card payment that still waits for the gateway's answer. */
+const inPendingAttempt = (alias: string) =>
+  `EXISTS (SELECT 1 FROM payment_attempt_items p
+            WHERE p.tenant_id = ${alias}.tenant_id AND p.instalment_id = ${alias}.id AND p.active)`;
+
+export function createIngestionRepository() {
+  return {
+    // ---- Customers ----
+
+    /** Customers that hold one of the codes or one of the e-mails (lower case) of a batch. */
+    async customersByCodeOrEmail(sql: Sql, codes: string[], emails: string[]) {
+      return sql.query<{ code: string; email: string }>(
+        `SELECT code, lower(email) AS email FROM customers
+          WHERE tenant_id = ${tenant} AND (code = ANY($1::text[]) OR lower(email) = ANY($2::text[]))`,
+        [codes, emails],
+      );
+    },
+
+    /** Creates or updates customers by code; answers the codes of the rows written. */
+    async upsertCustomers(sql: Sql, rows: CustomerRecord[]): Promise<string[]> {
+      const cols = customerColumns.join(', ');
+      const written = await sql.query<{ code: string }>(
+        `INSERT INTO customers (tenant_id, code, ${cols})
+         SELECT ${tenant}, b.code, ${customerColumns.map((c) => `b.${c}`).join(', ')}
+           FROM jsonb_to_recordset($1::jsonb) AS b(${customerRecordType})
+         ON CONFLICT (tenant_id, code) DO UPDATE
+            SET ${customerColumns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+          WHERE (${customerColumns.map((c) => `customers.${c}`).join(', ')})
+                IS DISTINCT FROM (${customerColumns.map((c) => `EXCLUDED.${c}`).join(', ')})
+         RETURNING code`,
+        [json(rows)],
+      );
+      return written.map((r) => r.code);
+    },
+
+    /** Queues an invitation for each of these customers who has no password yet. */
+    async queueInvitations(sql: Sql, codes: string[]): Promise<number> {
+      if (codes.length === 0) return 0;
+      const rows = await sql.query(
+        `INSERT INTO customer_invitations (tenant_id, customer_id)
+         SELECT c.tenant_id, c.id FROM customers c
+          WHERE c.tenant_id = ${tenant} AND c.code = ANY($1::text[]) AND c.password_hash IS NULL
+         ON CONFLICT DO NOTHING RETURNING customer_id`,
+        [codes],
+      );
+      return rows.length;
+    },
+
+    /** Customer ids by code, for the codes of a batch that exist. */
+    async customerIds(sql: Sql, codes: string[]): Promise<Map<string, string>> {
+      const rows = await sql.query<{ code: string; id: string }>(
+        `SELECT code, id FROM customers WHERE tenant_id = ${tenant} AND code = ANY($1::text[])`,
+        [codes],
+      );
+      return new Map(rows.map((r) => [r.code, r.id]));
+    },
+
+    // ---- Invoices ----
+
+    async existingInvoices(sql: Sql, ids: string[]): Promise<Map<string, string>> {
+      const rows = await sql.query<{ id: string; customer_id: string }>(
+        `SELECT id, customer_id FROM invoices WHERE tenant_id = ${tenant} AND id = ANY($1::text[])`,
+        [ids],
+      );
+      return new Map(rows.map((r) => [r.id, r.customer_id]));
+    },
+
+    /**
+     * The stored instalments of these invoices, locked until the batch commits: a card payment
+     * started meanwhile waits for it (and then sees the new amounts), or the batch sees it.
+     */
+    async lockInstalments(
+      sql: Sql,
+      invoiceIds: string[],
+    ): Promise<(ExistingInstalment & { invoice_id: string })[]> {
+      if (invoiceIds.length === 0) return [];
+      return sql.query<ExistingInstalment & { invoice_id: string }>(
+        `SELECT e.invoice_id, e.seq, e.amount_cents, e.status, ${inPendingAttempt('e')} AS in_attempt
+           FROM instalments e
+          WHERE e.tenant_id = ${tenant} AND e.invoice_id = ANY($1::text[])
+          ORDER BY e.invoice_id, e.seq
+          FOR UPDATE OF e`,
+        [invoiceIds],
+      );
+    },
+
+    async existingLines(sql: Sql, invoiceIds: string[]) {
+      if (invoiceIds.length === 0) return [];
+      return sql.query<{ invoice_id: string; line_no: number }>(
+        `SELECT invoice_id, line_no FROM invoice_lines
+          WHERE tenant_id = ${tenant} AND invoice_id = ANY($1::text[])`,
+        [invoiceIds],
+      );
+    },
+
+    /** Creates or updates invoice headers; answers the ids of the rows written. */
+    async upsertInvoices(sql: Sql, rows: InvoiceRecord[]): Promise<string[]> {
+      const written = await sql.query<{ id: string }>(
+        `INSERT INTO invoices (tenant_id, id, customer_id, invoice_date, base_cents, vat_cents, total_cents, cancelled)
+         SELECT ${tenant}, b.id, b.customer_id, b.invoice_date, b.base_cents, b.vat_cents, b.total_cents, b.cancelled
+           FROM jsonb_to_recordset($1::jsonb) AS b(id text, customer_id uuid, invoice_date date,
+                base_cents int8, vat_cents int8, total_cents int8, cancelled boolean)
+         ON CONFLICT (tenant_id, id) DO UPDATE
+            SET customer_id = EXCLUDED.customer_id, invoice_date = EXCLUDED.invoice_date,
+                base_cents = EXCLUDED.base_cents, vat_cents = EXCLUDED.vat_cents,
+                total_cents = EXCLUDED.total_cents, cancelled = EXCLUDED.cancelled
+          WHERE (invoices.customer_id, invoices.invoice_date, invoices.base_cents, invoices.vat_cents,
+                 invoices.total_cents, invoices.cancelled)
+                IS DISTINCT FROM (EXCLUDED.customer_id, EXCLUDED.invoice_date, EXCLUDED.base_cents,
+                 EXCLUDED.vat_cents, EXCLUDED.total_cents, EXCLUDED.cancelled)
+         RETURNING id`,
+        [json(rows)],
+      );
+      return written.map((r) => r.id);
+    },
+
+    async deleteLines(sql: Sql, keys: { invoice_id: string; line_no: number }[]) {
+      if (keys.length === 0) return [];
+      const rows = await sql.query<{ invoice_id: string }>(
+        `DELETE FROM invoice_lines l USING unnest($1::text[], $2::int[]) AS d(invoice_id, line_no)
+          WHERE l.tenant_id = ${tenant} AND l.invoice_id = d.invoice_id AND l.line_no = d.line_no
+         RETURNING l.invoice_id`,
+        [keys.map((k) => k.invoice_id), keys.map((k) => k.line_no)],
+      );
+      return invoiceIdsOf(rows);
+    },
+
+    async upsertLines(sql: Sql, rows: LineRecord[]): Promise<string[]> {
+      if (rows.length === 0) return [];
+      const written = await sql.query<{ invoice_id: string }>(
+        `INSERT INTO invoice_lines (tenant_id, invoice_id, line_no, person, concept, quota, quantity, unit_price_cents, vat_rate)
+         SELECT ${tenant}, b.invoice_id, b.line_no, b.person, b.concept, b.quota, b.quantity, b.unit_price_cents, b.vat_rate
+           FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, line_no int, person text, concept text,
+                quota text, quantity numeric, unit_price_cents int8, vat_rate numeric)
+         ON CONFLICT (tenant_id, invoice_id, line_no) DO UPDATE
+            SET person = EXCLUDED.person, concept = EXCLUDED.concept, quota = EXCLUDED.quota,
+                quantity = EXCLUDED.quantity, unit_price_cents = EXCLUDED.unit_price_cents,
+                vat_rate = EXCLUDED.vat_rate
+          WHERE (invoice_lines.person, invoice_lines.concept, invoice_lines.quota, invoice_lines.quantity,
+                 invoice_lines.unit_price_cents, invoice_lines.vat_rate)
+                IS DISTINCT FROM (EXCLUDED.person, EXCLUDED.concept, EXCLUDED.quota, EXCLUDED.quantity,
+                 EXCLUDED.unit_price_cents, EXCLUDED.vat_rate)
+         RETURNING invoice_id`,
+        [json(rows)],
+      );
+      return invoiceIdsOf(written);
+    },
+
+    /** Removes instalments the batch left out: only pending ones outside any payment (checked). */
+    async deleteInstalments(sql: Sql, keys: InstalmentKey[]): Promise<string[]> {
+      if (keys.length === 0) return [];
+      const rows = await sql.query<{ invoice_id: string }>(
+        `DELETE FROM instalments e USING unnest($1::text[], $2::int[]) AS d(invoice_id, seq)
+          WHERE e.tenant_id = ${tenant} AND e.invoice_id = d.invoice_id AND e.seq = d.seq
+            AND e.status = 'pending' AND NOT ${inPendingAttempt('e')}
+         RETURNING e.invoice_id`,
+        [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)],
+      );
+      return invoiceIdsOf(rows);
+    },
+
+    /** Due date, amount, method and customer of stored instalments; their state is not touched. */
+    async updateInstalments(sql: Sql, rows: InstalmentRecord[]): Promise<string[]> {
+      if (rows.length === 0) return [];
+      const written = await sql.query<{ invoice_id: string }>(
+        `UPDATE instalments e
+            SET customer_id = b.customer_id, due_date = b.due_date, amount_cents = b.amount_cents,
+                method = coalesce(b.method, e.method)
+           FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, customer_id uuid,
+                due_date date, amount_cents int8, method text)
+          WHERE e.tenant_id = ${tenant} AND e.invoice_id = b.invoice_id AND e.seq = b.seq
+            AND (e.customer_id, e.due_date, e.amount_cents, e.method)
+                IS DISTINCT FROM (b.customer_id, b.due_date, b.amount_cents, coalesce(b.method, e.method))
+         RETURNING e.invoice_id`,
+        [json(rows)],
+      );
+      return invoiceIdsOf(written);
+    },
+
+    async insertInstalments(sql: Sql, rows: InstalmentRecord[]): Promise<string[]> {
+      if (rows.length === 0) return [];
+      const written = await sql.query<{ invoice_id: string }>(
+        `INSERT INTO instalments (tenant_id, invoice_id, seq, customer_id, due_date, amount_cents, method, status, paid_date)
+         SELECT ${tenant}, b.invoice_id, b.seq, b.customer_id, b.due_date, b.amount_cents,
+                coalesce(b.method, ''), b.status, b.paid_date
+           FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, customer_id uuid,
+                due_date date, amount_cents int8, method text, status text, paid_date date)
+         ON CONFLICT (tenant_id, invoice_id, seq) DO NOTHING
+         RETURNING invoice_id`,
+        [json(rows)],
+      );
+      return invoiceIdsOf(written);
+    },
+
+    // ---- Instalment states ----
+
+    async lockInstalmentsByKey(sql: Sql, keys: InstalmentKey[]) {
+      return sql.query<InstalmentKey & { in_attempt: boolean }>(
+        `SELECT e.invoice_id, e.seq, ${inPendingAttempt('e')} AS in_attempt
+           FROM instalments e
+           JOIN unnest($1::text[], $2::int[]) AS k(invoice_id, seq)
+             ON e.invoice_id = k.invoice_id AND e.seq = k.seq
+          WHERE e.tenant_id = ${tenant}
+          ORDER BY e.invoice_id, e.seq
+          FOR UPDATE OF e`,
+        [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)],
+      );
+    },
+
+    async setStatuses(sql: Sql, rows: StatusRecord[]): Promise<number> {
+      const written = await sql.query(
+        `UPDATE instalments e SET status = b.status, paid_date = b.paid_date
+           FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, status text, paid_date date)
+          WHERE e.tenant_id = ${tenant} AND e.invoice_id = b.invoice_id AND e.seq = b.seq
+            AND (e.status, e.paid_date) IS DISTINCT FROM (b.status, b.paid_date)
+         RETURNING e.id`,
+        [json(rows)],
+      );
+      return written.length;
+    },
+
+    // ---- Notifications ----
+
+    /**
+     * Inserts the notifications whose provider id was never received (migration 008 remembers
+     * every id, so one the customer deleted is not shown again); answers how many.
+     */
+    async insertNotifications(sql: Sql, rows: NotificationRecord[]): Promise<number> {
+      const written = await sql.query(
+        `WITH b AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS b(external_id text, customer_id uuid,
+                  type text, title text, message text, link text)),
+         fresh AS (
+           INSERT INTO notification_receipts (tenant_id, external_id)
+           SELECT ${tenant}, b.external_id FROM b
+           ON CONFLICT DO NOTHING RETURNING external_id)
+         INSERT INTO notifications (tenant_id, customer_id, type, title, message, link, external_id)
+         SELECT ${tenant}, b.customer_id, b.type, b.title, b.message, b.link, b.external_id
+           FROM b JOIN fresh ON fresh.external_id = b.external_id
+         RETURNING id`,
+        [json(rows)],
+      );
+      return written.length;
+    },
+
+    // ---- Payment method requests ----
+
+    async findRequestForUpdate(sql: Sql, id: string) {
+      const rows = await sql.query<{
+        id: string;
+        kind: 'main_change' | 'verification';
+        status: 'pending' | 'approved' | 'rejected';
+        customer_id: string;
+        payment_method_id: string;
+        method_live: boolean;
+      }>(
+        `SELECT r.id, r.kind, r.status, r.customer_id, r.payment_method_id,
+                EXISTS (SELECT 1 FROM payment_methods m WHERE m.tenant_id = r.tenant_id
+                           AND m.id = r.payment_method_id AND m.deleted_at IS NULL) AS method_live
+           FROM payment_method_requests r
+          WHERE r.tenant_id = ${tenant} AND r.id::text = $1
+          FOR UPDATE OF r`,
+        [id],
+      );
+      return rows[0];
+    },
+
+    /** The customer's main method becomes this one, and only this one. */
+    async makeMain(sql: Sql, customerId: string, methodId: string): Promise<void> {
+      await sql.query(
+        `UPDATE payment_methods SET is_main = (id = $2)
+          WHERE tenant_id = ${tenant} AND customer_id = $1 AND deleted_at IS NULL
+            AND is_main IS DISTINCT FROM (id = $2)`,
+        [customerId, methodId],
+      );
+    },
+
+    /** A verified bank account becomes active (migration 005 tells the customer). */
+    async activate(sql: Sql, methodId: string): Promise<void> {
+      await sql.query(
+        `UPDATE payment_methods SET status = 'active'
+          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'unverified'`,
+        [methodId],
+      );
+    },
+
+    /** Records the answer (migration 005 tells the customer). */
+    async answerRequest(sql: Sql, id: string, status: 'approved' | 'rejected'): Promise<void> {
+      await sql.query(
+        `UPDATE payment_method_requests SET status = $2, reviewed_at = now()
+          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'pending'`,
+        [id, status],
+      );
+    },
+  };
+}
+export type IngestionRepository = ReturnType<typeof createIngestionRepository>;

@@ -1,0 +1,328 @@
+import { ErrorCode, FieldError } from '@portal/contract';
+import type {
+  TBatchResult,
+  TIngestCustomer,
+  TIngestCustomersResult,
+  TIngestInvoice,
+  TIngestNotification,
+  TInstalmentStatusChange,
+  TReviewResponse,
+} from '@portal/contract/admin-ingestion';
+import type { Database, Sql } from '../../db/database.ts';
+import { AppError, notFound } from '../../lib/app-error.ts';
+import {
+  checkAgainstStored,
+  checkInvoice,
+  createBatchErrors,
+  repeatedIndexes,
+  type BatchErrors,
+  type ExistingInstalment,
+} from './batch-checks.ts';
+import {
+  createIngestionRepository,
+  customerColumns,
+  type CustomerRecord,
+  type InstalmentKey,
+  type InstalmentRecord,
+} from './repository.ts';
+
+const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
+const instalmentKey = (invoiceId: string, seq: number) => `${invoiceId}\u0000${seq}`;
+
+/**
+ * The provider's batches. Each call checks the whole batch (its own rules, then against what is
+ * stored, under row locks) and applies it in ONE transaction, or throws the 422 with every
+ * item's errors and writes nothing. Counts: `created`, `updated` (something stored differed),
+ * `unchanged` (the item was already exactly so: a replay).
+ */
+export function createIngestionService({ db }: { db: Database }) {
+  const repository = createIngestionRepository();
+
+  /** Ids of the customers named by `codes`; an unknown code is an error at `path(i)`. */
+  async function resolveCustomers(
+    sql: Sql,
+    codes: readonly string[],
+    path: (i: number) => string,
+    errors: BatchErrors,
+  ): Promise<Map<string, string>> {
+    const ids = await repository.customerIds(sql, unique(codes));
+    codes.forEach((code, i) => {
+      if (!ids.has(code)) errors.add(path(i), FieldError.unknownCustomer);
+    });
+    return ids;
+  }
+
+  return {
+    async ingestCustomers(
+      tenantId: string,
+      customers: TIngestCustomer[],
+    ): Promise<TIngestCustomersResult> {
+      const errors = createBatchErrors();
+      const emails = customers.map((c) => c.email.toLowerCase());
+      for (const i of repeatedIndexes(customers.map((c) => c.code)))
+        errors.add(`customers.${i}.code`, FieldError.duplicate);
+      for (const i of repeatedIndexes(emails))
+        errors.add(`customers.${i}.email`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const stored = await repository.customersByCodeOrEmail(
+          sql,
+          customers.map((c) => c.code),
+          emails,
+        );
+        const existingCodes = new Set(stored.map((s) => s.code));
+        const holderOf = new Map(stored.map((s) => [s.email, s.code]));
+        customers.forEach((c, i) => {
+          const holder = holderOf.get(emails[i] ?? '');
+          if (holder !== undefined && holder !== c.code)
+            errors.add(`customers.${i}.email`, FieldError.emailTaken);
+        });
+        errors.throwIfAny();
+
+        const records = customers.map((c) => {
+          const record: CustomerRecord = { code: c.code } as CustomerRecord;
+          for (const column of customerColumns) record[column] = c[column];
+          return record;
+        });
+        const written = await repository.upsertCustomers(sql, records);
+        const created = customers.filter((c) => !existingCodes.has(c.code));
+        const invited = await repository.queueInvitations(
+          sql,
+          created.filter((c) => c.send_invitation).map((c) => c.code),
+        );
+        const updated = written.filter((code) => existingCodes.has(code)).length;
+        return {
+          created: created.length,
+          updated,
+          unchanged: customers.length - created.length - updated,
+          invited,
+        };
+      });
+    },
+
+    async ingestInvoices(tenantId: string, invoices: TIngestInvoice[]): Promise<TBatchResult> {
+      const errors = createBatchErrors();
+      for (const i of repeatedIndexes(invoices.map((v) => v.id)))
+        errors.add(`invoices.${i}.id`, FieldError.duplicate);
+      invoices.forEach((invoice, i) => checkInvoice(invoice, `invoices.${i}`, errors));
+      const ids = invoices.map((v) => v.id);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const customerIds = await resolveCustomers(
+          sql,
+          invoices.map((v) => v.customer_code),
+          (i) => `invoices.${i}.customer_code`,
+          errors,
+        );
+        const stored = await repository.existingInvoices(sql, ids);
+        const storedIds = [...stored.keys()];
+        const instalmentsOf = new Map<string, ExistingInstalment[]>();
+        for (const e of await repository.lockInstalments(sql, storedIds)) {
+          const list = instalmentsOf.get(e.invoice_id) ?? [];
+          list.push(e);
+          instalmentsOf.set(e.invoice_id, list);
+        }
+        invoices.forEach((invoice, i) => {
+          const storedCustomer = stored.get(invoice.id);
+          if (storedCustomer === undefined) return;
+          const customerId = customerIds.get(invoice.customer_code);
+          checkAgainstStored(
+            invoice,
+            `invoices.${i}`,
+            {
+              customerChanged: customerId !== undefined && customerId !== storedCustomer,
+              instalments: instalmentsOf.get(invoice.id) ?? [],
+            },
+            errors,
+          );
+        });
+        errors.throwIfAny();
+
+        const customerOf = (invoice: TIngestInvoice) =>
+          customerIds.get(invoice.customer_code) ?? '';
+        const touched = new Set<string>();
+        const touch = (written: string[]) => written.forEach((id) => touched.add(id));
+
+        touch(
+          await repository.upsertInvoices(
+            sql,
+            invoices.map((v) => ({
+              id: v.id,
+              customer_id: customerOf(v),
+              invoice_date: v.invoice_date,
+              base_cents: v.base_cents,
+              vat_cents: v.vat_cents,
+              total_cents: v.total_cents,
+              cancelled: v.cancelled,
+            })),
+          ),
+        );
+
+        // Lines: the batch holds each invoice's complete list.
+        const sentLines = new Set(
+          invoices.flatMap((v) => v.lines.map((l) => instalmentKey(v.id, l.line_no))),
+        );
+        const oldLines = await repository.existingLines(sql, storedIds);
+        touch(
+          await repository.deleteLines(
+            sql,
+            oldLines.filter((l) => !sentLines.has(instalmentKey(l.invoice_id, l.line_no))),
+          ),
+        );
+        touch(
+          await repository.upsertLines(
+            sql,
+            invoices.flatMap((v) =>
+              v.lines.map((l) => ({
+                invoice_id: v.id,
+                line_no: l.line_no,
+                person: l.person,
+                concept: l.concept,
+                quota: l.quota,
+                quantity: l.quantity,
+                unit_price_cents: l.unit_price_cents,
+                vat_rate: l.vat_rate,
+              })),
+            ),
+          ),
+        );
+
+        // Instalments: those left out go (checked removable), stored ones change, new ones come.
+        const sentSeqs = new Set(
+          invoices.flatMap((v) => v.instalments.map((e) => instalmentKey(v.id, e.seq))),
+        );
+        const storedSeqs = new Set<string>();
+        const removed: InstalmentKey[] = [];
+        for (const [invoiceId, list] of instalmentsOf) {
+          for (const e of list) {
+            const key = instalmentKey(invoiceId, e.seq);
+            storedSeqs.add(key);
+            if (!sentSeqs.has(key)) removed.push({ invoice_id: invoiceId, seq: e.seq });
+          }
+        }
+        touch(await repository.deleteInstalments(sql, removed));
+        const changed: InstalmentRecord[] = [];
+        const added: InstalmentRecord[] = [];
+        for (const v of invoices) {
+          for (const e of v.instalments) {
+            const status = e.status ?? 'pending';
+            const record: InstalmentRecord = {
+              invoice_id: v.id,
+              seq: e.seq,
+              customer_id: customerOf(v),
+              due_date: e.due_date,
+              amount_cents: e.amount_cents,
+              method: e.method ?? null,
+              status,
+              paid_date: status === 'paid' ? (e.paid_date ?? null) : null,
+            };
+            (storedSeqs.has(instalmentKey(v.id, e.seq)) ? changed : added).push(record);
+          }
+        }
+        touch(await repository.updateInstalments(sql, changed));
+        touch(await repository.insertInstalments(sql, added));
+
+        const created = invoices.filter((v) => !stored.has(v.id)).length;
+        const updated = invoices.filter((v) => stored.has(v.id) && touched.has(v.id)).length;
+        return { created, updated, unchanged: invoices.length - created - updated };
+      });
+    },
+
+    async changeInstalmentStatus(
+      tenantId: string,
+      changes: TInstalmentStatusChange[],
+    ): Promise<TBatchResult> {
+      const errors = createBatchErrors();
+      for (const i of repeatedIndexes(changes.map((c) => instalmentKey(c.invoice_id, c.seq))))
+        errors.add(`changes.${i}.seq`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const found = await repository.lockInstalmentsByKey(sql, changes);
+        const byKey = new Map(found.map((f) => [instalmentKey(f.invoice_id, f.seq), f]));
+        changes.forEach((c, i) => {
+          const stored = byKey.get(instalmentKey(c.invoice_id, c.seq));
+          if (!stored) errors.add(`changes.${i}`, FieldError.unknownInstalment);
+          // The gateway's answer settles it: a state set now could contradict that answer.
+          else if (stored.in_attempt)
+            errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
+        });
+        errors.throwIfAny();
+        const updated = await repository.setStatuses(
+          sql,
+          changes.map((c) => ({
+            invoice_id: c.invoice_id,
+            seq: c.seq,
+            status: c.status,
+            paid_date: c.paid_date ?? null,
+          })),
+        );
+        return { created: 0, updated, unchanged: changes.length - updated };
+      });
+    },
+
+    async ingestNotifications(
+      tenantId: string,
+      notifications: TIngestNotification[],
+    ): Promise<TBatchResult> {
+      const errors = createBatchErrors();
+      for (const i of repeatedIndexes(notifications.map((n) => n.id)))
+        errors.add(`notifications.${i}.id`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const customerIds = await resolveCustomers(
+          sql,
+          notifications.map((n) => n.customer_code),
+          (i) => `notifications.${i}.customer_code`,
+          errors,
+        );
+        errors.throwIfAny();
+        const created = await repository.insertNotifications(
+          sql,
+          notifications.map((n) => ({
+            external_id: n.id,
+            customer_id: customerIds.get(n.customer_code) ?? '',
+            type: n.type,
+            title: n.title,
+            message: n.message,
+            link: n.link ?? null,
+          })),
+        );
+        return { created, updated: 0, unchanged: notifications.length - created };
+      });
+    },
+
+    /**
+     * The provider's answer to a customer's request. Answering again with the same status changes
+     * nothing; a different answer to a reviewed request is a conflict.
+     */
+    async reviewRequest(
+      tenantId: string,
+      requestId: string,
+      status: 'approved' | 'rejected',
+    ): Promise<TReviewResponse> {
+      return db.withTenant(tenantId, async (sql) => {
+        const request = await repository.findRequestForUpdate(sql, requestId);
+        if (!request) throw notFound('Payment method request');
+        const answer = {
+          request_id: request.id,
+          kind: request.kind,
+          payment_method_id: request.payment_method_id,
+          status,
+        };
+        if (request.status === status) return { ...answer, changed: false };
+        if (request.status !== 'pending')
+          throw new AppError(409, ErrorCode.conflict, `Request already ${request.status}`);
+        if (status === 'approved') {
+          if (!request.method_live)
+            throw new AppError(409, ErrorCode.conflict, 'The payment method was deleted');
+          if (request.kind === 'main_change')
+            await repository.makeMain(sql, request.customer_id, request.payment_method_id);
+          else await repository.activate(sql, request.payment_method_id);
+        }
+        await repository.answerRequest(sql, request.id, status);
+        return { ...answer, changed: true };
+      });
+    },
+  };
+}
+export type IngestionService = ReturnType<typeof createIngestionService>;

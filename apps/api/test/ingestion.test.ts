@@ -1,0 +1,728 @@
+import { ingestionRoutes } from '@portal/contract/admin-ingestion';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { demoEmail } from '../src/db/seed/demo.ts';
+import { createApiKey } from '../src/modules/admin/api-keys.ts';
+import { createInvitationSender } from '../src/modules/ingestion/invitations.ts';
+import { createMailer } from '../src/modules/mail/mailer.ts';
+import { buildTestApp, engines } from './engines.ts';
+import { signedIn } from './session.ts';
+import { startSmtp } from '../../../tools/test-smtp.ts';
+
+type OpenApiMedia = { example?: unknown; examples?: unknown };
+type OpenApiOperation = {
+  requestBody?: { content: Record<string, OpenApiMedia> };
+  responses: Record<string, { content: Record<string, OpenApiMedia> } | undefined>;
+};
+
+const range = { datefrom: '20000101', dateto: '20991231' };
+const password = 'Nueva-clave-2026!';
+
+/** Every table the ingestion API may write, as it would be dumped: compared before and after. */
+const tables = [
+  'customers',
+  'customer_invitations',
+  'password_resets',
+  'invoices',
+  'invoice_lines',
+  'instalments',
+  'notifications',
+  'notification_receipts',
+  'payment_methods',
+  'payment_method_requests',
+];
+
+type Invoice = {
+  id: string;
+  customer_code: string;
+  invoice_date: string;
+  base_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  cancelled?: boolean;
+  lines: {
+    line_no: number;
+    person?: string;
+    concept: string;
+    quota?: string;
+    quantity: number;
+    unit_price_cents: number;
+    vat_rate: number;
+  }[];
+  instalments: {
+    seq: number;
+    due_date: string;
+    amount_cents: number;
+    method?: string;
+    status?: string;
+    paid_date?: string;
+  }[];
+};
+
+/** An invoice of `base` cents plus 21 % VAT, in one instalment or two. */
+function invoice(id: string, customer: string, base: number, parts = 1): Invoice {
+  const vat = Math.round(base * 0.21);
+  const total = base + vat;
+  const first = parts === 1 ? total : Math.floor(total / 2);
+  return {
+    id,
+    customer_code: customer,
+    invoice_date: '2026-03-01',
+    base_cents: base,
+    vat_cents: vat,
+    total_cents: total,
+    lines: [
+      {
+        line_no: 1,
+        person: 'Pau',
+        concept: 'Cuota mensual',
+        quota: 'Marzo',
+        quantity: 1,
+        unit_price_cents: base,
+        vat_rate: 21,
+      },
+    ],
+    instalments: [
+      { seq: 1, due_date: '2026-03-05', amount_cents: first, method: 'Domiciliación' },
+      ...(parts === 2
+        ? [{ seq: 2, due_date: '2099-04-05', amount_cents: total - first, method: 'Domiciliación' }]
+        : []),
+    ],
+  };
+}
+
+describe.each(engines())('ingestion API on $name', (engine) => {
+  let db: Database;
+  let app: FastifyInstance;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let demoKey: string;
+  let oneKey: string;
+  let sender: ReturnType<typeof createInvitationSender>;
+
+  beforeAll(async () => {
+    db = await engine.open();
+    smtp = await startSmtp();
+    app = await buildTestApp(db, { SMTP_URL: smtp.url, PUBLIC_URL: 'http://localhost:3000' });
+    demoKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'ingestion test'))).key;
+    oneKey = (await db.withTenant('1', (sql) => createApiKey(sql, 'tenant 1'))).key;
+    sender = createInvitationSender({
+      db,
+      mailer: createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', log: () => {} }),
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+    await smtp.close();
+  });
+
+  const admin = (
+    method: 'PUT' | 'POST',
+    path: string,
+    payload: object,
+    headers: Record<string, string> = { authorization: `Bearer ${demoKey}` },
+  ) => app.inject({ method, url: `/demo/api/1.0/admin${path}`, payload, headers });
+  const putCustomers = (customers: object[]) => admin('PUT', '/customers', { customers });
+  const putInvoices = (invoices: object[]) => admin('PUT', '/invoices', { invoices });
+  const setStatus = (changes: object[]) => admin('POST', '/instalments/status', { changes });
+  const putNotifications = (notifications: object[]) =>
+    admin('PUT', '/notifications', { notifications });
+  const ok = (res: LightMyRequestResponse) => {
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ created: number; updated: number; unchanged: number; invited?: number }>();
+  };
+
+  /** The full contents of every table the API may write, on every tenant. */
+  const snapshot = () =>
+    db.withOwner(async (sql) => {
+      const all: Record<string, unknown> = {};
+      for (const table of tables) {
+        const [row] = await sql.query<{ rows: unknown }>(
+          `SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM ${table} t`,
+        );
+        all[table] = row?.rows;
+      }
+      return all;
+    });
+  const count = async (table: string, where = 'true') => {
+    const [row] = await db.withOwner((sql) =>
+      sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`),
+    );
+    return row?.n ?? 0;
+  };
+
+  const linkIn = (raw: string) => {
+    const match =
+      /(http:\/\/[^\s"<>]+\/reset-password\?token=[\w-]+&(?:amp;)?email=[^\s"<>]+)/.exec(raw);
+    if (!match?.[1]) throw new Error('no link in the e-mail');
+    const url = new URL(match[1].replace(/&amp;/g, '&'));
+    return {
+      token: url.searchParams.get('token') ?? '',
+      email: url.searchParams.get('email') ?? '',
+    };
+  };
+  const resetPassword = (token: string, email: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/reset-password',
+      payload: { token, email, password, password_confirmation: password },
+      remoteAddress: `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    });
+
+  const marta = {
+    code: 'ING-0001',
+    email: 'Marta.Soler@ingestion.test',
+    name: 'Marta',
+    last_name: 'Soler Vidal',
+    nif: '12345678Z',
+    address: 'Carrer Major 12',
+    city: 'Girona',
+    phone: '+34 600 123 456',
+    payment_method_label: 'Domiciliación bancaria',
+    entry_date: '2024-09-01',
+    language: 'en',
+  };
+  const f1 = invoice('ING-F-1', marta.code, 10_000, 2);
+  const f2 = invoice('ING-F-2', marta.code, 5_000);
+  const martaInvoices = [f1, f2];
+  let customer: Awaited<ReturnType<typeof signedIn>>;
+
+  describe('a new customer and her invoices', () => {
+    it('creates the customer, queues one invitation, and the invoices', async () => {
+      expect(ok(await putCustomers([marta]))).toEqual({
+        created: 1,
+        updated: 0,
+        unchanged: 0,
+        invited: 1,
+      });
+      expect(ok(await putInvoices(martaInvoices))).toEqual({
+        created: 2,
+        updated: 0,
+        unchanged: 0,
+      });
+      expect(await count('customer_invitations', "status = 'pending'")).toBe(1);
+    });
+
+    it('e-mails the invitation in her language; its link sets her password; she sees her invoices', async () => {
+      expect(await sender.sendDue()).toBe(1);
+      const mail = await smtp.waitFor(marta.email);
+      expect(mail.raw).toMatch(/Subject: Your access to the .+ online office/);
+      expect(mail.raw).toContain('Choose my password');
+      const { token, email } = linkIn(mail.raw);
+      expect(email).toBe(marta.email);
+      const [reset] = await db.withTenant('demo', (sql) =>
+        sql.query<{ days: number }>(
+          `SELECT round(extract(epoch FROM expires_at - now()) / 86400)::int AS days
+             FROM password_resets WHERE lower(email) = lower($1)`,
+          [marta.email],
+        ),
+      );
+      expect(reset?.days).toBe(7);
+      expect(await sender.sendDue()).toBe(0);
+      expect(await count('customer_invitations', "status = 'sent' AND sent_at IS NOT NULL")).toBe(
+        1,
+      );
+
+      const res = await resetPassword(token, email);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await resetPassword(token, email)).statusCode).toBe(422);
+
+      customer = await signedIn(app, 'demo', marta.email, password);
+      expect(customer.user.code).toBe(marta.code);
+      const list = (await customer.post('/invoices', { ...range, page: '1' })).json<{
+        invoices: { invoice_id: string; amount: number; total: number }[];
+      }>();
+      expect(list.invoices.map((i) => i.invoice_id).sort()).toEqual(['ING-F-1', 'ING-F-2']);
+      expect(list.invoices.find((i) => i.invoice_id === 'ING-F-1')?.total).toBe(121);
+      const detail = (await customer.post('/invoice', { invoice_id: 'ING-F-1' })).json<{
+        invoice: { lines: { concept: string }[]; payments: { import: number; state: string }[] };
+      }>().invoice;
+      expect(detail.lines.map((l) => l.concept)).toEqual(['Cuota mensual']);
+      expect(detail.payments.map((p) => p.import)).toEqual([60.5, 60.5]);
+      const profile = await customer.get(`/user/profile/${marta.code}`);
+      expect(profile.json()).toMatchObject({ lastName: 'Soler Vidal', entry_date: '2024-09-01' });
+      // Migration 005 tells the customer of each new invoice.
+      const inbox = (await customer.post('/notifications', { page: '1' })).json<{
+        notifications: { type: string }[];
+      }>();
+      expect(inbox.notifications.filter((n) => n.type === 'invoice_new')).toHaveLength(2);
+    });
+
+    it('changes nothing when the same batches are replayed', async () => {
+      const before = await snapshot();
+      expect(ok(await putCustomers([marta]))).toEqual({
+        created: 0,
+        updated: 0,
+        unchanged: 1,
+        invited: 0,
+      });
+      expect(ok(await putInvoices(martaInvoices))).toEqual({
+        created: 0,
+        updated: 0,
+        unchanged: 2,
+      });
+      expect(await snapshot()).toEqual(before);
+      expect(await sender.sendDue()).toBe(0);
+    });
+
+    it('updates what changed: fields, lines left out, instalments re-split', async () => {
+      expect(ok(await putCustomers([{ ...marta, city: 'Figueres' }]))).toMatchObject({
+        updated: 1,
+        unchanged: 0,
+      });
+      const changed = {
+        ...f2,
+        lines: [
+          { line_no: 2, concept: 'Material', quantity: 2.5, unit_price_cents: 2_000, vat_rate: 21 },
+        ],
+        instalments: [
+          { seq: 1, due_date: '2026-03-05', amount_cents: 3_000 },
+          { seq: 2, due_date: '2026-04-05', amount_cents: 3_050 },
+        ],
+      };
+      expect(ok(await putInvoices([f1, changed]))).toEqual({
+        created: 0,
+        updated: 1,
+        unchanged: 1,
+      });
+      const detail = (await customer.post('/invoice', { invoice_id: 'ING-F-2' })).json<{
+        invoice: { lines: { concept: string; quantity: number }[]; payments: { method: string }[] };
+      }>().invoice;
+      expect(detail.lines).toMatchObject([{ concept: 'Material', quantity: 2.5 }]);
+      // A method left out keeps the stored one; a new instalment without one has none.
+      expect(detail.payments.map((p) => p.method)).toEqual(['Domiciliación', '']);
+      expect(ok(await putInvoices([changed]))).toEqual({ created: 0, updated: 0, unchanged: 1 });
+      expect(await count('notifications', "type = 'invoice_new' AND link LIKE '%ING-F-%'")).toBe(2);
+    });
+  });
+
+  describe('a batch with a bad item is rejected whole', () => {
+    const cases: [string, () => object[], string, string][] = [
+      [
+        'an unknown customer',
+        () => [invoice('ING-N-1', marta.code, 100), invoice('ING-N-2', 'NOBODY', 100)],
+        'invoices.1.customer_code',
+        'unknown_customer',
+      ],
+      [
+        'a total that is not base + vat',
+        () => [
+          invoice('ING-N-1', marta.code, 100),
+          { ...invoice('ING-N-2', marta.code, 100), total_cents: 1 },
+        ],
+        'invoices.1.total_cents',
+        'total_mismatch',
+      ],
+      [
+        'instalments that do not add up to the total',
+        () => {
+          const bad = invoice('ING-N-2', marta.code, 1_000, 2);
+          bad.instalments[1] = { seq: 2, due_date: '2026-04-05', amount_cents: 1 };
+          return [invoice('ING-N-1', marta.code, 100), bad];
+        },
+        'invoices.1.instalments',
+        'total_mismatch',
+      ],
+      [
+        'a date that does not exist',
+        () => [
+          invoice('ING-N-1', marta.code, 100),
+          { ...invoice('ING-N-2', marta.code, 100), invoice_date: '2026-02-30' },
+        ],
+        'invoices.1.invoice_date',
+        'invalid_date',
+      ],
+      [
+        'an id twice',
+        () => [invoice('ING-N-1', marta.code, 100), invoice('ING-N-1', marta.code, 200)],
+        'invoices.1.id',
+        'duplicate',
+      ],
+      [
+        'an unknown field',
+        () => [
+          invoice('ING-N-1', marta.code, 100),
+          { ...invoice('ING-N-2', marta.code, 100), totl: 1 },
+        ],
+        'invoices.1',
+        'unknown_field',
+      ],
+    ];
+
+    it.each(cases)('%s', async (_label, batch, path, code) => {
+      const before = await snapshot();
+      const res = await putInvoices([...martaInvoices, ...batch()]);
+      expect(res.statusCode, res.body).toBe(422);
+      const body = res.json<{ code: string; errors: Record<string, string[]> }>();
+      expect(body.code).toBe('validation_failed');
+      expect(body.errors[shift(path)], JSON.stringify(body.errors)).toContain(code);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    /** The case's path, moved past the two valid invoices put first in the batch. */
+    function shift(path: string) {
+      return path.replace(/^invoices\.(\d+)/, (_m, i: string) => `invoices.${Number(i) + 2}`);
+    }
+
+    it('refuses a duplicate code, a duplicate e-mail and an e-mail of another customer', async () => {
+      const before = await snapshot();
+      const res = await putCustomers([
+        { ...marta, code: 'ING-0002', email: 'new@ingestion.test' },
+        { ...marta, code: 'ING-0002', email: 'other@ingestion.test' },
+        { ...marta, code: 'ING-0003', email: 'NEW@ingestion.test' },
+        { ...marta, code: 'ING-0004', email: demoEmail },
+      ]);
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'customers.1.code': ['duplicate'],
+        'customers.2.email': ['duplicate'],
+        'customers.3.email': ['email_taken'],
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses an empty batch and a malformed one without writing', async () => {
+      const before = await snapshot();
+      expect((await putInvoices([])).statusCode).toBe(422);
+      const res = await admin('PUT', '/customers', { customers: [{ code: 'X' }] });
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toHaveProperty(['customers.0.email']);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('instalment states from the back office', () => {
+    type Payment = { invoice_id: string; status: string; amount: number; paid_date?: string };
+    const paymentsOf = async (invoiceId: string) =>
+      (await customer.post('/payments', { ...range, page: '1', order: 'asc' }))
+        .json<{ payments: Payment[] }>()
+        .payments.filter((p) => p.invoice_id === invoiceId);
+
+    it('marks instalments paid, returned and cancelled, and the customer sees it', async () => {
+      const changes = [
+        { invoice_id: 'ING-F-1', seq: 1, status: 'paid', paid_date: '2026-03-05' },
+        { invoice_id: 'ING-F-1', seq: 2, status: 'cancelled' },
+        { invoice_id: 'ING-F-2', seq: 1, status: 'returned' },
+      ];
+      expect(ok(await setStatus(changes))).toEqual({ created: 0, updated: 3, unchanged: 0 });
+      expect((await paymentsOf('ING-F-1')).map((p) => [p.status, p.paid_date])).toEqual([
+        ['paid', '20260305'],
+        ['cancelled', undefined],
+      ]);
+      // Returned by the bank: owed again (overdue, since its due date has passed).
+      expect((await paymentsOf('ING-F-2'))[0]?.status).toBe('overdue');
+      const list = (await customer.post('/invoices', { ...range, page: '1' })).json<{
+        invoices: { invoice_id: string; amount: number }[];
+      }>();
+      expect(list.invoices.find((i) => i.invoice_id === 'ING-F-1')?.amount).toBe(0);
+      expect(list.invoices.find((i) => i.invoice_id === 'ING-F-2')?.amount).toBe(60.5);
+
+      const before = await snapshot();
+      expect(ok(await setStatus(changes))).toEqual({ created: 0, updated: 0, unchanged: 3 });
+      expect(await snapshot()).toEqual(before);
+      // The invoice batch does not undo a state: replaying it leaves the instalments as they are.
+      ok(await putInvoices([f1]));
+      expect((await paymentsOf('ING-F-1')).map((p) => p.status)).toEqual(['paid', 'cancelled']);
+    });
+
+    it('refuses unknown instalments, a paid state without its date, and writes nothing', async () => {
+      const before = await snapshot();
+      const res = await setStatus([
+        { invoice_id: 'ING-F-2', seq: 2, status: 'paid', paid_date: '2026-04-05' },
+        { invoice_id: 'ING-F-2', seq: 9, status: 'paid', paid_date: '2026-04-05' },
+        { invoice_id: 'ING-F-2', seq: 1, status: 'paid' },
+      ]);
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'changes.2.paid_date': ['required'],
+      });
+      const unknown = await setStatus([
+        { invoice_id: 'ING-F-2', seq: 2, status: 'paid', paid_date: '2026-04-05' },
+        { invoice_id: 'ING-F-2', seq: 9, status: 'paid', paid_date: '2026-04-05' },
+      ]);
+      expect(unknown.json<{ errors: object }>().errors).toEqual({
+        'changes.1': ['unknown_instalment'],
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('locked instalments', () => {
+    it('keeps the amount of a paid instalment and refuses to remove it', async () => {
+      const moved = {
+        ...f1,
+        instalments: f1.instalments.map((e, j) =>
+          j === 0
+            ? { ...e, amount_cents: e.amount_cents - 1 }
+            : { ...e, amount_cents: e.amount_cents + 1 },
+        ),
+      };
+      const res = await putInvoices([moved]);
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'invoices.0.instalments.0.amount_cents': ['instalment_locked'],
+      });
+      const dropped = {
+        ...f1,
+        instalments: [{ seq: 3, due_date: '2026-05-01', amount_cents: f1.total_cents }],
+      };
+      expect((await putInvoices([dropped])).json<{ errors: object }>().errors).toEqual({
+        'invoices.0.instalments': ['instalment_locked'],
+      });
+    });
+
+    it('locks an instalment while a card payment of it waits for the gateway', async () => {
+      const f3 = invoice('ING-F-3', marta.code, 2_001, 2);
+      ok(await putInvoices([f3]));
+      const pending = (
+        await customer.post('/payments', { ...range, page: '1', pending: true, overdue: true })
+      )
+        .json<{ payments: { payment_id: string; invoice_id: string; amount: number }[] }>()
+        .payments.filter((p) => p.invoice_id === 'ING-F-3');
+      const first = pending.find(
+        (p) => Math.round(p.amount * 100) === f3.instalments[0]?.amount_cents,
+      );
+      const init = await customer.post('/redsys/init-payment', {
+        amount: first?.amount,
+        payment_ids: [first?.payment_id],
+      });
+      expect(init.statusCode, init.body).toBe(200);
+
+      const before = await snapshot();
+      const resplit = {
+        ...f3,
+        instalments: f3.instalments.map((e, j) => ({
+          ...e,
+          amount_cents: e.amount_cents + (j === 0 ? 10 : -10),
+        })),
+      };
+      expect((await putInvoices([resplit])).json<{ errors: object }>().errors).toEqual({
+        'invoices.0.instalments.0.amount_cents': ['instalment_locked'],
+      });
+      expect(
+        (await setStatus([{ invoice_id: 'ING-F-3', seq: 1, status: 'cancelled' }])).json<{
+          errors: object;
+        }>().errors,
+      ).toEqual({ 'changes.0.status': ['instalment_locked'] });
+      expect(await snapshot()).toEqual(before);
+      // The other instalment is free.
+      expect(
+        ok(await setStatus([{ invoice_id: 'ING-F-3', seq: 2, status: 'cancelled' }])).updated,
+      ).toBe(1);
+    });
+  });
+
+  describe('notifications', () => {
+    const note = {
+      id: 'N-1',
+      customer_code: marta.code,
+      title: 'Cierre por vacaciones',
+      message: 'La oficina estará cerrada en agosto.',
+      link: '/invoices',
+    };
+
+    it('shows a notification once, however many times it is sent', async () => {
+      expect(ok(await putNotifications([note]))).toEqual({ created: 1, updated: 0, unchanged: 0 });
+      const before = await snapshot();
+      // Created once: a replay, even with other words, changes nothing.
+      expect(ok(await putNotifications([{ ...note, title: 'Otro título' }]))).toEqual({
+        created: 0,
+        updated: 0,
+        unchanged: 1,
+      });
+      expect(await snapshot()).toEqual(before);
+      const inbox = async () =>
+        (await customer.post('/notifications', { page: '1' }))
+          .json<{
+            notifications: { id: string; title: string; type: string; link: string | null }[];
+          }>()
+          .notifications.filter((n) => n.title === note.title);
+      const shown = await inbox();
+      expect(shown).toEqual([expect.objectContaining({ type: 'info', link: '/invoices' })]);
+
+      // Deleted by the customer: a replay does not bring it back.
+      await customer.post('/notifications/delete', { ids: shown.map((n) => n.id) });
+      expect(ok(await putNotifications([note]))).toEqual({ created: 0, updated: 0, unchanged: 1 });
+      expect(await inbox()).toEqual([]);
+    });
+
+    it('refuses an unknown customer, a duplicate id and a link to another site', async () => {
+      const before = await snapshot();
+      const res = await putNotifications([
+        { ...note, id: 'N-2', customer_code: 'NOBODY' },
+        { ...note, id: 'N-3' },
+        { ...note, id: 'N-3' },
+        { ...note, id: 'N-4', link: '//evil.example/' },
+      ]);
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'notifications.3.link': ['invalid_format'],
+      });
+      const refs = await putNotifications([
+        { ...note, id: 'N-2', customer_code: 'NOBODY' },
+        { ...note, id: 'N-3' },
+        { ...note, id: 'N-3' },
+      ]);
+      expect(refs.json<{ errors: object }>().errors).toEqual({
+        'notifications.0.customer_code': ['unknown_customer'],
+        'notifications.2.id': ['duplicate'],
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('payment method requests', () => {
+    type Method = { id: string; kind: string; status: string; is_main: boolean };
+    const methods = async () =>
+      (await customer.get('/payment-methods')).json<{ methods: Method[] }>().methods;
+    const review = (id: string, status: string) =>
+      admin('POST', `/payment-method-requests/${id}/review`, { status });
+
+    it('verifies a bank account and makes it the main method when the provider approves', async () => {
+      const added = await customer.post('/payment-methods/bank-account', {
+        iban: 'ES91 2100 0418 4502 0005 1332',
+        holder: 'Marta Soler',
+        nif: '12345678Z',
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const account = added.json<{ method: Method }>().method;
+      const verify = (
+        await customer.post(`/payment-methods/${account.id}/verification-request`, {})
+      ).json<{ request_id: string }>();
+      const res = await review(verify.request_id, 'approved');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ kind: 'verification', status: 'approved', changed: true });
+      expect((await methods()).find((m) => m.id === account.id)?.status).toBe('active');
+      expect((await review(verify.request_id, 'approved')).json()).toMatchObject({
+        changed: false,
+      });
+      expect((await review(verify.request_id, 'rejected')).statusCode).toBe(409);
+
+      const main = (await customer.post(`/payment-methods/${account.id}/main-request`, {})).json<{
+        request_id: string;
+      }>();
+      expect((await review(main.request_id, 'approved')).statusCode).toBe(200);
+      const after = await methods();
+      expect(after.filter((m) => m.is_main).map((m) => m.id)).toEqual([account.id]);
+      const inbox = (await customer.post('/notifications', { page: '1' })).json<{
+        notifications: { type: string }[];
+      }>();
+      expect(inbox.notifications.filter((n) => n.type === 'request_reviewed')).toHaveLength(2);
+      expect(inbox.notifications.filter((n) => n.type === 'method_verified')).toHaveLength(1);
+    });
+
+    it('answers 404 for a request it does not know', async () => {
+      const res = await review('00000000-0000-4000-8000-000000000000', 'approved');
+      expect(res.statusCode).toBe(404);
+    });
+  });
+
+  describe('invitations', () => {
+    it('retries an invitation the mail server refused, later, and never loses it', async () => {
+      ok(await putCustomers([{ ...marta, code: 'ING-0010', email: 'retry@ingestion.test' }]));
+      const down = createInvitationSender({
+        db,
+        mailer: createMailer({
+          smtpUrl: 'smtp://127.0.0.1:1',
+          outboxDir: '/nonexistent',
+          log: () => {},
+        }),
+        retryBaseSeconds: 60,
+      });
+      expect(await down.sendDue()).toBe(0);
+      const [row] = await db.withTenant('demo', (sql) =>
+        sql.query<{ status: string; attempts: number; wait: number; last_error: string | null }>(
+          `SELECT i.status, i.attempts, extract(epoch FROM i.next_attempt_at - now())::int AS wait, i.last_error
+             FROM customer_invitations i JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+            WHERE c.code = 'ING-0010'`,
+        ),
+      );
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row?.wait).toBeGreaterThan(50);
+      expect(row?.last_error).toBeTruthy();
+      expect(await sender.sendDue()).toBe(0); // not due yet
+      await db.withTenant('demo', (sql) =>
+        sql.query(`UPDATE customer_invitations SET next_attempt_at = now() - interval '1 second'`),
+      );
+      expect(await sender.sendDue()).toBe(1);
+      await smtp.waitFor('retry@ingestion.test');
+    });
+
+    it('invites nobody when the batch says not to', async () => {
+      const res = ok(
+        await putCustomers([
+          { ...marta, code: 'ING-0011', email: 'quiet@ingestion.test', send_invitation: false },
+        ]),
+      );
+      expect(res).toMatchObject({ created: 1, invited: 0 });
+      expect(await sender.sendDue()).toBe(0);
+    });
+  });
+
+  it('documents every ingestion call with examples in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/demo/api/1.0/openapi.json' })).json<{
+      paths: Record<string, Record<string, OpenApiOperation>>;
+    }>();
+    for (const [name, def] of Object.entries(ingestionRoutes)) {
+      const path = `/{tenant}/api/1.0${def.path.replace(/:(\w+)/g, '{$1}')}`;
+      const op = doc.paths[path]?.[def.method.toLowerCase()];
+      const body = op?.requestBody?.content['application/json'];
+      const answer = op?.responses['200']?.content['application/json'];
+      expect(body?.example ?? body?.examples, `${name} request example`).toBeDefined();
+      expect(answer?.example ?? answer?.examples, `${name} response example`).toBeDefined();
+    }
+    const invoices = doc.paths['/{tenant}/api/1.0/admin/invoices']?.put;
+    expect(JSON.stringify(invoices?.requestBody?.content['application/json']?.example)).toContain(
+      'FV-2026-000123',
+    );
+  });
+
+  describe('API keys', () => {
+    it('refuses no key, a customer token and another tenant key', async () => {
+      const batch = { customers: [marta] };
+      const cases: Record<string, string>[] = [
+        {},
+        { authorization: `Bearer ${customer.token}` },
+        { authorization: `Bearer ${oneKey}` },
+      ];
+      for (const headers of cases) {
+        const res = await admin('PUT', '/customers', batch, headers);
+        expect(res.statusCode).toBe(401);
+      }
+    });
+  });
+
+  it('accepts 10,000 invoices with lines and instalments in one call', async () => {
+    ok(
+      await putCustomers([
+        { ...marta, code: 'BULK-1', email: 'bulk1@ingestion.test', send_invitation: false },
+        { ...marta, code: 'BULK-2', email: 'bulk2@ingestion.test', send_invitation: false },
+      ]),
+    );
+    const invoices = Array.from({ length: 10_000 }, (_, i) => {
+      const v = invoice(
+        `BULK-${String(i).padStart(5, '0')}`,
+        `BULK-${(i % 2) + 1}`,
+        1_000 + i,
+        (i % 2) + 1,
+      );
+      if (i % 3 === 0)
+        v.lines.push({
+          line_no: 2,
+          concept: 'Matrícula',
+          quantity: 1,
+          unit_price_cents: 0,
+          vat_rate: 0,
+        });
+      return v;
+    });
+    const started = Date.now();
+    expect(ok(await putInvoices(invoices))).toEqual({ created: 10_000, updated: 0, unchanged: 0 });
+    const took = Date.now() - started;
+    console.info(`${engine.name}: 10,000 invoices in ${took} ms`);
+    expect(await count('invoices', "id LIKE 'BULK-%'")).toBe(10_000);
+    expect(await count('invoice_lines', "invoice_id LIKE 'BULK-%'")).toBe(10_000 + 3_334);
+    expect(await count('instalments', "invoice_id LIKE 'BULK-%'")).toBe(15_000);
+  });
+});
