@@ -99,7 +99,8 @@ test.beforeAll(async () => {
   expect(apiKey).toMatch(/^ptk_[\w-]{43}$/);
 
   smtp = await startSmtp({ port: smtpPort });
-  server = spawn('npx', ['tsx', 'apps/api/src/server.ts'], {
+  // node itself (tsx as a loader), not npx: SIGTERM must reach the server, not a wrapper.
+  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: repo,
     env: {
       ...env,
@@ -124,7 +125,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server) {
+  if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server?.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
