@@ -173,6 +173,10 @@ test('the service worker registers, and after a reload offline the app shell sti
 test('no API answer ever lands in Cache Storage, signed in and browsing', async ({ page }) => {
   const account = accounts.clienteOne;
   await signInThroughApi(page, account);
+  // The worker registers on /login's load. Navigating before it is in control races its
+  // clients.claim(): a navigation that started before activation makes a page no worker claims
+  // until the next one (a flake seen under load). Wait for control here, then browse.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.goto(`${account.tenant.origin}/home`);
   await waitForShellCached(page);
   // Screens that call the API with the access token, now through the service worker.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createNotification, decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { signedNotification } from './redsys-notification.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -50,26 +51,7 @@ describe.each(engines())('notification and payment races on $name', (engine) => 
       p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters),
     };
   };
-  const answer = (
-    p: Record<string, string>,
-    response: string,
-    extra: Record<string, string> = {},
-  ) =>
-    createNotification({
-      version: 'HMAC_SHA256_V1',
-      secret: PUBLIC_TEST_MERCHANT.secretKey,
-      params: {
-        Ds_Amount: p.Ds_Merchant_Amount ?? '',
-        Ds_Currency: '978',
-        Ds_Order: p.Ds_Merchant_Order ?? '',
-        Ds_MerchantCode: p.Ds_Merchant_MerchantCode ?? '',
-        Ds_Terminal: '001',
-        Ds_Response: response,
-        Ds_TransactionType: '0',
-        Ds_AuthorisationCode: response === '0000' ? '654321' : '',
-        ...extra,
-      },
-    }) as unknown as Record<string, string>;
+  const answer = signedNotification;
   const notify = (message: Record<string, string>, tenant = 'demo') =>
     app.inject({
       method: 'POST',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createNotification, decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { notificationParams } from './redsys-notification.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -58,24 +59,7 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
     return decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters);
   };
   /** The notification Redsys sends for an init answer, with the given response code. */
-  const answerFor = (
-    p: Record<string, string>,
-    response: string,
-    extra: Record<string, string> = {},
-  ) => ({
-    Ds_Date: '21%2F11%2F2026',
-    Ds_Hour: '10%3A00',
-    Ds_Amount: p.Ds_Merchant_Amount ?? '',
-    Ds_Currency: '978',
-    Ds_Order: p.Ds_Merchant_Order ?? '',
-    Ds_MerchantCode: p.Ds_Merchant_MerchantCode ?? '',
-    Ds_Terminal: '001',
-    Ds_Response: response,
-    Ds_TransactionType: '0',
-    Ds_SecurePayment: '1',
-    Ds_AuthorisationCode: response === '0000' ? '123456' : '',
-    ...extra,
-  });
+  const answerFor = notificationParams;
   const stateOf = (tenant: string, order: string) =>
     db.withTenant(tenant, async (sql) => {
       const [attempt] = await sql.query<{ id: string; status: string }>(
@@ -266,7 +250,7 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
     expect((await notify('demo', tampered)).statusCode).toBe(400);
     const otherKey = notification(answerFor(p, '0000'), 'Mk9m98IfEblmPfrpsawt7BmxObt98Jev');
     expect((await notify('demo', otherKey)).statusCode).toBe(400);
-    for (const change of [
+    for (const change of <Record<string, string>[]>[
       { Ds_Amount: '1' },
       { Ds_Terminal: '002' },
       { Ds_Currency: '840' },
@@ -349,6 +333,7 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
       notification({
         ...answerFor(q, '0000', { Ds_Merchant_Identifier: 'c'.repeat(40) }),
         Ds_Amount: '0',
+        Ds_TransactionType: '0',
       }),
     );
     expect(

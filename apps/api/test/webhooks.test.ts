@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNotification, decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { signedNotification } from './redsys-notification.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -185,23 +186,7 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
       init.json<{ redsys_params: { Ds_MerchantParameters: string } }>().redsys_params
         .Ds_MerchantParameters,
     );
-    const message = createNotification({
-      version: 'HMAC_SHA256_V1',
-      secret: PUBLIC_TEST_MERCHANT.secretKey,
-      params: {
-        Ds_Date: '21%2F11%2F2026',
-        Ds_Hour: '10%3A00',
-        Ds_Amount: p.Ds_Merchant_Amount ?? '',
-        Ds_Currency: '978',
-        Ds_Order: p.Ds_Merchant_Order ?? '',
-        Ds_MerchantCode: p.Ds_Merchant_MerchantCode ?? '',
-        Ds_Terminal: '001',
-        Ds_Response: response,
-        Ds_TransactionType: '0',
-        Ds_SecurePayment: '1',
-        Ds_AuthorisationCode: response === '0000' ? '123456' : '',
-      },
-    });
+    const message = signedNotification(p, response);
     const notified = await app.inject({
       method: 'POST',
       url: '/demo/api/1.0/redsys/notification',

@@ -1,4 +1,5 @@
-import { createNotification, decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { signedNotification } from '../../test/redsys-notification.ts';
 import { authed } from './http.ts';
 
 /** A payment started through the API and the notification Redsys would send for it. */
@@ -19,24 +20,7 @@ export function authorisedNotification(
   p: Record<string, string>,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  return createNotification({
-    version: 'HMAC_SHA256_V1',
-    secret: PUBLIC_TEST_MERCHANT.secretKey,
-    params: {
-      Ds_Date: '21%2F11%2F2026',
-      Ds_Hour: '10%3A00',
-      Ds_Amount: p.Ds_Merchant_Amount ?? '',
-      Ds_Currency: '978',
-      Ds_Order: p.Ds_Merchant_Order ?? '',
-      Ds_MerchantCode: p.Ds_Merchant_MerchantCode ?? '',
-      Ds_Terminal: '001',
-      Ds_Response: '0000',
-      Ds_TransactionType: p.Ds_Merchant_TransactionType ?? '0',
-      Ds_SecurePayment: '1',
-      Ds_AuthorisationCode: '123456',
-      ...extra,
-    },
-  }) as unknown as Record<string, string>;
+  return signedNotification(p, '0000', extra);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ingestionRoutes as defs } from '@portal/contract/admin-ingestion';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createInvitationSender } from './invitations.ts';
 import { createIngestionService } from './service.ts';
@@ -16,19 +17,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
   const every = ctx.config.OUTBOX_INTERVAL_SECONDS;
   if (every > 0) {
     const sender = createInvitationSender({ db: ctx.db, mailer: ctx.mailer, log: app.log });
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      sender
-        .sendDue()
-        .catch((error: unknown) => app.log.error({ err: error }, 'invitation outbox failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, every * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    runEvery(app, every, 'invitation outbox', () => sender.sendDue());
   }
 
   route(

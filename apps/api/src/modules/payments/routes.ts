@@ -1,6 +1,7 @@
 import { routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
@@ -30,19 +31,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,
       log: app.log,
     });
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      reconciler
-        .reconcileAll()
-        .catch((error: unknown) => app.log.error({ err: error }, 'reconciliation failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, every * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    runEvery(app, every, 'reconciliation', () => reconciler.reconcileAll());
   }
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,

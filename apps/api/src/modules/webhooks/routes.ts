@@ -1,6 +1,7 @@
 import { webhookRoutes as defs } from '@portal/contract/admin-webhooks';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createWebhookDispatcher, webhookLimitsOf } from './dispatcher.ts';
 import { createWebhookService } from './service.ts';
@@ -50,21 +51,7 @@ export default async function webhooksRoutes(app: FastifyInstance, ctx: AppConte
       limits: webhookLimitsOf(ctx.config),
       log: app.log,
     });
-    let running: Promise<unknown> | null = null;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = dispatcher
-        .dispatchDue()
-        .catch((error: unknown) => app.log.error({ err: error }, 'webhook dispatch failed'))
-        .finally(() => {
-          running = null;
-        });
-    }, every * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      // A run in flight finishes (each POST is bounded by the timeout) before the database closes.
-      await running;
-    });
+    // A run in flight finishes on close (each POST is bounded by the timeout).
+    runEvery(app, every, 'webhook dispatch', () => dispatcher.dispatchDue());
   }
 }
