@@ -111,6 +111,11 @@ const ZEnv = z.object({
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(20),
   /** How long the receiver has to answer one webhook POST. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
+  /**
+   * In production webhooks go to public addresses only (no 10/8, 127/8, 169.254/16, fc00::/7...:
+   * SSRF); true lets them reach a provider on the server's own private network.
+   */
+  WEBHOOK_ALLOW_PRIVATE: ZBoolean.default(false),
   /** Extra origins a payment form may be posted to (the local Redsys simulator). */
   PAYMENT_FORM_ORIGINS: z
     .string()

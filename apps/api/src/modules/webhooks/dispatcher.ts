@@ -13,8 +13,10 @@ import {
   settleAttempt,
   type ClaimedEvent,
 } from './repository.ts';
+import { RefusedAddressError, type ResolveAll, type WebhookTargetPolicy } from './address.ts';
 import { retryDelaySeconds } from './retry.ts';
 import { signatureHeader, signWebhook } from './signature.ts';
+import { postJson } from './transport.ts';
 
 export type WebhookLimits = {
   retryBaseSeconds: number;
@@ -49,34 +51,17 @@ type Outcome = { statusCode: number | null; error: string | null; durationMs: nu
 const clip = (text: string): string =>
   text.length > maxErrorLength ? `${text.slice(0, maxErrorLength - 1)}…` : text;
 
-/** The first characters of an answer's body; the rest is not read. */
-async function readStart(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < maxErrorLength) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // An answer cut short: what arrived is enough for the log.
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** A network failure in words for the log: the cause's code (ECONNREFUSED...) or the timeout. */
 function describeFailure(error: unknown, timeoutSeconds: number): string {
+  if (error instanceof RefusedAddressError) return error.message;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `timed out after ${timeoutSeconds} s`;
   }
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string') return `connection failed: ${cause.code}`;
+  // Several addresses tried in turn (happy eyeballs) fail as one AggregateError.
+  const first = error instanceof AggregateError ? (error.errors[0] as unknown) : error;
+  if (first instanceof RefusedAddressError) return first.message;
+  const code = first instanceof Error ? (first as { code?: unknown }).code : undefined;
+  if (typeof code === 'string') return `connection failed: ${code}`;
   return error instanceof Error ? error.message : 'delivery failed';
 }
 
@@ -92,11 +77,13 @@ export function createWebhookDispatcher(deps: {
   secretBox: SecretBox;
   limits: WebhookLimits;
   log: Log;
-  fetch?: typeof fetch;
+  /** `public-only` in production (see `webhookTargetPolicyOf`): no POST to a private address. */
+  targets: WebhookTargetPolicy;
+  /** Name resolution of the sockets (tests answer it without DNS). */
+  resolveAll?: ResolveAll;
   /** Jitter source of the retry schedule (tests pin it). */
   random?: () => number;
 }) {
-  const send = deps.fetch ?? fetch;
   const { limits } = deps;
   const batchSize = limits.batchSize ?? 10;
   // Longer than one batch in flight (sent in parallel, each bounded by the timeout).
@@ -119,8 +106,7 @@ export function createWebhookDispatcher(deps: {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const response = await send(url, {
-        method: 'POST',
+      const response = await postJson(url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': userAgent,
@@ -130,18 +116,19 @@ export function createWebhookDispatcher(deps: {
           [signatureHeader]: signWebhook({ secret, body }),
         },
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(limits.timeoutSeconds * 1000),
+        timeoutMs: limits.timeoutSeconds * 1000,
+        maxTextLength: maxErrorLength,
+        targets: deps.targets,
+        resolveAll: deps.resolveAll,
       });
-      const text = await readStart(response);
       if (response.status >= 200 && response.status < 300) {
         return { statusCode: response.status, error: null, durationMs: elapsed() };
       }
-      const location = response.headers.get('location');
+      const { location } = response;
       const detail =
         response.status >= 300 && response.status < 400
           ? `redirect${location ? ` to ${location}` : ''} (not followed)`
-          : text || response.statusText;
+          : response.text || response.statusText;
       return {
         statusCode: response.status,
         error: clip(`HTTP ${response.status}${detail ? `: ${detail}` : ''}`),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
+import { webhookTargetPolicyOf } from './address.ts';
 import { createWebhookDispatcher, webhookLimitsOf } from './dispatcher.ts';
 import { createWebhookService } from './service.ts';
 
@@ -15,6 +16,7 @@ export default async function webhooksRoutes(app: FastifyInstance, ctx: AppConte
     db: ctx.db,
     secretBox: ctx.secretBox,
     production: ctx.config.NODE_ENV === 'production',
+    targets: webhookTargetPolicyOf(ctx.config),
   });
   const auth = { preValidation: [ctx.requireApiKey] };
 
@@ -50,6 +52,7 @@ export default async function webhooksRoutes(app: FastifyInstance, ctx: AppConte
       secretBox: ctx.secretBox,
       limits: webhookLimitsOf(ctx.config),
       log: app.log,
+      targets: webhookTargetPolicyOf(ctx.config),
     });
     // A run in flight finishes on close (each POST is bounded by the timeout).
     runEvery(app, every, 'webhook dispatch', () => dispatcher.dispatchDue());

@@ -10,6 +10,7 @@ import type {
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import type { WebhookTargetPolicy } from './address.ts';
 import {
   deleteEndpoint,
   failPendingEvents,
@@ -69,6 +70,7 @@ export function createWebhookService(deps: {
   db: Database;
   secretBox: SecretBox;
   production: boolean;
+  targets: WebhookTargetPolicy;
 }) {
   const seal = (tenantId: string, secret: string) =>
     deps.secretBox.seal(secret, { tenantId, field: 'webhook_secret' });
@@ -84,7 +86,10 @@ export function createWebhookService(deps: {
       tenantId: string,
       input: { url: string; enabled?: boolean | undefined },
     ): Promise<TPutWebhookResponse> {
-      const problem = webhookUrlProblem(input.url, { production: deps.production });
+      const problem = webhookUrlProblem(input.url, {
+        production: deps.production,
+        targets: deps.targets,
+      });
       if (problem) throw new FieldValidationError({ url: [problem] });
       return deps.db.withTenant(tenantId, async (sql) => {
         const updated = await updateEndpoint(sql, { url: input.url, enabled: input.enabled });
