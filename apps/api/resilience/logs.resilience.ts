@@ -38,7 +38,12 @@ describe('the logs of the whole resilience run', () => {
     for (const file of files) {
       const text = readFileSync(join(logDir, file), 'utf8');
       lines += text.split('\n').length;
-      expect(findPans(text), `card numbers in ${file}`).toEqual([]);
+      // Where each one sits, so that a failure says what wrote it.
+      const where = findPans(text).map((pan) => {
+        const at = text.indexOf(pan);
+        return text.slice(Math.max(0, at - 120), at + pan.length + 40);
+      });
+      expect(where, `card numbers in ${file}`).toEqual([]);
       expect(text, `the test card in ${file}`).not.toContain(testCard);
     }
     console.log(`scanned ${files.length} API logs, ${lines} lines: no card number`);

@@ -11,7 +11,9 @@ import { signedIn } from './session.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
 
 type OpenApiMedia = { example?: unknown; examples?: unknown };
+type OpenApiParameter = OpenApiMedia & { in: string; name: string; schema?: OpenApiMedia };
 type OpenApiOperation = {
+  parameters?: OpenApiParameter[];
   requestBody?: { content: Record<string, OpenApiMedia> };
   responses: Record<string, { content: Record<string, OpenApiMedia> } | undefined>;
 };
@@ -612,6 +614,125 @@ describe.each(engines())('ingestion API on $name', (engine) => {
       expect(inbox.notifications.filter((n) => n.type === 'method_verified')).toHaveLength(1);
     });
 
+    type Listed = {
+      request_id: string;
+      kind: string;
+      status: string;
+      customer_code: string;
+      payment_method: { id: string; deleted: boolean } & Record<string, unknown>;
+      created_at: string;
+      reviewed_at: string | null;
+    };
+    type Page = { requests: Listed[]; next_cursor: string | null };
+    const list = (query: string, tenant = 'demo', key = demoKey) =>
+      app.inject({
+        method: 'GET',
+        url: `/${tenant}/api/1.0/admin/payment-method-requests${query}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+    const page = async (query: string) => {
+      const res = await list(query);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Page>();
+    };
+
+    it('lists the requests waiting for review, with the customer and the method', async () => {
+      const added = await customer.post('/payment-methods/bank-account', {
+        iban: 'ES79 2100 0813 6101 2345 6789',
+        holder: 'Pau Soler',
+        nif: '12345678Z',
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const account = added.json<{ method: Method }>().method;
+      const asked = (
+        await customer.post(`/payment-methods/${account.id}/verification-request`, {})
+      ).json<{ request_id: string }>();
+
+      const pending = await page('?status=pending');
+      expect(pending.next_cursor).toBeNull();
+      expect(pending.requests).toHaveLength(1);
+      expect(pending.requests[0]).toEqual({
+        request_id: asked.request_id,
+        kind: 'verification',
+        status: 'pending',
+        customer_code: marta.code,
+        payment_method: {
+          id: account.id,
+          kind: 'bank_account',
+          alias: expect.any(String) as string,
+          holder: 'Pau Soler',
+          card_masked: null,
+          iban: expect.stringMatching(/^ES79\s?2100/) as string,
+          nif: '12345678Z',
+          entity: expect.any(String) as string,
+          deleted: false,
+        },
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.+Z$/) as string,
+        reviewed_at: null,
+      });
+
+      const approved = await page('?status=approved');
+      expect(approved.requests.map((r) => [r.customer_code, r.kind, r.status])).toEqual([
+        [marta.code, 'main_change', 'approved'],
+        [marta.code, 'verification', 'approved'],
+      ]);
+      expect(approved.requests.every((r) => r.reviewed_at !== null)).toBe(true);
+
+      // The customer cannot delete a method a request waits on; a method gone anyway is shown so.
+      const refused = await app.inject({
+        method: 'DELETE',
+        url: `/demo/api/1.0/payment-methods/${account.id}`,
+        headers: { authorization: `Bearer ${customer.token}` },
+      });
+      expect(refused.statusCode).toBe(409);
+      await db.withTenant('demo', (sql) =>
+        sql.query(`UPDATE payment_methods SET deleted_at = now() WHERE id = $1`, [account.id]),
+      );
+      expect((await page('?status=pending')).requests[0]?.payment_method.deleted).toBe(true);
+    });
+
+    it('pages the requests newest first with the cursor', async () => {
+      const all = (await page('?limit=100')).requests;
+      expect(all.length).toBeGreaterThanOrEqual(3);
+      const times = all.map((r) => r.created_at);
+      expect([...times].sort().reverse()).toEqual(times);
+      expect(all[0]?.status).toBe('pending');
+
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i <= all.length; i++) {
+        const next: Page = await page(`?limit=1${cursor ? `&before=${cursor}` : ''}`);
+        expect(next.requests.length).toBe(1);
+        walked.push(...next.requests.map((r) => r.request_id));
+        cursor = next.next_cursor;
+        if (!cursor) break;
+      }
+      expect(walked).toEqual(all.map((r) => r.request_id));
+      expect((await page('?limit=2')).next_cursor).toBe(all[1]?.request_id);
+    });
+
+    it('refuses a bad query, and shows another tenant nothing of this one', async () => {
+      for (const [query, field, code] of [
+        ['?limit=0', 'limit', 'too_small'],
+        ['?limit=101', 'limit', 'too_big'],
+        ['?status=open', 'status', 'invalid_value'],
+        ['?before=x', 'before', 'invalid_format'],
+      ]) {
+        const res = await list(query ?? '');
+        expect(res.statusCode, query).toBe(422);
+        expect(res.json<{ errors: Record<string, string[]> }>().errors[field ?? '']).toEqual([
+          code,
+        ]);
+      }
+      const ours = new Set((await page('?limit=100')).requests.map((r) => r.request_id));
+      const theirs = await list('?limit=100', '1', oneKey);
+      expect(theirs.statusCode, theirs.body).toBe(200);
+      const seen = theirs.json<Page>().requests;
+      expect(seen.filter((r) => ours.has(r.request_id) || r.customer_code === marta.code)).toEqual(
+        [],
+      );
+    });
+
     it('answers 404 for a request it does not know', async () => {
       const res = await review('00000000-0000-4000-8000-000000000000', 'approved');
       expect(res.statusCode).toBe(404);
@@ -658,6 +779,90 @@ describe.each(engines())('ingestion API on $name', (engine) => {
       expect(res).toMatchObject({ created: 1, invited: 0 });
       expect(await sender.sendDue()).toBe(0);
     });
+
+    const invite = (codes: string[]) => admin('POST', '/customers/invitations', { codes });
+    const invitationOf = async (code: string) => {
+      const [row] = await db.withTenant('demo', (sql) =>
+        sql.query<{ status: string; attempts: number; due: boolean; last_error: string | null }>(
+          `SELECT i.status, i.attempts, i.next_attempt_at <= now() AS due, i.last_error
+             FROM customer_invitations i JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+            WHERE c.code = $1`,
+          [code],
+        ),
+      );
+      return row;
+    };
+
+    it('invites again customers without a password; one with a password is listed, not invited', async () => {
+      ok(await putCustomers([{ ...marta, code: 'ING-0012', email: 'gave-up@ingestion.test' }]));
+      await db.withTenant('demo', (sql) =>
+        sql.query(
+          `UPDATE customer_invitations i
+              SET status = 'failed', attempts = 20, last_error = '550 mailbox unavailable',
+                  next_attempt_at = now() + interval '6 hours'
+             FROM customers c
+            WHERE c.tenant_id = i.tenant_id AND c.id = i.customer_id AND c.code = 'ING-0012'`,
+        ),
+      );
+      expect(await invitationOf('ING-0010')).toMatchObject({ status: 'sent' });
+      expect(await invitationOf('ING-0011')).toBeUndefined();
+      expect(await invitationOf('ING-0012')).toMatchObject({ status: 'failed', due: false });
+
+      const codes = ['ING-0010', marta.code, 'ING-0011', 'ING-0012'];
+      const res = await invite(codes);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ queued: 3, has_password: [marta.code] });
+      for (const code of ['ING-0010', 'ING-0011', 'ING-0012'])
+        expect(await invitationOf(code), code).toEqual({
+          status: 'pending',
+          attempts: 0,
+          due: true,
+          last_error: null,
+        });
+      expect(await invitationOf(marta.code)).toMatchObject({ status: 'sent' });
+
+      // Asked again while they wait: the same answer, nothing written.
+      const before = await snapshot();
+      expect((await invite(codes)).json()).toEqual({ queued: 3, has_password: [marta.code] });
+      expect(await snapshot()).toEqual(before);
+
+      expect(await sender.sendDue()).toBe(3);
+      for (const email of [
+        'retry@ingestion.test',
+        'quiet@ingestion.test',
+        'gave-up@ingestion.test',
+      ])
+        await smtp.waitFor(email);
+      expect(await sender.sendDue()).toBe(0);
+    });
+
+    it('refuses unknown and repeated codes, an empty list and too long a list, writing nothing', async () => {
+      const before = await snapshot();
+      const res = await invite(['ING-0011', 'NOBODY', 'ING-0011']);
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'codes.1': ['unknown_customer'],
+        'codes.2': ['duplicate'],
+      });
+      expect((await invite([])).json<{ errors: object }>().errors).toEqual({
+        codes: ['required'],
+      });
+      const many = Array.from({ length: 1001 }, (_, i) => `ING-X-${i}`);
+      expect((await invite(many)).json<{ errors: object }>().errors).toEqual({
+        codes: ['too_big'],
+      });
+      // Another tenant's key does not know this tenant's customers.
+      const foreign = await app.inject({
+        method: 'POST',
+        url: '/1/api/1.0/admin/customers/invitations',
+        payload: { codes: ['ING-0011'] },
+        headers: { authorization: `Bearer ${oneKey}` },
+      });
+      expect(foreign.json<{ errors: object }>().errors).toEqual({
+        'codes.0': ['unknown_customer'],
+      });
+      expect(await snapshot()).toEqual(before);
+    });
   });
 
   it('documents every ingestion call with examples in the OpenAPI document', async () => {
@@ -667,11 +872,28 @@ describe.each(engines())('ingestion API on $name', (engine) => {
     for (const [name, def] of Object.entries(ingestionRoutes)) {
       const path = `/{tenant}/api/1.0${def.path.replace(/:(\w+)/g, '{$1}')}`;
       const op = doc.paths[path]?.[def.method.toLowerCase()];
-      const body = op?.requestBody?.content['application/json'];
       const answer = op?.responses['200']?.content['application/json'];
-      expect(body?.example ?? body?.examples, `${name} request example`).toBeDefined();
       expect(answer?.example ?? answer?.examples, `${name} response example`).toBeDefined();
+      if ('body' in def) {
+        const body = op?.requestBody?.content['application/json'];
+        expect(body?.example ?? body?.examples, `${name} request example`).toBeDefined();
+      }
+      if ('querystring' in def) {
+        const names = Object.keys(def.querystring.shape);
+        const params = (op?.parameters ?? []).filter((p) => p.in === 'query');
+        expect(params.map((p) => p.name).sort(), name).toEqual(names.sort());
+        for (const p of params)
+          expect(p.example ?? p.examples ?? p.schema?.examples, `${name} ${p.name}`).toBeDefined();
+      }
     }
+    const requests = doc.paths['/{tenant}/api/1.0/admin/payment-method-requests']?.get;
+    expect(
+      JSON.stringify(requests?.responses['200']?.content['application/json']?.example),
+    ).toContain('customer_code');
+    const invite = doc.paths['/{tenant}/api/1.0/admin/customers/invitations']?.post;
+    expect(invite?.requestBody?.content['application/json']?.example).toEqual({
+      codes: ['C-000789', 'C-000790'],
+    });
     const invoices = doc.paths['/{tenant}/api/1.0/admin/invoices']?.put;
     expect(JSON.stringify(invoices?.requestBody?.content['application/json']?.example)).toContain(
       'FV-2026-000123',

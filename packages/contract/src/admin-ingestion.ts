@@ -344,6 +344,112 @@ export const ZReviewResponse = z
   });
 export type TReviewResponse = z.infer<typeof ZReviewResponse>;
 
+// ---- Payment method requests waiting for review ----
+
+const exampleRequestId = '5b0c8c2e-6f1d-4a57-9a53-2f0f3a1d9e10';
+const exampleRequest = {
+  request_id: exampleRequestId,
+  kind: 'verification',
+  status: 'pending',
+  customer_code: 'C-000789',
+  payment_method: {
+    id: '0e7f5a34-1c1b-4d0e-8a9e-3f4b1c2d5e6f',
+    kind: 'bank_account',
+    alias: 'Cuenta familiar',
+    holder: 'Marta Soler Vidal',
+    card_masked: null,
+    iban: 'ES9121000418450200051332',
+    nif: '12345678Z',
+    entity: 'CaixaBank',
+    deleted: false,
+  },
+  created_at: '2026-11-21T10:00:00.000Z',
+  reviewed_at: null,
+};
+
+export const ZRequestStatus = z.enum(['pending', 'approved', 'rejected'], FieldError.invalidValue);
+
+/** A customer's request as the provider reviews it (the same fields as the webhook's `data`). */
+export const ZPaymentMethodRequest = z
+  .object({
+    request_id: z.string(),
+    kind: z.enum(['main_change', 'verification']),
+    status: ZRequestStatus,
+    customer_code: z.string(),
+    payment_method: z.object({
+      id: z.string(),
+      kind: z.enum(['card', 'bank_account', 'bank_transfer']),
+      alias: z.string(),
+      holder: z.string(),
+      /** A card's masked number (`454881******0004`); null for a bank account. */
+      card_masked: z.string().nullable(),
+      iban: z.string().nullable(),
+      nif: z.string().nullable(),
+      entity: z.string().nullable(),
+      /** The customer deleted the method after asking: the request can only be rejected. */
+      deleted: z.boolean(),
+    }),
+    created_at: z.iso.datetime(),
+    /** When the provider answered; null while pending. */
+    reviewed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ examples: [exampleRequest] });
+export type TPaymentMethodRequest = z.infer<typeof ZPaymentMethodRequest>;
+
+export const ZPaymentMethodRequestsQuery = z.object({
+  status: ZRequestStatus.optional().meta({
+    description: 'Only requests in this state (`pending`: those waiting for review)',
+    examples: ['pending'],
+  }),
+  limit: z.coerce
+    .number(FieldError.invalidType)
+    .int(FieldError.invalidFormat)
+    .min(1, FieldError.tooSmall)
+    .max(100, FieldError.tooBig)
+    .default(20)
+    .meta({ description: 'Requests per page (1-100)', examples: [50] }),
+  before: z
+    .uuid(FieldError.invalidFormat)
+    .optional()
+    .meta({ description: "The previous page's `next_cursor`", examples: [exampleRequestId] }),
+});
+export type TPaymentMethodRequestsQuery = z.input<typeof ZPaymentMethodRequestsQuery>;
+
+export const ZPaymentMethodRequestsResponse = z
+  .object({
+    /** Newest first. */
+    requests: z.array(ZPaymentMethodRequest),
+    /** Pass as `before` for the next (older) page; null on the last page. */
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ examples: [{ requests: [exampleRequest], next_cursor: null }] });
+export type TPaymentMethodRequestsResponse = z.infer<typeof ZPaymentMethodRequestsResponse>;
+
+// ---- Invitations sent again ----
+
+/** Largest number of customers of one invitation call. */
+export const invitationBatchMax = 1000;
+
+export const ZInviteCustomersRequest = z
+  .strictObject({
+    codes: z
+      .array(ZKey, FieldError.required)
+      .min(1, FieldError.required)
+      .max(invitationBatchMax, FieldError.tooBig),
+  })
+  .meta({ examples: [{ codes: ['C-000789', 'C-000790'] }] });
+export type TInviteCustomersRequest = z.input<typeof ZInviteCustomersRequest>;
+
+export const ZInviteCustomersResult = z
+  .object({
+    /** Customers of the call whose invitation now waits in the outbox (sent shortly after). */
+    queued: z.number().int(),
+    /** Codes of the call whose customer already has a password: not invited. */
+    has_password: z.array(z.string()),
+  })
+  .meta({ examples: [{ queued: 1, has_password: ['C-000790'] }] });
+export type TInviteCustomersResult = z.infer<typeof ZInviteCustomersResult>;
+
 /** Ingestion calls: bulk upserts keyed by the provider's own ids. */
 export const ingestionRoutes = {
   ingestCustomers: {
@@ -355,6 +461,15 @@ export const ingestionRoutes = {
     body: ZIngestCustomersRequest,
     response: ZIngestCustomersResult,
     bodyLimit: batchBodyLimit,
+  },
+  inviteCustomers: {
+    method: 'POST',
+    path: '/admin/customers/invitations',
+    auth: 'apiKey',
+    summary:
+      'Invite again customers without a password: their invitation goes back to the outbox now (all or nothing)',
+    body: ZInviteCustomersRequest,
+    response: ZInviteCustomersResult,
   },
   ingestInvoices: {
     method: 'PUT',
@@ -393,5 +508,14 @@ export const ingestionRoutes = {
     params: ZReviewParams,
     body: ZReviewRequest,
     response: ZReviewResponse,
+  },
+  listPaymentMethodRequests: {
+    method: 'GET',
+    path: '/admin/payment-method-requests',
+    auth: 'apiKey',
+    summary:
+      "Customers' requests (main method change, bank account verification), newest first; `status=pending` lists those waiting for review",
+    querystring: ZPaymentMethodRequestsQuery,
+    response: ZPaymentMethodRequestsResponse,
   },
 } as const satisfies Record<string, TRouteDef>;

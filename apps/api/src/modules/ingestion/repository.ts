@@ -133,6 +133,35 @@ export function createIngestionRepository() {
       return rows.length;
     },
 
+    /** The customers of these codes that exist, and whether each has a password. */
+    async customersForInvitation(sql: Sql, codes: string[]) {
+      return sql.query<{ code: string; id: string; has_password: boolean }>(
+        `SELECT code, id, password_hash IS NOT NULL AS has_password FROM customers
+          WHERE tenant_id = ${tenant} AND code = ANY($1::text[])`,
+        [codes],
+      );
+    },
+
+    /**
+     * Puts these customers' invitations in the outbox, due now: a new row, or a `sent` or `failed`
+     * one back to `pending` with its attempts reset. One already `pending` keeps its schedule (it
+     * may be being sent right now). Answers how many rows were written.
+     */
+    async requeueInvitations(sql: Sql, customerIds: string[]): Promise<number> {
+      if (customerIds.length === 0) return 0;
+      const rows = await sql.query(
+        `INSERT INTO customer_invitations (tenant_id, customer_id)
+         SELECT ${tenant}, id FROM unnest($1::uuid[]) AS b(id)
+         ON CONFLICT (tenant_id, customer_id) DO UPDATE
+            SET status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL,
+                sent_at = NULL
+          WHERE customer_invitations.status <> 'pending'
+         RETURNING customer_id`,
+        [customerIds],
+      );
+      return rows.length;
+    },
+
     /** Customer ids by code, for the codes of a batch that exist. */
     async customerIds(sql: Sql, codes: string[]): Promise<Map<string, string>> {
       const rows = await sql.query<{ code: string; id: string }>(
@@ -350,6 +379,45 @@ export function createIngestionRepository() {
         [id],
       );
       return rows[0];
+    },
+
+    /** A page of requests, newest first, older than the request `before` when given. */
+    async listRequests(
+      sql: Sql,
+      input: { status: string | undefined; limit: number; before: string | undefined },
+    ) {
+      return sql.query<{
+        id: string;
+        kind: 'main_change' | 'verification';
+        status: 'pending' | 'approved' | 'rejected';
+        customer_code: string;
+        method_id: string;
+        method_kind: 'card' | 'bank_account' | 'bank_transfer';
+        alias: string;
+        holder: string;
+        card_masked: string | null;
+        iban: string | null;
+        nif: string | null;
+        entity: string | null;
+        method_deleted: boolean;
+        created_at: Date;
+        reviewed_at: Date | null;
+      }>(
+        `SELECT r.id, r.kind, r.status, c.code AS customer_code, m.id AS method_id,
+                m.kind AS method_kind, m.alias, m.holder, m.card_masked, m.iban, m.nif, m.entity,
+                m.deleted_at IS NOT NULL AS method_deleted, r.created_at, r.reviewed_at
+           FROM payment_method_requests r
+           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+           JOIN payment_methods m ON m.tenant_id = r.tenant_id AND m.id = r.payment_method_id
+          WHERE r.tenant_id = ${tenant}
+            AND ($1::text IS NULL OR r.status = $1::text)
+            AND ($2::uuid IS NULL OR (r.created_at, r.id) < (
+                  SELECT created_at, id FROM payment_method_requests
+                   WHERE tenant_id = ${tenant} AND id = $2::uuid))
+          ORDER BY r.created_at DESC, r.id DESC
+          LIMIT $3`,
+        [input.status ?? null, input.before ?? null, input.limit],
+      );
     },
 
     /** The customer's main method becomes this one, and only this one. */

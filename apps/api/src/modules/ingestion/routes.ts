@@ -28,6 +28,18 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
   );
   route(
     app,
+    defs.inviteCustomers,
+    ({ request, body }) => service.inviteCustomers(request.tenant.id, body.codes),
+    auth,
+  );
+  route(
+    app,
+    defs.listPaymentMethodRequests,
+    ({ request, query }) => service.listRequests(request.tenant.id, query),
+    auth,
+  );
+  route(
+    app,
     defs.ingestInvoices,
     ({ request, body }) => service.ingestInvoices(request.tenant.id, body.invoices),
     auth,

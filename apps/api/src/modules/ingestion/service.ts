@@ -6,6 +6,8 @@ import type {
   TIngestInvoice,
   TIngestNotification,
   TInstalmentStatusChange,
+  TInviteCustomersResult,
+  TPaymentMethodRequestsResponse,
   TReviewResponse,
 } from '@portal/contract/admin-ingestion';
 import type { Database, Sql } from '../../db/database.ts';
@@ -96,6 +98,35 @@ export function createIngestionService({ db }: { db: Database }) {
           updated,
           unchanged: customers.length - created.length - updated,
           invited,
+        };
+      });
+    },
+
+    /**
+     * Invites again customers who have no password: their invitation goes back to the outbox, due
+     * now. Unknown or repeated codes reject the call whole; a customer who already has a password
+     * is listed in `has_password` and not invited (that is not an error: the goal is reached).
+     */
+    async inviteCustomers(tenantId: string, codes: string[]): Promise<TInviteCustomersResult> {
+      const errors = createBatchErrors();
+      for (const i of repeatedIndexes(codes)) errors.add(`codes.${i}`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const found = new Map(
+          (await repository.customersForInvitation(sql, unique(codes))).map((c) => [c.code, c]),
+        );
+        codes.forEach((code, i) => {
+          if (!found.has(code)) errors.add(`codes.${i}`, FieldError.unknownCustomer);
+        });
+        errors.throwIfAny();
+        const invitees = codes.flatMap((code) => {
+          const c = found.get(code);
+          return c && !c.has_password ? [c.id] : [];
+        });
+        await repository.requeueInvitations(sql, invitees);
+        return {
+          queued: invitees.length,
+          has_password: codes.filter((code) => found.get(code)?.has_password),
         };
       });
     },
@@ -289,6 +320,47 @@ export function createIngestionService({ db }: { db: Database }) {
         );
         return { created, updated: 0, unchanged: notifications.length - created };
       });
+    },
+
+    /** The customers' requests, newest first, a page at a time (`before` is the last id seen). */
+    async listRequests(
+      tenantId: string,
+      query: {
+        status?: 'pending' | 'approved' | 'rejected' | undefined;
+        limit: number;
+        before?: string | undefined;
+      },
+    ): Promise<TPaymentMethodRequestsResponse> {
+      const rows = await db.withTenant(tenantId, (sql) =>
+        repository.listRequests(sql, {
+          status: query.status,
+          limit: query.limit + 1,
+          before: query.before,
+        }),
+      );
+      const page = rows.slice(0, query.limit);
+      return {
+        requests: page.map((r) => ({
+          request_id: r.id,
+          kind: r.kind,
+          status: r.status,
+          customer_code: r.customer_code,
+          payment_method: {
+            id: r.method_id,
+            kind: r.method_kind,
+            alias: r.alias,
+            holder: r.holder,
+            card_masked: r.card_masked,
+            iban: r.iban,
+            nif: r.nif,
+            entity: r.entity,
+            deleted: r.method_deleted,
+          },
+          created_at: r.created_at.toISOString(),
+          reviewed_at: r.reviewed_at ? r.reviewed_at.toISOString() : null,
+        })),
+        next_cursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+      };
     },
 
     /**
