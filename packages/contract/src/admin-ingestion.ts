@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailPattern, isApiDate, ZEmail } from './common.ts';
+import { pageQueryFields } from './admin-paging.ts';
 import { FieldError } from './errors.ts';
 import type { TRouteDef } from './routes.ts';
 
@@ -401,17 +402,7 @@ export const ZPaymentMethodRequestsQuery = z.object({
     description: 'Only requests in this state (`pending`: those waiting for review)',
     examples: ['pending'],
   }),
-  limit: z.coerce
-    .number(FieldError.invalidType)
-    .int(FieldError.invalidFormat)
-    .min(1, FieldError.tooSmall)
-    .max(100, FieldError.tooBig)
-    .default(20)
-    .meta({ description: 'Requests per page (1-100)', examples: [50] }),
-  before: z
-    .uuid(FieldError.invalidFormat)
-    .optional()
-    .meta({ description: "The previous page's `next_cursor`", examples: [exampleRequestId] }),
+  ...pageQueryFields('Requests', exampleRequestId),
 });
 export type TPaymentMethodRequestsQuery = z.input<typeof ZPaymentMethodRequestsQuery>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields } from './admin-paging.ts';
 import { FieldError } from './errors.ts';
 import type { TRouteDef } from './routes.ts';
 
@@ -189,18 +190,8 @@ export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
 
 export const ZWebhookEventsQuery = z.object({
   status: ZWebhookEventStatus.optional().meta({ description: 'Only events in this state' }),
-  limit: z.coerce
-    .number(FieldError.invalidType)
-    .int(FieldError.invalidFormat)
-    .min(1, FieldError.tooSmall)
-    .max(100, FieldError.tooBig)
-    .default(20)
-    .meta({ description: 'Events per page (1-100)', examples: [50] }),
-  /** `next_cursor` of the previous page: events older than that one. */
-  before: z
-    .uuid(FieldError.invalidFormat)
-    .optional()
-    .meta({ description: "The previous page's `next_cursor`", examples: [exampleEventId] }),
+  /** `before`: `next_cursor` of the previous page, events older than that one. */
+  ...pageQueryFields('Events', exampleEventId),
 });
 export type TWebhookEventsQuery = z.input<typeof ZWebhookEventsQuery>;
 
