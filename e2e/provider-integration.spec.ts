@@ -1,20 +1,22 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { startSmtp } from '../tools/test-smtp.ts';
 import { passwordField, signInWithForm } from './support/auth.ts';
 import { authTexts as t } from './support/texts.ts';
 
 /**
- * The provider's whole integration, as a real client would run it (issue 10): a fresh PostgreSQL
+ * The provider's whole integration, as a real client would run it (issue 10): a fresh embedded
  * database, a tenant and an API key made with the admin CLI, a portal started on that database,
  * customers and invoices sent to the ingestion API, the invitation e-mail received over SMTP, the
  * password set from its link, and the ingested invoices seen in Chromium. Replaying the batch
  * changes nothing; a malformed batch writes nothing.
  *
- * It needs the PostgreSQL server of the machine (127.0.0.1:5432, as the API tests do).
+ * The CLI on PostgreSQL is covered by apps/api/test/admin-cli.test.ts (both engines).
  */
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -22,15 +24,14 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const port = Number(process.env.E2E_PROVIDER_PORT ?? 3140);
 const smtpPort = Number(process.env.E2E_PROVIDER_SMTP_PORT ?? 3146);
-const adminUrl = process.env.E2E_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `portal_e2e_provider_${randomBytes(4).toString('hex')}`;
-const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${database}`);
+/** A database of its own: the embedded one, in a throw-away folder (the default of `npm start`). */
+const dataDir = join(tmpdir(), `portal-e2e-provider-${port}`);
 const tenant = 'acme';
 const origin = `http://${tenant}.localhost:${port}`;
 const api = `http://localhost:${port}/${tenant}/api/1.0`;
 const env = {
   ...process.env,
-  DATABASE_URL: databaseUrl,
+  DATA_DIR: dataDir,
   APP_SECRET: randomBytes(32).toString('base64'),
   LOG_LEVEL: 'warn',
 };
@@ -41,7 +42,6 @@ test.use({ locale: 'es-ES' });
 let server: ChildProcess | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let apiKey = '';
-let reachable = true;
 
 /** Runs the admin CLI as an operator would; fails the test with its stderr. */
 function admin(...args: string[]): string {
@@ -65,16 +65,9 @@ async function adminCall(method: 'PUT' | 'POST', path: string, body: unknown) {
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const pgAdmin = new pg.Client({ connectionString: adminUrl });
-  try {
-    await pgAdmin.connect();
-  } catch {
-    reachable = false;
-    return;
-  }
-  await pgAdmin.query(`CREATE DATABASE ${database}`);
-  await pgAdmin.end();
-
+  rmSync(dataDir, { recursive: true, force: true });
+  // The operator's order with the embedded database: the CLI first (it migrates the empty
+  // folder), then the server, which owns the folder while it runs.
   admin(
     'tenant',
     'create',
@@ -131,11 +124,7 @@ test.afterAll(async () => {
     await exited;
   }
   await smtp?.close();
-  if (!reachable) return;
-  const pgAdmin = new pg.Client({ connectionString: adminUrl });
-  await pgAdmin.connect();
-  await pgAdmin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await pgAdmin.end();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const customers = {
@@ -189,8 +178,6 @@ const invoices = {
 test('a batch sent by the provider reaches the customer, who is invited and sees it', async ({
   page,
 }) => {
-  test.skip(!reachable, 'needs the PostgreSQL server at 127.0.0.1:5432');
-
   const first = await adminCall('PUT', '/admin/customers', customers);
   expect(first.status, JSON.stringify(first.json)).toBe(200);
   expect(first.json).toMatchObject({ created: 1 });
