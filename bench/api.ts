@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -80,6 +79,11 @@ export function benchRanges(shape: LoadShape) {
     payments: { datefrom: apiDate(fiveYearsAgo), dateto: apiDate(yearAhead) },
   };
 }
+
+/** APP_SECRET of the bench's servers: a public value, for the generated data sets only. */
+export const benchAppSecret = Buffer.from('portal-bench-app-secret-not-for-production!').toString(
+  'base64',
+);
 
 /** Portal server environment shared by the PostgreSQL and the embedded runs. */
 function portalEnv(port: number, appSecret: string): Record<string, string> {
@@ -164,7 +168,9 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
       ? `  data set: ${options.database} kept from an earlier run`
       : `  data set: ${options.database} generated in ${dataset.seconds.toFixed(0)} s`,
   );
-  const appSecret = randomBytes(32).toString('base64');
+  // The same secret every run: the data sets' tenant secrets are sealed with it at the first start
+  // (apps/api/src/db/seal-secrets.ts), and a new one each run could not open them. Bench only.
+  const appSecret = benchAppSecret;
   const portalPort = await freePort();
   const httpPort = await freePort();
   const fastifyPort = await freePort();
