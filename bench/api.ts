@@ -36,7 +36,15 @@ export type ApiOptions = {
 };
 
 export type Throughput = { runs: number[]; median: number };
-export type FixedRate = { p50: number[]; p99: number[]; medianP50: number; medianP99: number };
+export type FixedRate = {
+  p50: number[];
+  p99: number[];
+  medianP50: number;
+  medianP99: number;
+  /** p99 of the generator's own lateness in each run (LoadResult.lateP99). */
+  lateP99: number[];
+  medianLateP99: number;
+};
 
 export type ApiResults = {
   dataset: {
@@ -333,13 +341,17 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
           p99: [],
           medianP50: 0,
           medianP99: 0,
+          lateP99: [],
+          medianLateP99: 0,
         });
         entry.p50.push(result.p50);
         entry.p99.push(result.p99);
         entry.medianP50 = median(entry.p50);
         entry.medianP99 = median(entry.p99);
+        entry.lateP99.push(result.lateP99 ?? Number.NaN);
+        entry.medianLateP99 = median(entry.lateP99);
         log(
-          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served)`,
+          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served; generator late p99 ${result.lateP99} ms)`,
         );
       }
     }

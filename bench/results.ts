@@ -63,10 +63,10 @@ export function toMarkdown(r: BenchResults): string {
       `Latency at a fixed ${n(api.settings.rate)} req/s (median of ${api.settings.rounds}):`,
       '',
     );
-    out.push('| Target | p50 | p99 |', '|---|--:|--:|');
+    out.push('| Target | p50 | p99 | generator late, p99 |', '|---|--:|--:|--:|');
     for (const [name, f] of Object.entries(api.fixedRate)) {
       out.push(
-        `| ${labels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms |`,
+        `| ${labels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms | ${n(f.medianLateP99, 1)} ms |`,
       );
     }
     const d = api.diagnosis;
