@@ -343,13 +343,10 @@ function entryOf(packages: readonly string[]): string {
 async function librarySizes(): Promise<Record<string, number>> {
   const { build } = await import('esbuild');
   const groups: Record<string, string[]> = {
-    'react + react-dom': ['react', 'react-dom', 'react-dom/client'],
+    // preact/compat under these names (docs/decisions/011).
+    'react + react-dom (preact/compat)': ['react', 'react-dom', 'react-dom/client'],
     'react-router': ['react-router'],
-    'i18next + react-i18next + detector': [
-      'i18next',
-      'react-i18next',
-      'i18next-browser-languagedetector',
-    ],
+    'i18next + react-i18next': ['i18next', 'react-i18next'],
     '@tanstack/react-query': ['@tanstack/react-query'],
   };
   const sizes: Record<string, number> = {};
@@ -363,6 +360,15 @@ async function librarySizes(): Promise<Record<string, number>> {
       // react is shared by the other groups: count it once, in its own group.
       external: name.startsWith('react +') ? [] : ['react', 'react-dom'],
       define: { 'process.env.NODE_ENV': '"production"' },
+      // As the app's build does: react-router's production build, react-i18next's shim as the
+      // hook itself (apps/web/vite.config.ts).
+      alias: {
+        'react-router': join(repoRoot, 'node_modules/react-router/dist/production/index.mjs'),
+        'use-sync-external-store/shim': join(
+          repoRoot,
+          'apps/web/src/lib/use-sync-external-store-shim.ts',
+        ),
+      },
       logLevel: 'silent',
     });
     const code = result.outputFiles[0]?.contents ?? new Uint8Array();

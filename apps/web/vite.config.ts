@@ -1,9 +1,10 @@
 import { defineConfig, transformWithOxc, type Plugin } from 'vite';
-import react from '@vitejs/plugin-react';
+import prefresh from '@prefresh/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const compressible = /\.(js|css|html|svg|json)$/;
@@ -85,10 +86,45 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * react-router publishes a production build (`dist/production`, without its development warnings)
+ * that its package exports never select (react-router issue 14102): the build takes it; the dev
+ * server and the tests keep the development one, warnings included.
+ */
+function reactRouterProduction(): Plugin {
+  const entry = fileURLToPath(
+    new URL('../production/index.mjs', import.meta.resolve('react-router')),
+  );
+  return {
+    name: 'portal:react-router-production',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      return source === 'react-router' ? entry : null;
+    },
+  };
+}
+
+const fromHere = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
+  // `react` and `react-dom` are preact/compat (npm aliases in package.json, overrides in the root
+  // one; docs/decisions/011): JSX compiles to `react/jsx-runtime`, which is Preact's.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  plugins: [
+    // Hot updates that keep the state, on Preact (React's fast refresh cannot refresh it); not in
+    // the tests. It resolves to its plugins (its typing nests one promise too many).
+    process.env.VITEST ? null : (prefresh() as Promise<Plugin[]>),
+    tailwindcss(),
+    reactRouterProduction(),
+    serviceWorker(),
+    precompress(),
+  ],
   resolve: {
-    alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) },
+    alias: {
+      '@': fromHere('./src'),
+      'use-sync-external-store/shim': fromHere('./src/lib/use-sync-external-store-shim.ts'),
+    },
   },
   build: {
     outDir: 'dist',
@@ -97,6 +133,20 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // No `data:` URLs: the server's Content-Security-Policy may not allow them for images.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      onwarn(warning, warn) {
+        // react-router's and react-query's "use client" marks mean nothing in a single-page app.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) {
+          return;
+        }
+        // react-router uses React 19's `useOptimistic` when there is one, and only for its
+        // `unstable_useTransitions` (not used here); preact/compat has none.
+        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) {
+          return;
+        }
+        warn(warning);
+      },
+    },
   },
   server: {
     // API calls are `/{tenant}/api/1.0/...`: everything else is the app.

@@ -1,7 +1,6 @@
 import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { storageKeys } from './storage';
+import { languageDetector } from './language-detector';
 
 export const languages = ['es', 'ca', 'en', 'eu'] as const;
 export type Language = (typeof languages)[number];
@@ -88,7 +87,7 @@ i18n.on('languageChanged', (language) => {
 /** Resolves once the detected language's strings are loaded. */
 export const i18nReady = i18n
   .use(lazyBackend)
-  .use(LanguageDetector)
+  .use(languageDetector)
   .use(initReactI18next)
   .init({
     resources: { es: spanish },
@@ -98,12 +97,7 @@ export const i18nReady = i18n
     load: 'languageOnly',
     ns: Object.keys(spanish),
     defaultNS: defaultNamespace,
-    // Spec §4: stored choice, then the browser; every change is stored.
-    detection: {
-      order: ['localStorage', 'navigator'],
-      lookupLocalStorage: storageKeys.language,
-      caches: ['localStorage'],
-    },
+    // Spec §4: stored choice, then the browser; every change is stored (./language-detector.ts).
     // Spec §9: up to 10 parallel reads, 5 retries, 350 ms doubling.
     maxParallelReads: 10,
     maxRetries: 5,
