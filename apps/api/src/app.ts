@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { deriveKey } from './lib/secrets.ts';
 import errorHandler from './plugins/app/error-handler.ts';
 import openapi from './plugins/app/openapi.ts';
 import tenant from './plugins/app/tenant.ts';
@@ -70,7 +68,6 @@ export async function buildApp({
     tls: config.publicUrl.startsWith('https:'),
   });
   await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(cookie, { secret: deriveKey(rootSecret, 'cookie').toString('base64') });
   await app.register(formbody, { bodyLimit: 65_536 });
   await app.register(openapi);
   await app.register(formPostCallback);

@@ -1,8 +1,10 @@
+import cookie from '@fastify/cookie';
 import { ErrorCode, routes, signInStartPath, ZSignInProvider } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
+import { deriveKey } from '../../lib/secrets.ts';
 import {
   clearSessionCookies,
   refreshCookie,
@@ -15,6 +17,9 @@ import { createResetMailer } from './reset-mail.ts';
 import { createAuthService, type Session } from './service.ts';
 
 export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
+  // Only these calls read or set cookies: parsing them here spares every other request a hook
+  // (bench/README.md: the portal's plugins cost measurable throughput on /invoices).
+  await app.register(cookie, { secret: deriveKey(ctx.rootSecret, 'cookie').toString('base64') });
   const secure = ctx.config.publicUrl.startsWith('https:');
   const service = createAuthService({
     db: ctx.db,
