@@ -1,5 +1,5 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   accounts,
@@ -166,7 +166,7 @@ test.describe('accessibility (axe)', () => {
   ] as const;
 
   async function checkAxe(page: Page, label: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(violations, label).toEqual([]);
   }
 

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, type Page, test } from '@playwright/test';
 import type { ReceivedMail } from '../tools/test-smtp.ts';
 import { accounts, signInThroughApi } from './support/auth.ts';
@@ -50,7 +50,7 @@ function countContactCalls(page: Page): () => number {
 }
 
 async function expectNoViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await analyzeSettled(page);
   expect(
     violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
     where,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { type Account, demoPassword, signInThroughApi } from './support/auth.ts';
 import { tenants } from './support/env.ts';
@@ -109,7 +109,7 @@ async function checkVariants(page: Page, name: string, url: string): Promise<voi
       return root.scrollWidth - root.clientWidth;
     });
     expect(overflow, `${label}: wider than the screen by ${overflow}px`).toBeLessThanOrEqual(0);
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
       label,

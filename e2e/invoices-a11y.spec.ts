@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import type { Page } from '@playwright/test';
 import { allInvoices, expect, fill, t, type Tenant, tenants, test } from './support/invoices.ts';
 
@@ -13,7 +13,7 @@ const viewports = [
 ];
 
 async function expectNoViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await analyzeSettled(page);
   expect(
     violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
     where,

@@ -1,6 +1,6 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import type legalJson from '../apps/web/src/locales/es/legal.json';
 import { accounts, signInThroughApi } from './support/auth.ts';
@@ -228,7 +228,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       ] as const) {
         await page.goto(`${tenant.origin}${path}`);
         await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-        const { violations } = await new AxeBuilder({ page }).analyze();
+        const { violations } = await analyzeSettled(page);
         expect(
           violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
           `${path} ${viewport.width}px ${colorScheme}`,

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type Account, accounts, signInThroughApi } from './support/auth.ts';
 import { commonTexts, fillText, notificationsTexts as t } from './support/texts.ts';
@@ -238,7 +238,7 @@ test('a list that cannot load says so and loads on retry', async ({ page }) => {
 
 test.describe('accessibility (axe)', () => {
   async function expectNoViolations(page: Page, where: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
       where,

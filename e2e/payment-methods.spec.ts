@@ -1,6 +1,6 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import type paymentMethodsJson from '../apps/web/src/locales/es/payment-methods.json';
 import { type Account, accounts, signInThroughApi, storedAuth } from './support/auth.ts';
@@ -352,7 +352,7 @@ test.describe('accessibility (axe)', () => {
   test.describe.configure({ timeout: 60_000 });
 
   async function expectNoViolations(page: Page, where: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
       where,

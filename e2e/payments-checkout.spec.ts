@@ -1,6 +1,6 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type Account, accounts, signInThroughApi, storedAuth } from './support/auth.ts';
 
@@ -410,7 +410,7 @@ test.describe('accessibility (axe)', () => {
   ] as const;
 
   async function checkAxe(page: Page, label: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(violations, label).toEqual([]);
   }
 

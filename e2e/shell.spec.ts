@@ -1,6 +1,6 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { analyzeSettled } from './support/axe.ts';
 import { expect, type Page, test } from '@playwright/test';
 import { accounts, signInThroughApi } from './support/auth.ts';
 
@@ -282,15 +282,15 @@ test.describe('accessibility (axe)', () => {
           expect(
             await page.evaluate(() => document.documentElement.classList.contains('dark')),
           ).toBe(colorScheme === 'dark');
-          expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+          expect((await analyzeSettled(page)).violations).toEqual([]);
 
           await openMenu(page);
           await page.waitForTimeout(250); // the slide-in transition
-          expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+          expect((await analyzeSettled(page)).violations).toEqual([]);
 
           await page.goto(`${tenant.origin}/error/not-found`);
           await expect(page.getByRole('heading', { name: es.errors.notFound.title })).toBeVisible();
-          expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+          expect((await analyzeSettled(page)).violations).toEqual([]);
         });
       }
     }
@@ -305,17 +305,17 @@ test.describe('accessibility (axe)', () => {
       await page.goto(`${signedInOrigin}/error/access-denied`);
       await expect(page.getByRole('heading', { name: es.errors.accessDenied.title })).toBeVisible();
       await expect(page.getByRole('link', { name: es.nav.myUser })).toBeVisible();
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect((await analyzeSettled(page)).violations).toEqual([]);
 
       const menu = await openMenu(page);
       await menu.getByRole('button', { name: new RegExp(es.menu.language) }).click();
       await expect(page.getByRole('radio', { name: 'Euskara' })).toBeVisible();
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect((await analyzeSettled(page)).violations).toEqual([]);
 
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.reload();
       await expect(page.getByRole('heading', { name: es.errors.accessDenied.title })).toBeVisible();
-      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      expect((await analyzeSettled(page)).violations).toEqual([]);
     }
   });
 });
