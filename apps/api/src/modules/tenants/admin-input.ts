@@ -67,23 +67,29 @@ export const ZTenantIdOption = z.string().refine((v) => ZTenantId.safeParse(v).s
     'at most 63 characters (the first label of the host name)',
 });
 
-/** Where the portal of this tenant lives: https (http only for localhost), no path. */
-export const ZCanonicalUrl = z.string().transform((value, ctx) => {
+/** `value` as a URL that is https (http only for a local host), or null with the issue added. */
+function httpsUrl(value: string, ctx: z.RefinementCtx): URL | null {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
     ctx.addIssue({ code: 'custom', message: `${quoted(value)} is not a URL` });
-    return z.NEVER;
+    return null;
   }
-  const local = isLocalHost(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLocalHost(url.hostname))) {
     ctx.addIssue({
       code: 'custom',
       message: `must be an https:// URL (http:// only for localhost), got ${quoted(value)}`,
     });
-    return z.NEVER;
+    return null;
   }
+  return url;
+}
+
+/** Where the portal of this tenant lives: https (http only for localhost), no path. */
+export const ZCanonicalUrl = z.string().transform((value, ctx) => {
+  const url = httpsUrl(value, ctx);
+  if (!url) return z.NEVER;
   if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
     ctx.addIssue({
       code: 'custom',
@@ -258,20 +264,8 @@ export const ZSignInProvider = z.enum(['google', 'apple', 'microsoft'], {
  * any Microsoft account sign in: a directory's own issuer is required (see auth/oidc.ts).
  */
 export const ZIssuer = z.string().transform((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `${quoted(value)} is not a URL` });
-    return z.NEVER;
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLocalHost(url.hostname))) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be an https:// URL (http:// only for localhost), got ${quoted(value)}`,
-    });
-    return z.NEVER;
-  }
+  const url = httpsUrl(value, ctx);
+  if (!url) return z.NEVER;
   if (url.search || url.hash || url.username || url.password) {
     ctx.addIssue({ code: 'custom', message: `must have no query, fragment or credentials` });
     return z.NEVER;
