@@ -62,13 +62,15 @@ export type WebResults = {
 };
 
 const webDist = join(repoRoot, 'apps/web/dist');
+/** The web app's server build (the prerendered /login), beside `dist` as the API looks for it. */
+const webServerBuild = join(repoRoot, 'apps/web/dist-ssr');
 const benchData = join(repoRoot, 'bench/.data');
 /** Where the static copy of /login lives in the served folder. */
 const staticPage = 'bench-static-login.html';
 
 /** Builds the web app when it has not been built (or when asked to). */
 async function ensureBuild(force: boolean, log: (line: string) => void): Promise<boolean> {
-  if (!force && existsSync(join(webDist, 'index.html'))) return false;
+  if (!force && existsSync(join(webDist, 'index.html')) && existsSync(webServerBuild)) return false;
   log('  building the web app (npm run build)');
   await run('npm', ['run', 'build'], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
   return true;
@@ -195,6 +197,12 @@ async function writeStaticLogin(browser: Browser, origin: string, webDir: string
         rules.push(`[data-bench-style="${n}"]{${style}}`);
       }
       element.removeAttribute('style');
+    }
+    // The prerendered page's brand colours (an inline style its CSP allows by hash) go into the
+    // stylesheet as well.
+    for (const element of Array.from(document.querySelectorAll('style'))) {
+      rules.push(element.textContent ?? '');
+      element.remove();
     }
     for (const element of Array.from(
       document.querySelectorAll('script, link[rel="modulepreload"], link[rel="preload"]'),
@@ -389,6 +397,8 @@ export async function benchWeb(options: {
   rmSync(webDir, { recursive: true, force: true });
   mkdirSync(webDir, { recursive: true });
   cpSync(webDist, webDir, { recursive: true });
+  rmSync(join(webDir, '../dist-ssr'), { recursive: true, force: true });
+  cpSync(webServerBuild, join(webDir, '../dist-ssr'), { recursive: true });
 
   const server = await startDemoPortal({ dataDir: join(benchData, 'web-demo'), webDir });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });

@@ -9,6 +9,10 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const compressible = /\.(js|css|html|svg|json)$/;
 
+/** The browser's build, not the server's (`vite build --ssr`, the prerendered /login). */
+const browserBuild = (_config: unknown, env: { command: string; isSsrBuild?: boolean }) =>
+  env.command === 'build' && !env.isSsrBuild;
+
 /**
  * Writes `.br` (quality 11) and `.gz` (level 9) beside every text asset of the build, so the API
  * serves them with @fastify/static `preCompressed` instead of compressing on every request.
@@ -17,7 +21,7 @@ function precompress(): Plugin {
   let outDir = '';
   return {
     name: 'portal:precompress',
-    apply: 'build',
+    apply: browserBuild,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
@@ -56,7 +60,7 @@ function serviceWorker(): Plugin {
   let publicDir = '';
   return {
     name: 'portal:service-worker',
-    apply: 'build',
+    apply: browserBuild,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
       publicDir = config.publicDir;
@@ -107,7 +111,7 @@ function reactRouterProduction(): Plugin {
 
 const fromHere = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   // `react` and `react-dom` are preact/compat (npm aliases in package.json, overrides in the root
   // one; docs/decisions/011): JSX compiles to `react/jsx-runtime`, which is Preact's.
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
@@ -126,9 +130,15 @@ export default defineConfig({
       'use-sync-external-store/shim': fromHere('./src/lib/use-sync-external-store-shim.ts'),
     },
   },
+  // The server's build (src/entry-server.tsx) is one self-contained module: the aliases above
+  // (preact/compat, the shim) apply to the libraries too, as in the browser's build. Only there:
+  // the tests must keep one copy of Preact.
+  ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The public folder is the browser's; the server's build needs none of it.
+    copyPublicDir: !isSsrBuild,
     // Every browser we target supports <link rel="modulepreload">.
     modulePreload: { polyfill: false },
     // No `data:` URLs: the server's Content-Security-Policy may not allow them for images.
@@ -139,6 +149,9 @@ export default defineConfig({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) {
           return;
         }
+        // The server's build bundles every language of /login's texts, which the browser's
+        // loads lazily: said once per file, and meaningless there.
+        if (isSsrBuild && warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
         // react-router uses React 19's `useOptimistic` when there is one, and only for its
         // `unstable_useTransitions` (not used here); preact/compat has none.
         if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) {
@@ -156,4 +169,4 @@ export default defineConfig({
       '/manifest.webmanifest': { target: 'http://localhost:3000' },
     },
   },
-});
+}));

@@ -1,26 +1,94 @@
 import './index.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { createAppRouter } from './app/router';
-import { loadVisualConfig } from './lib/visual-config';
+import { paths } from './config/paths';
+import { getLanguage, i18nReady } from './lib/i18n';
+import {
+  captureTyped,
+  forgetTyped,
+  prerenderedAttribute,
+  prerenderedLanguage,
+  staleClass,
+  takeHeldSubmit,
+  whileHydrating,
+} from './lib/prerender';
 import { initTheme } from './lib/theme';
+import { loadVisualConfig, type VisualConfig } from './lib/visual-config';
 import { registerServiceWorker } from './pwa/register-service-worker';
-import './lib/i18n';
 
-// Before React renders anything: the theme class (no flash of the wrong theme) and, in parallel,
-// the tenant's branding, the translations (started by the i18n import) and the first screen's chunk.
+// Before anything renders: the theme class (no flash of the wrong theme) and, in parallel, the
+// tenant's branding, the translations (started by the i18n import) and the first screen's chunk.
 initTheme();
 const visualConfig = loadVisualConfig();
 const router = createAppRouter();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
+
+const app = (config: VisualConfig | Promise<VisualConfig>) => (
   <StrictMode>
-    <App router={router} visualConfig={visualConfig} />
-  </StrictMode>,
+    <App router={router} visualConfig={config} />
+  </StrictMode>
 );
+
+/** Resolves once the router has run the first navigation's loaders and lazy routes. */
+const routerReady = () =>
+  new Promise<void>((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+
+/**
+ * A prerendered /login (lib/prerender.ts) stays on screen, usable, until everything its first
+ * render needs is here, so that render never falls back to the spinner. Then the app takes over
+ * the same markup (hydration) keeping what was typed, and sends a form sent meanwhile. Where the
+ * page turned out to be another (a restored session moved on) or in another language than the
+ * visitor's, the app renders afresh instead, in the same frame.
+ */
+async function takeOver(container: HTMLElement, language: string) {
+  const [config] = await Promise.all([visualConfig, i18nReady, routerReady()]);
+  captureTyped(container);
+  const same =
+    router.state.location.pathname === paths.login &&
+    !router.state.errors &&
+    getLanguage() === language;
+  if (same) {
+    whileHydrating(() => hydrateRoot(container, app(config)));
+  } else {
+    const focused = document.activeElement;
+    const name =
+      focused instanceof HTMLInputElement && container.contains(focused) ? focused.name : '';
+    createRoot(container).render(app(config));
+    if (name)
+      container.querySelector<HTMLInputElement>(`input[name="${CSS.escape(name)}"]`)?.focus();
+  }
+  document.documentElement.classList.remove(staleClass);
+  // The markup is the app's now (and a sign of it for the tests).
+  container.removeAttribute(prerenderedAttribute);
+  forgetTyped();
+  const held = takeHeldSubmit();
+  if (held && router.state.location.pathname === paths.login) {
+    (held.isConnected ? held : container.querySelector('form'))?.requestSubmit();
+  }
+}
+
+const language = prerenderedLanguage(root);
+if (language) {
+  takeOver(root, language).catch((error: unknown) => {
+    console.error('Could not take over the prerendered page; rendering it afresh', error);
+    document.documentElement.classList.remove(staleClass);
+    createRoot(root).render(app(visualConfig));
+  });
+} else {
+  takeHeldSubmit();
+  createRoot(root).render(app(visualConfig));
+}
 
 // Installable and quick to reopen (src/pwa): production builds only, never the dev server or tests.
 if (import.meta.env.PROD) registerServiceWorker();

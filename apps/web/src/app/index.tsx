@@ -5,7 +5,7 @@ import type { createAppRouter } from './router';
 
 type AppProps = {
   router: ReturnType<typeof createAppRouter>;
-  visualConfig: Promise<VisualConfig>;
+  visualConfig: VisualConfig | Promise<VisualConfig>;
 };
 
 export function App({ router, visualConfig }: AppProps) {

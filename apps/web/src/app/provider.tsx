@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { type VisualConfig, VisualConfigContext } from '@/lib/visual-config';
 import { AppSpinner } from './app-spinner';
 
-type AppProviderProps = { visualConfig: Promise<VisualConfig>; children: ReactNode };
+type AppProviderProps = {
+  /** Already resolved when the app takes over a prerendered page: nothing may suspend then. */
+  visualConfig: VisualConfig | Promise<VisualConfig>;
+  children: ReactNode;
+};
 
 /** Holds the app behind a full-screen spinner until branding and translations are ready. */
 export function AppProvider({ visualConfig, children }: AppProviderProps) {
@@ -15,7 +19,7 @@ export function AppProvider({ visualConfig, children }: AppProviderProps) {
 }
 
 function Ready({ visualConfig, children }: AppProviderProps) {
-  const config = use(visualConfig);
+  const config = visualConfig instanceof Promise ? use(visualConfig) : visualConfig;
   // Suspends until the current language's strings are loaded.
   useTranslation();
   return <VisualConfigContext value={config}>{children}</VisualConfigContext>;

@@ -81,7 +81,8 @@ export function toLanguage(code: string | undefined): Language {
 }
 
 i18n.on('languageChanged', (language) => {
-  document.documentElement.lang = toLanguage(language);
+  // Not on the server (entry-server.tsx), where no document is.
+  if (typeof document !== 'undefined') document.documentElement.lang = toLanguage(language);
 });
 
 /** Resolves once the detected language's strings are loaded. */

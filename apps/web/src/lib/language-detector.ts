@@ -10,6 +10,8 @@ import { readStorage, storageKeys, writeStorage } from './storage';
 export const languageDetector: LanguageDetectorModule = {
   type: 'languageDetector',
   detect() {
+    // Rendering on the server (entry-server.tsx) there is no browser: the page says its language.
+    if (typeof window === 'undefined') return [];
     const { languages = [], language } = window.navigator;
     const stored = readStorage(storageKeys.language);
     // Only codes i18next accepts from outside: no markup can reach `<html lang>` through here.

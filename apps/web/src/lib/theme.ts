@@ -56,7 +56,10 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** What a prerendered page shows before hydration knows the theme (a closed menu's switch). */
+const serverTheme = (): Theme => 'light';
+
 export function useTheme(): [Theme, (theme: Theme) => void] {
-  const theme = useSyncExternalStore(subscribe, getTheme);
+  const theme = useSyncExternalStore(subscribe, getTheme, serverTheme);
   return [theme, setTheme];
 }

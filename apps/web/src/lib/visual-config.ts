@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { defaultPrimaryColor } from '@portal/contract/paths';
-import type { TLegalIdentity } from '@portal/contract/visual-config';
+import type { TLegalIdentity, TVisualConfig } from '@portal/contract/visual-config';
 import { apiRequest } from './api-client';
 import { applyPrimaryColor, normalizeHex, parseHex } from './colors';
 
@@ -35,20 +35,24 @@ export const defaultVisualConfig: VisualConfig = {
   },
 };
 
+/** The API's visual config as the app uses it, defaults filling what is missing (spec §3). */
+export function toVisualConfig(config: TVisualConfig): VisualConfig {
+  const primaryColor = normalizeHex(config.primary_color ?? '');
+  return {
+    logoUrl: config.logo_url || null,
+    primaryColor: parseHex(primaryColor) ? primaryColor : defaultVisualConfig.primaryColor,
+    companyName: config.company_name || defaultVisualConfig.companyName,
+    description: config.description ?? '',
+    signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
+    testingMode: config.testing_mode === true,
+    legal: { ...defaultVisualConfig.legal, ...config.legal },
+  };
+}
+
 /** The branding of this host's tenant, or the defaults (logged) when it cannot be had. */
 export async function fetchVisualConfig(): Promise<VisualConfig> {
   try {
-    const config = await apiRequest('visualConfig');
-    const primaryColor = normalizeHex(config.primary_color ?? '');
-    return {
-      logoUrl: config.logo_url || null,
-      primaryColor: parseHex(primaryColor) ? primaryColor : defaultVisualConfig.primaryColor,
-      companyName: config.company_name || defaultVisualConfig.companyName,
-      description: config.description ?? '',
-      signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
-      testingMode: config.testing_mode === true,
-      legal: { ...defaultVisualConfig.legal, ...config.legal },
-    };
+    return toVisualConfig(await apiRequest('visualConfig'));
   } catch (error) {
     console.error('Could not load the visual config; using the defaults', error);
     return defaultVisualConfig;

@@ -3,14 +3,25 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '@portal/contract';
 import fp from 'fastify-plugin';
+import {
+  createLoginPage,
+  type LoginPage,
+  loadLoginPrerenderer,
+  readTemplate,
+} from '../../modules/tenants/login-page.ts';
 
 /** `/{tenant}/api/...`: everything else that is not a file is a route of the single-page app. */
 export const isApiPath = (url: string): boolean => /^\/[^/?#]+\/api(\/|$|\?)/.test(url);
 
+/** `/login`, with or without a query: the one page the server renders (issue 6). */
+const isLoginPath = (url: string): boolean => /^\/login(?:\?|$)/.test(url);
+
 /**
  * Serves the built web app: hashed assets cached for a year (their name changes with their
  * content), everything else revalidated, precompressed brotli/gzip copies when the browser takes
- * them, and `index.html` for every path of the app (SPA fallback).
+ * them, and `index.html` for every path of the app (SPA fallback). `/login` comes already
+ * rendered, in the tenant's branding and the visitor's language, when the app's server build is
+ * there (modules/tenants/login-page.ts).
  */
 export default fp<{ root: string }>(
   async (app, { root }) => {
@@ -29,6 +40,11 @@ export default fp<{ root: string }>(
         },
       });
     }
+    const template = built ? readTemplate(root) : null;
+    const prerenderer = template ? await loadLoginPrerenderer(root) : null;
+    const loginPage =
+      template && prerenderer ? createLoginPage(app, { template, prerenderer }) : null;
+
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.raw.url ?? '/';
       if (isApiPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -44,6 +60,17 @@ export default fp<{ root: string }>(
           .send('The web app is not built: run `npm run build` (npm start does it).');
       }
       void reply.header('cache-control', 'no-cache');
+      if (loginPage && isLoginPath(url)) {
+        const csp = reply.getHeader('content-security-policy');
+        const page: LoginPage | null = await loginPage(request, typeof csp === 'string' ? csp : '');
+        if (page) {
+          return reply
+            .header('content-type', 'text/html; charset=utf-8')
+            .header('content-security-policy', page.csp)
+            .header('vary', 'accept-language')
+            .send(page.html);
+        }
+      }
       return reply.sendFile('index.html');
     });
   },

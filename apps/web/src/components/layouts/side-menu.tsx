@@ -1,4 +1,11 @@
-import { type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  type RefObject,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -21,7 +28,7 @@ import {
 import { Switch } from '@/components/ui/switch';
 import { useModal } from '@/components/ui/use-modal';
 import { useLogout } from '@/lib/auth';
-import { getLanguage, languageNames } from '@/lib/i18n';
+import { languageNames, toLanguage } from '@/lib/i18n';
 import { readStorage, storageKeys, writeStorage } from '@/lib/storage';
 import { useTheme } from '@/lib/theme';
 import { useVisualConfig } from '@/lib/visual-config';
@@ -107,6 +114,15 @@ function MenuButton({
   );
 }
 
+// The testing toggle's stored choice. Off on the server: a prerendered page (/login) hydrates
+// as the server rendered it, then shows the stored choice.
+const failingListeners = new Set<() => void>();
+const readFailing = () => readStorage(storageKeys.testingPaymentFails) === 'true';
+function subscribeFailing(listener: () => void): () => void {
+  failingListeners.add(listener);
+  return () => failingListeners.delete(listener);
+}
+
 /** Spec §2 "Side menu": slides in from the right, 14 rem (w-56) wide, modal while open. */
 export function SideMenu({
   id,
@@ -116,7 +132,7 @@ export function SideMenu({
   variant,
   returnFocusRef,
 }: SideMenuProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // Spec §2: the testing toggle exists only while the tenant pays through the local simulator.
   const { testingMode } = useVisualConfig();
   const panelRef = useRef<HTMLDivElement>(null);
@@ -124,14 +140,12 @@ export function SideMenu({
   const [theme, setTheme] = useTheme();
   const logout = useLogout();
   const [dialog, setDialog] = useState<'language' | 'company' | null>(null);
-  const [isPaymentFailing, setPaymentFailing] = useState(
-    () => readStorage(storageKeys.testingPaymentFails) === 'true',
-  );
+  const isPaymentFailing = useSyncExternalStore(subscribeFailing, readFailing, () => false);
   useModal(panelRef, open, onClose, { returnFocusRef });
 
   const setFailing = (value: boolean) => {
-    setPaymentFailing(value);
     writeStorage(storageKeys.testingPaymentFails, String(value));
+    for (const listener of failingListeners) listener();
   };
 
   return (
@@ -203,7 +217,7 @@ export function SideMenu({
           <Section title={t('menu.sections.preferences')}>
             <MenuButton
               label={t('menu.language')}
-              detail={languageNames[getLanguage()]}
+              detail={languageNames[toLanguage(i18n.resolvedLanguage ?? i18n.language)]}
               icon={<GlobeIcon className={icon} />}
               onClick={() => setDialog('language')}
             />

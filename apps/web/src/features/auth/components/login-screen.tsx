@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { pathAfterSignIn } from '@/lib/last-path';
+import { typedChecked, typedText } from '@/lib/prerender';
 import { useVisualConfig } from '@/lib/visual-config';
 import { login } from '../api/login';
 import { type AuthMessage, externalSignInErrorMessage, loginErrorMessage } from '../error-messages';
@@ -26,9 +27,10 @@ export function LoginScreen() {
   const { signInProviders } = useVisualConfig();
   const alertId = useId();
 
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
+  // What was typed into the prerendered form before the app took over (lib/prerender.ts).
+  const [email, setEmail] = useState(() => typedText('email'));
+  const [password, setPassword] = useState(() => typedText('password'));
+  const [remember, setRemember] = useState(() => typedChecked('remember'));
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [failure, setFailure] = useState<AuthMessage | null>(() => {
     // The API sends a failed external sign-in back here (`?signin_error=sign_in_failed`).

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  bootScript,
+  captureTyped,
+  forgetTyped,
+  staleClass,
+  takeHeldSubmit,
+  typedChecked,
+  typedText,
+} from './prerender';
+import { storageKeys } from './storage';
+
+const options = {
+  theme: storageKeys.theme,
+  language: storageKeys.language,
+  languages: ['es', 'ca', 'en', 'eu'],
+};
+
+/** Runs the boot script as the page does: its source, on its own. */
+function boot(language: string) {
+  new Function(bootScript(language, options))();
+}
+
+afterEach(() => {
+  takeHeldSubmit();
+  forgetTyped();
+  document.documentElement.removeAttribute('style');
+  document.head.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.remove());
+  document.body.innerHTML = '';
+});
+
+describe('the boot script of a prerendered page', () => {
+  it('applies the stored theme before the body paints', () => {
+    const meta = Object.assign(document.createElement('meta'), {
+      name: 'theme-color',
+      content: '#ffffff',
+    });
+    document.head.append(meta);
+    localStorage.setItem(storageKeys.theme, 'dark');
+    boot('en');
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(document.documentElement.style.colorScheme).toBe('dark');
+    expect(meta.content).toBe('#101828');
+  });
+
+  it("hides the markup when the visitor's language is not the page's", () => {
+    localStorage.setItem(storageKeys.language, 'ca');
+    boot('es');
+    expect(document.documentElement.classList.contains(staleClass)).toBe(true);
+  });
+
+  it('leaves it shown in the same language, a regional code included', () => {
+    localStorage.setItem(storageKeys.language, 'en-GB');
+    boot('en');
+    expect(document.documentElement.classList.contains(staleClass)).toBe(false);
+  });
+
+  it('holds back a form sent before the app, until the app takes it', () => {
+    boot('en');
+    const form = document.createElement('form');
+    document.body.append(form);
+    const early = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(early);
+    expect(early.defaultPrevented).toBe(true);
+    expect(takeHeldSubmit()).toBe(form);
+    // From then on forms are the app's (a payment form posts to the gateway for real).
+    const later = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    expect(takeHeldSubmit()).toBeNull();
+  });
+
+  it('cannot be closed early by what it carries', () => {
+    expect(bootScript('</script><script>alert(1)', options)).not.toContain('</script>');
+  });
+});
+
+describe('captureTyped', () => {
+  it('keeps what was typed and ticked, until forgotten', () => {
+    document.body.innerHTML =
+      '<input name="email" value="a@b.es"><input name="remember" type="checkbox" checked>';
+    captureTyped(document.body);
+    expect(typedText('email')).toBe('a@b.es');
+    expect(typedChecked('remember')).toBe(true);
+    expect(typedText('password')).toBe('');
+    forgetTyped();
+    expect(typedText('email')).toBe('');
+    expect(typedChecked('remember')).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * /login comes prerendered from the server (entry-server.tsx, issue 6): the form paints before
+ * any script has run. What happens between that first paint and the app taking over lives here:
+ *
+ * - `bootScript`, inline in the page's `<head>` (its hash is in the Content-Security-Policy), runs
+ *   before the body paints. It applies the theme as lib/theme.ts would, hides the prerendered
+ *   markup when the visitor's language is not the page's (lib/language-detector.ts), and holds
+ *   back a form sent before the app is there, so that the password never goes out in a URL, and
+ *   notes an image (the logo) that fails to load meanwhile.
+ * - The app reads what was typed into the prerendered fields (`captureTyped`), hydrates the same
+ *   markup, then sends a held form (`takeHeldSubmit`): nothing typed or clicked is lost.
+ */
+
+/** `<div id="root" data-prerendered="es">`: the markup inside came from the server, in `es`. */
+export const prerenderedAttribute = 'data-prerendered';
+
+/** On `<html>` while the prerendered markup is in another language than the visitor's. */
+export const staleClass = 'prerender-stale';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- extends the global Window
+  interface Window {
+    /** The boot script's submit listener, removed when the app takes over. */
+    __portalHoldSubmit?: (event: Event) => void;
+    /** The form sent before the app was there. */
+    __portalHeldForm?: HTMLFormElement;
+    /** The boot script's listener for images that fail to load before the app is there. */
+    __portalNoteFailure?: (event: Event) => void;
+    /** Those images. */
+    __portalFailedImages?: Element[];
+  }
+}
+
+type BootOptions = {
+  /** lib/storage.ts keys. */
+  theme: string;
+  language: string;
+  /** lib/i18n.ts `languages`. */
+  languages: string[];
+};
+
+/**
+ * Runs in the page as an inline script, so it must stand alone: no imports, no closures, only
+ * what a browser of the target list has. `language` is the one the markup was rendered in.
+ */
+function boot(language: string, options: BootOptions): void {
+  const html = document.documentElement;
+  const read = (key: string): string | null => {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  };
+  // lib/theme.ts: the stored choice, else the system's dark preference, else light.
+  const stored = read(options.theme);
+  const theme =
+    stored === 'light' || stored === 'dark'
+      ? stored
+      : window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches
+        ? 'dark'
+        : 'light';
+  html.classList.toggle('dark', theme === 'dark');
+  html.style.colorScheme = theme;
+  const metas = document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]');
+  for (let i = 0; i < metas.length; i++) {
+    const meta = metas[i];
+    if (meta) meta.content = theme === 'dark' ? '#101828' : '#ffffff';
+  }
+  // lib/language-detector.ts and i18next: the first of the stored choice and the browser's
+  // languages that is one of ours, else Spanish.
+  const codes = [read(options.language), ...(navigator.languages || []), navigator.language];
+  let visitor = 'es';
+  for (const code of codes) {
+    const base = code ? String(code).toLowerCase().split('-')[0] : '';
+    if (base && options.languages.indexOf(base) !== -1) {
+      visitor = base;
+      break;
+    }
+  }
+  if (visitor !== language) html.classList.add('prerender-stale');
+  // A form sent before the app is there waits for it (takeHeldSubmit).
+  window.__portalHoldSubmit = (event: Event) => {
+    event.preventDefault();
+    if (event.target instanceof HTMLFormElement) window.__portalHeldForm = event.target;
+  };
+  document.addEventListener('submit', window.__portalHoldSubmit, true);
+  // An image that fails before the app is there (the tenant's logo) gets its fallback then.
+  window.__portalFailedImages = [];
+  window.__portalNoteFailure = (event: Event) => {
+    if (event.target instanceof HTMLImageElement) window.__portalFailedImages?.push(event.target);
+  };
+  document.addEventListener('error', window.__portalNoteFailure, true);
+}
+
+/** The boot script's source for a page prerendered in `language`. */
+export function bootScript(language: string, options: BootOptions): string {
+  // JSON of our own constants; `<` escaped all the same, so nothing can close the script element.
+  const args = JSON.stringify([language, options]).replace(/</g, '\\u003c');
+  return `(${boot.toString()}).apply(null,${args});`;
+}
+
+/** The boot step itself, for the tests. */
+export const runBoot = boot;
+
+/** The language `#root`'s markup was prerendered in, or null when it is empty (every other page). */
+export function prerenderedLanguage(root: HTMLElement): string | null {
+  return root.firstChild ? root.getAttribute(prerenderedAttribute) : null;
+}
+
+let hydrating = false;
+
+/** Runs `render` (the hydration) telling components that they take over prerendered markup. */
+export function whileHydrating(render: () => void): void {
+  hydrating = true;
+  try {
+    render();
+  } finally {
+    hydrating = false;
+  }
+}
+
+/** Whether this image of the markup being hydrated failed to load before the app was there. */
+export function failedBeforeHydration(image: HTMLImageElement): boolean {
+  return hydrating && (window.__portalFailedImages ?? []).includes(image);
+}
+
+let typed = new Map<string, string | boolean>();
+
+/** Remembers what is in the prerendered fields now (by `name`), just before the app takes over. */
+export function captureTyped(root: HTMLElement): void {
+  typed = new Map();
+  for (const input of Array.from(root.querySelectorAll<HTMLInputElement>('input[name]'))) {
+    typed.set(input.name, input.type === 'checkbox' ? input.checked : input.value);
+  }
+}
+
+/** Forgets it once the app has taken over: a later visit to the screen starts empty. */
+export function forgetTyped(): void {
+  typed = new Map();
+}
+
+/** What was typed into the prerendered text field `name` ('' when nothing). */
+export function typedText(name: string): string {
+  const value = typed.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/** Whether the prerendered checkbox `name` was ticked. */
+export function typedChecked(name: string): boolean {
+  return typed.get(name) === true;
+}
+
+/**
+ * Stops holding forms back (the app handles them from now on) and returns the one sent meanwhile,
+ * if any, for the app to send again.
+ */
+export function takeHeldSubmit(): HTMLFormElement | null {
+  if (window.__portalHoldSubmit) {
+    document.removeEventListener('submit', window.__portalHoldSubmit, true);
+  }
+  if (window.__portalNoteFailure) {
+    document.removeEventListener('error', window.__portalNoteFailure, true);
+  }
+  const form = window.__portalHeldForm ?? null;
+  delete window.__portalHoldSubmit;
+  delete window.__portalHeldForm;
+  delete window.__portalNoteFailure;
+  delete window.__portalFailedImages;
+  return form;
+}
