@@ -123,11 +123,18 @@ export function brandStylesheet(color: string): string {
   return `:root{${declarations.join(';')}}`;
 }
 
-/** The inline script of a prerendered page, for this page's language (lib/prerender.ts). */
-export function prerenderBootScript(language: Language): string {
+/**
+ * The inline script of a prerendered page, for this page's language (lib/prerender.ts): `scripts`
+ * are the app's entry module and its preloads, which the server took out of the page.
+ */
+export function prerenderBootScript(
+  language: Language,
+  scripts: { entry: string; preloads: string[] },
+): string {
   return bootScript(language, {
     theme: storageKeys.theme,
     language: storageKeys.language,
     languages: [...languages],
+    ...scripts,
   });
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   bootScript,
   captureTyped,
@@ -14,19 +14,34 @@ const options = {
   theme: storageKeys.theme,
   language: storageKeys.language,
   languages: ['es', 'ca', 'en', 'eu'],
+  entry: '/assets/index-A1.js',
+  preloads: ['/assets/chunk-B2.js'],
 };
+
+/** The boot script's loading of the app waits for a frame: let it pass. */
+const nextFrame = () =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 10)));
+
+beforeAll(() => {
+  // The app's scripts are not loaded in these tests: their tags are what is checked.
+  const happyDOM = (window as unknown as { happyDOM?: { settings: Record<string, unknown> } })
+    .happyDOM;
+  if (happyDOM) happyDOM.settings.handleDisabledFileLoadingAsSuccess = true;
+});
 
 /** Runs the boot script as the page does: its source, on its own. */
 function boot(language: string) {
   new Function(bootScript(language, options))();
 }
 
-afterEach(() => {
+afterEach(async () => {
+  await nextFrame();
   takeHeldSubmit();
   forgetTyped();
   document.documentElement.removeAttribute('style');
   document.head.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.remove());
   document.body.innerHTML = '';
+  document.head.querySelectorAll('script, link').forEach((element) => element.remove());
 });
 
 describe('the boot script of a prerendered page', () => {
@@ -47,6 +62,8 @@ describe('the boot script of a prerendered page', () => {
     localStorage.setItem(storageKeys.language, 'ca');
     boot('es');
     expect(document.documentElement.classList.contains(staleClass)).toBe(true);
+    // Nothing to paint meanwhile: the app's scripts load at once.
+    expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
   });
 
   it('leaves it shown in the same language, a regional code included', () => {
@@ -68,6 +85,19 @@ describe('the boot script of a prerendered page', () => {
     form.dispatchEvent(later);
     expect(later.defaultPrevented).toBe(false);
     expect(takeHeldSubmit()).toBeNull();
+  });
+
+  it("loads the app's scripts only after the page's first frame", async () => {
+    // The test browser speaks English, as the page does.
+    boot('en');
+    const scripts = () => document.head.querySelectorAll('script[type="module"]');
+    expect(scripts()).toHaveLength(0);
+    await nextFrame();
+    expect([...scripts()].map((script) => script.getAttribute('src'))).toEqual([
+      '/assets/index-A1.js',
+    ]);
+    const preloads = document.head.querySelectorAll('link[rel="modulepreload"]');
+    expect([...preloads].map((link) => link.getAttribute('href'))).toEqual(['/assets/chunk-B2.js']);
   });
 
   it('cannot be closed early by what it carries', () => {

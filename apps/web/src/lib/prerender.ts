@@ -6,7 +6,8 @@
  *   before the body paints. It applies the theme as lib/theme.ts would, hides the prerendered
  *   markup when the visitor's language is not the page's (lib/language-detector.ts), and holds
  *   back a form sent before the app is there, so that the password never goes out in a URL, and
- *   notes an image (the logo) that fails to load meanwhile.
+ *   notes an image (the logo) that fails to load meanwhile. It loads the app's scripts only once
+ *   the page has painted (the server takes them out of the page's `<head>`).
  * - The app reads what was typed into the prerendered fields (`captureTyped`), hydrates the same
  *   markup, then sends a held form (`takeHeldSubmit`): nothing typed or clicked is lost.
  */
@@ -37,6 +38,9 @@ type BootOptions = {
   language: string;
   /** lib/i18n.ts `languages`. */
   languages: string[];
+  /** The app's entry module and the modules it imports, loaded once the page has painted. */
+  entry: string;
+  preloads: string[];
 };
 
 /**
@@ -91,6 +95,42 @@ function boot(language: string, options: BootOptions): void {
     if (event.target instanceof HTMLImageElement) window.__portalFailedImages?.push(event.target);
   };
   document.addEventListener('error', window.__portalNoteFailure, true);
+  // The app's scripts once the page has painted: the stylesheet and the logo do not share the
+  // network with 80 KiB of JavaScript first. A page hidden for its language paints nothing: at
+  // once then. Without paint timing, a frame's callback and a task after it; a hidden tab paints
+  // no frame, so a timer stands in.
+  let loaded = false;
+  const load = () => {
+    if (loaded) return;
+    loaded = true;
+    for (const href of options.preloads) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = options.entry;
+    document.head.append(script);
+  };
+  if (visitor !== language) {
+    load();
+    return;
+  }
+  if ((PerformanceObserver.supportedEntryTypes || []).indexOf('paint') !== -1) {
+    const observer = new PerformanceObserver((entries) => {
+      if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      load();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } else {
+    requestAnimationFrame(() => setTimeout(load, 0));
+  }
+  setTimeout(load, 3000);
 }
 
 /** The boot script's source for a page prerendered in `language`. */

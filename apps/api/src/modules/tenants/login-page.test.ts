@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowInline, fillTemplate, isTemplate, pageLanguage } from './login-page.ts';
+import { allowInline, fillTemplate, isTemplate, pageLanguage, takeScripts } from './login-page.ts';
 
 const languages = ['es', 'ca', 'en', 'eu'];
 
@@ -36,6 +36,10 @@ const template = `<!doctype html>
 <html lang="es">
   <head>
     <title>Oficina Online</title>
+    <script type="module" crossorigin src="/assets/index-A1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/jsx-runtime-B2.js">
+    <link rel="modulepreload" crossorigin href="/assets/chunk-C3.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-D4.css">
   </head>
   <body>
     <div id="root"></div>
@@ -59,7 +63,20 @@ describe('fillTemplate', () => {
     expect(html).toContain('<div id="root" data-prerendered="ca"><main>$& $1</main></div>');
   });
 
+  it('takes the scripts out, for the boot script to load after the first paint', () => {
+    const taken = takeScripts(template);
+    expect(taken?.scripts).toEqual({
+      entry: '/assets/index-A1.js',
+      preloads: ['/assets/jsx-runtime-B2.js', '/assets/chunk-C3.js'],
+    });
+    expect(taken?.template).not.toContain('<script');
+    expect(taken?.template).not.toContain('modulepreload');
+    // The stylesheet stays: the page paints with it.
+    expect(taken?.template).toContain('href="/assets/index-D4.css"');
+  });
+
   it('takes only a template with every mark', () => {
+    expect(isTemplate(template.replace(/<script[^>]*><\/script>/, ''))).toBe(false);
     expect(isTemplate(template)).toBe(true);
     expect(isTemplate(template.replace('<div id="root"></div>', '<div id="app"></div>'))).toBe(
       false,

@@ -25,8 +25,28 @@ export type LoginPrerenderer = {
   }): Promise<string>;
   toVisualConfig(config: TVisualConfig): unknown;
   brandStylesheet(color: string): string;
-  prerenderBootScript(language: string): string;
+  prerenderBootScript(language: string, scripts: PageScripts): string;
 };
+
+/** The app's entry module and the modules it preloads, as the built index.html lists them. */
+export type PageScripts = { entry: string; preloads: string[] };
+
+const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+
+/**
+ * The template without its script tags, and what they loaded: the prerendered page's boot script
+ * loads them once the page has painted (apps/web/src/lib/prerender.ts).
+ */
+export function takeScripts(template: string): { template: string; scripts: PageScripts } | null {
+  const entry = entryTag.exec(template)?.[1];
+  if (!entry) return null;
+  const preloads = [...template.matchAll(preloadTag)].map((match) => match[1] ?? '');
+  return {
+    template: template.replace(entryTag, '').replace(preloadTag, ''),
+    scripts: { entry, preloads },
+  };
+}
 
 /** The server build beside the browser's: `apps/web/dist` has `apps/web/dist-ssr`. */
 export const prerendererPath = (webRoot: string): string =>
@@ -84,6 +104,7 @@ const marks = {
 /** Whether index.html has every mark the page fills in (a changed template is left alone). */
 export function isTemplate(html: string): boolean {
   return (
+    entryTag.test(html) &&
     html.includes(marks.html) &&
     marks.title.test(html) &&
     html.includes(marks.headEnd) &&
@@ -128,7 +149,10 @@ export function createLoginPage(
   app: FastifyInstance,
   options: { template: string; prerenderer: LoginPrerenderer },
 ) {
-  const { template, prerenderer } = options;
+  const taken = takeScripts(options.template);
+  if (!taken) throw new Error('index.html has no entry script');
+  const { template, scripts } = taken;
+  const { prerenderer } = options;
   const repository = createTenantRepository();
   const service = createTenantService(app.db);
   // Rendering takes a few milliseconds: pages are kept per branding, language and query.
@@ -164,7 +188,7 @@ export function createLoginPage(
         return null;
       }
       const style = prerenderer.brandStylesheet(config.primaryColor);
-      const script = prerenderer.prerenderBootScript(language);
+      const script = prerenderer.prerenderBootScript(language, scripts);
       const html = fillTemplate(template, {
         language,
         title: config.companyName,
