@@ -61,6 +61,20 @@ const everyField = [
   ['--redsys-pay-methods', 'C,z'],
 ].flat();
 
+/** `oidc set` for the demo tenant's Google sign-in, with the given issuer. */
+const oidcSetWithIssuer = (issuer: string): string[] => [
+  'oidc',
+  'set',
+  '--tenant',
+  'demo',
+  '--provider',
+  'google',
+  '--issuer',
+  issuer,
+  '--client-id',
+  'c',
+];
+
 describe.each(engines())('the tenant administration CLI on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
@@ -322,38 +336,8 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
       ['tenant', 'create', '--id', 'new1', '--url', 'new1 example', '--company-name', 'N'],
       '--url',
     ],
-    [
-      'an http issuer',
-      [
-        'oidc',
-        'set',
-        '--tenant',
-        'demo',
-        '--provider',
-        'google',
-        '--issuer',
-        'http://accounts.example',
-        '--client-id',
-        'c',
-      ],
-      '--issuer',
-    ],
-    [
-      'an issuer that does not parse',
-      [
-        'oidc',
-        'set',
-        '--tenant',
-        'demo',
-        '--provider',
-        'google',
-        '--issuer',
-        'accounts google',
-        '--client-id',
-        'c',
-      ],
-      '--issuer',
-    ],
+    ['an http issuer', oidcSetWithIssuer('http://accounts.example'), '--issuer'],
+    ['an issuer that does not parse', oidcSetWithIssuer('accounts google'), '--issuer'],
     [
       'a logo over 512 KiB',
       ['tenant', 'update', '--id', 'demo', '--logo', '/in/big.png'],
