@@ -41,7 +41,13 @@ export default fp<{ root: string }>(
       });
     }
     const template = built ? readTemplate(root) : null;
-    const prerenderer = template ? await loadLoginPrerenderer(root) : null;
+    // A server build that cannot be loaded costs /login its prerendering, never the server's start.
+    const prerenderer = template
+      ? await loadLoginPrerenderer(root).catch((error: unknown) => {
+          app.log.error({ err: error }, 'Could not load the prerendering of /login; left out');
+          return null;
+        })
+      : null;
     const loginPage =
       template && prerenderer ? createLoginPage(app, { template, prerenderer }) : null;
 
