@@ -126,6 +126,15 @@ test.describe('prerendered /login, taken over', () => {
     await expect(page.getByText(t.validation.required)).toHaveCount(1);
   });
 
+  test('the menu pressed before the app arrived opens once it has', async ({ page }) => {
+    const release = await holdScripts(page);
+    await page.goto(`${demo}/login`, { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Abrir menú' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeHidden();
+    release();
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeVisible();
+  });
+
   test("a visitor whose chosen language is not the browser's never sees the other", async ({
     page,
   }) => {

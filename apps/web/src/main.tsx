@@ -11,7 +11,7 @@ import {
   prerenderedAttribute,
   prerenderedLanguage,
   staleClass,
-  takeHeldSubmit,
+  takeHeld,
   whileHydrating,
 } from './lib/prerender';
 import { initTheme } from './lib/theme';
@@ -72,10 +72,11 @@ async function takeOver(container: HTMLElement, language: string) {
   // The markup is the app's now (and a sign of it for the tests).
   container.removeAttribute(prerenderedAttribute);
   forgetTyped();
-  const held = takeHeldSubmit();
-  if (held && router.state.location.pathname === paths.login) {
-    (held.isConnected ? held : container.querySelector('form'))?.requestSubmit();
-  }
+  const held = takeHeld();
+  if (router.state.location.pathname !== paths.login) return;
+  if (held.form)
+    (held.form.isConnected ? held.form : container.querySelector('form'))?.requestSubmit();
+  else if (held.button?.isConnected) held.button.click();
 }
 
 const language = prerenderedLanguage(root);
@@ -86,7 +87,7 @@ if (language) {
     createRoot(root).render(app(visualConfig));
   });
 } else {
-  takeHeldSubmit();
+  takeHeld();
   createRoot(root).render(app(visualConfig));
 }
 

@@ -4,7 +4,7 @@ import {
   captureTyped,
   forgetTyped,
   staleClass,
-  takeHeldSubmit,
+  takeHeld,
   typedChecked,
   typedText,
 } from './prerender';
@@ -36,7 +36,7 @@ function boot(language: string) {
 
 afterEach(async () => {
   await nextFrame();
-  takeHeldSubmit();
+  takeHeld();
   forgetTyped();
   document.documentElement.removeAttribute('style');
   document.head.querySelectorAll('meta[name="theme-color"]').forEach((meta) => meta.remove());
@@ -79,12 +79,12 @@ describe('the boot script of a prerendered page', () => {
     const early = new Event('submit', { bubbles: true, cancelable: true });
     form.dispatchEvent(early);
     expect(early.defaultPrevented).toBe(true);
-    expect(takeHeldSubmit()).toBe(form);
+    expect(takeHeld().form).toBe(form);
     // From then on forms are the app's (a payment form posts to the gateway for real).
     const later = new Event('submit', { bubbles: true, cancelable: true });
     form.dispatchEvent(later);
     expect(later.defaultPrevented).toBe(false);
-    expect(takeHeldSubmit()).toBeNull();
+    expect(takeHeld().form).toBeNull();
   });
 
   it("loads the app's scripts only after the page's first frame", async () => {
@@ -98,6 +98,17 @@ describe('the boot script of a prerendered page', () => {
     ]);
     const preloads = document.head.querySelectorAll('link[rel="modulepreload"]');
     expect([...preloads].map((link) => link.getAttribute('href'))).toEqual(['/assets/chunk-B2.js']);
+  });
+
+  it('holds the last button pressed before the app, but not a submit button', () => {
+    boot('en');
+    document.body.innerHTML =
+      '<button type="button" id="menu"><svg></svg></button><form><button type="submit">Go</button></form>';
+    document.querySelector('#menu svg')?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    document.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+    expect(takeHeld().button).toBe(document.querySelector('#menu'));
+    document.querySelector<HTMLButtonElement>('#menu')?.click();
+    expect(takeHeld().button).toBeNull();
   });
 
   it('cannot be closed early by what it carries', () => {

@@ -9,7 +9,8 @@
  *   notes an image (the logo) that fails to load meanwhile. It loads the app's scripts only once
  *   the page has painted (the server takes them out of the page's `<head>`).
  * - The app reads what was typed into the prerendered fields (`captureTyped`), hydrates the same
- *   markup, then sends a held form (`takeHeldSubmit`): nothing typed or clicked is lost.
+ *   markup, then sends a held form and presses a held button (`takeHeld`): nothing typed or
+ *   clicked is lost.
  */
 
 /** `<div id="root" data-prerendered="es">`: the markup inside came from the server, in `es`. */
@@ -25,6 +26,9 @@ declare global {
     __portalHoldSubmit?: (event: Event) => void;
     /** The form sent before the app was there. */
     __portalHeldForm?: HTMLFormElement;
+    /** The boot script's click listener, and the last button clicked before the app was there. */
+    __portalHoldClick?: (event: Event) => void;
+    __portalHeldButton?: HTMLButtonElement;
     /** The boot script's listener for images that fail to load before the app is there. */
     __portalNoteFailure?: (event: Event) => void;
     /** Those images. */
@@ -83,12 +87,20 @@ function boot(language: string, options: BootOptions): void {
     }
   }
   if (visitor !== language) html.classList.add('prerender-stale');
-  // A form sent before the app is there waits for it (takeHeldSubmit).
+  // A form sent before the app is there waits for it (takeHeld).
   window.__portalHoldSubmit = (event: Event) => {
     event.preventDefault();
     if (event.target instanceof HTMLFormElement) window.__portalHeldForm = event.target;
   };
   document.addEventListener('submit', window.__portalHoldSubmit, true);
+  // So is a button that only the app can act on (the menu's): it is pressed again then. A submit
+  // button's click sends the form, held above.
+  window.__portalHoldClick = (event: Event) => {
+    const button =
+      event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
+    if (button instanceof HTMLButtonElement) window.__portalHeldButton = button;
+  };
+  document.addEventListener('click', window.__portalHoldClick, true);
   // An image that fails before the app is there (the tenant's logo) gets its fallback then.
   window.__portalFailedImages = [];
   window.__portalNoteFailure = (event: Event) => {
@@ -192,20 +204,25 @@ export function typedChecked(name: string): boolean {
 }
 
 /**
- * Stops holding forms back (the app handles them from now on) and returns the one sent meanwhile,
- * if any, for the app to send again.
+ * Stops holding forms and clicks back (the app handles them from now on) and returns the form sent
+ * and the button pressed meanwhile, if any, for the app to send and press again.
  */
-export function takeHeldSubmit(): HTMLFormElement | null {
+export function takeHeld(): { form: HTMLFormElement | null; button: HTMLButtonElement | null } {
   if (window.__portalHoldSubmit) {
     document.removeEventListener('submit', window.__portalHoldSubmit, true);
+  }
+  if (window.__portalHoldClick) {
+    document.removeEventListener('click', window.__portalHoldClick, true);
   }
   if (window.__portalNoteFailure) {
     document.removeEventListener('error', window.__portalNoteFailure, true);
   }
-  const form = window.__portalHeldForm ?? null;
+  const held = { form: window.__portalHeldForm ?? null, button: window.__portalHeldButton ?? null };
   delete window.__portalHoldSubmit;
   delete window.__portalHeldForm;
+  delete window.__portalHoldClick;
+  delete window.__portalHeldButton;
   delete window.__portalNoteFailure;
   delete window.__portalFailedImages;
-  return form;
+  return held;
 }
