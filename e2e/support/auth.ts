@@ -53,6 +53,10 @@ export async function signInWithForm(
 export async function signInThroughApi(page: Page, account: Account): Promise<void> {
   const { origin, id } = account.tenant;
   await page.goto(`${origin}/login`);
+  // /login is prerendered and the app starts after its first paint (docs/decisions/012): signing in
+  // behind the back of an app still starting would race with its session restore.
+  await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+  // From the page, not from Node: the browser resolves *.localhost and keeps the refresh cookie.
   const status = await page.evaluate(
     async ({ url, email, password }) => {
       const response = await fetch(url, {

@@ -8,7 +8,7 @@ import {
   type Page,
 } from '@playwright/test';
 import type invoicesJson from '../../apps/web/src/locales/es/invoices.json';
-import { demoPassword } from './auth.ts';
+import { demoPassword, signInThroughApi } from './auth.ts';
 import { tenants } from './env.ts';
 
 /**
@@ -52,28 +52,7 @@ async function signedInContext(browser: Browser, tenant: Tenant): Promise<Browse
     acceptDownloads: true,
   });
   const page = await context.newPage();
-  await page.goto(`${tenant.origin}/login`);
-  // From the page, not from Node: the browser resolves *.localhost and keeps the refresh cookie.
-  const status = await page.evaluate(
-    async ({ path, email, password }) => {
-      const answer = await fetch(path, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ email, password, remember: false }),
-      });
-      if (answer.ok) {
-        const { access_token: accessToken, user } = (await answer.json()) as {
-          access_token: string;
-          user: unknown;
-        };
-        localStorage.setItem('auth', JSON.stringify({ user, accessToken }));
-      }
-      return answer.status;
-    },
-    { path: `/${tenant.id}/api/1.0/login`, email: customer.email, password: customer.password },
-  );
-  expect(status).toBe(200);
+  await signInThroughApi(page, { tenant, email: customer.email, password: customer.password });
   await page.close();
   return context;
 }
