@@ -163,6 +163,65 @@ describe.each(engines())('row-level security on $name', (engine) => {
       expect(rows).toEqual([]);
     });
 
+    it('prepares a read once per connection and runs it for each tenant with its own rows', async () => {
+      const text = `SELECT (SELECT count(*)::int FROM pg_prepared_statements
+                             WHERE statement LIKE '%prepared-read-marker%') AS prepared,
+                          (SELECT count(*)::int FROM invoices WHERE invoice_date >= $1) AS invoices`;
+      const counts = new Map<string, number>();
+      for (let round = 0; round < 8; round++) {
+        for (const tenant of ['1', 'demo']) {
+          const [row] = await db.readTenant(tenant, (sql) =>
+            sql.query<{ prepared: number; invoices: number }>(`${text} -- prepared-read-marker`, [
+              '2000-01-01',
+            ]),
+          );
+          // The statement itself is the one prepared: once on this connection, never twice. Its text
+          // ends in a comment, which must not swallow what the message sends after it.
+          expect(row?.prepared).toBe(engine.name === 'postgres' ? 1 : 0);
+          if (round > 0) expect(row?.invoices).toBe(counts.get(tenant));
+          counts.set(tenant, row?.invoices ?? -1);
+        }
+      }
+      const owner = await db.withOwner((sql) =>
+        sql.query<{ tenant_id: string; n: number }>(
+          `SELECT tenant_id, count(*)::int AS n FROM invoices WHERE invoice_date >= '2000-01-01'
+            GROUP BY tenant_id`,
+        ),
+      );
+      for (const tenant of ['1', 'demo']) {
+        expect(counts.get(tenant)).toBe(owner.find((r) => r.tenant_id === tenant)?.n);
+      }
+    });
+
+    // PREPARE refuses `$1 IS NULL` (nothing gives $1 a type), as any parameterised query does (PGlite
+    // too); the reads of PostgreSQL, which inline their values, read the literal as text instead.
+    it.skipIf(engine.name !== 'postgres')(
+      'reads a statement that cannot be prepared (an untyped parameter) with its values inlined',
+      async () => {
+        for (const [value, missing] of [
+          [null, true],
+          ["it's", false],
+          [null, true],
+        ] as const) {
+          const rows = await db.readTenant('1', (sql) =>
+            sql.query<{ missing: boolean }>('SELECT $1 IS NULL AS missing', [value]),
+          );
+          expect(rows).toEqual([{ missing }]);
+        }
+      },
+    );
+
+    it('uses again a statement prepared by a read that failed', async () => {
+      const text = 'SELECT 10 / $1::int AS x';
+      await expect(db.readTenant('1', (sql) => sql.query(text, [0]))).rejects.toThrow(
+        /division by zero/,
+      );
+      for (const divisor of [2, 5]) {
+        const rows = await db.readTenant('1', (sql) => sql.query<{ x: number }>(text, [divisor]));
+        expect(rows).toEqual([{ x: 10 / divisor }]);
+      }
+    });
+
     it('reports an SQL error and stays usable; a second statement is refused', async () => {
       await expect(
         db.readTenant('1', (sql) => sql.query('SELECT 1 / $1::int AS x', [0])),
