@@ -249,6 +249,11 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         server: minimal,
         next: () => ({ method: 'POST', path: '/invoices', body: baselineBody(anyone()) }),
       },
+      {
+        name: 'fastify + pg prepared',
+        server: minimal,
+        next: () => ({ method: 'POST', path: '/invoices-prepared', body: baselineBody(anyone()) }),
+      },
       ...(['/tx', '/tx-3rt', '/tx-auth', '/tx-auth-zod'] as const).map((path) => ({
         name: `fastify + pg ${path}`,
         server: ladder,
@@ -463,6 +468,7 @@ async function checkSameAnswers(
     const answers = [
       await post(`${bare.url}/invoices`, request),
       await post(`${minimal.url}/invoices`, request),
+      await post(`${minimal.url}/invoices-prepared`, request),
       ...(await Promise.all(
         ['/tx', '/tx-3rt', '/tx-auth', '/tx-auth-zod'].map((path) =>
           post(ladder.url + path, request, auth),

@@ -4,12 +4,17 @@ import { createInvoicePage, serverEnv, type InvoicePageRequest } from './invoice
 /**
  * Baseline 2: a minimal Fastify route and pg, with Fastify's defaults (JSON body parser, no
  * schema, no logger): what the portal would cost with no auth, RLS, transaction or validation.
+ * `/invoices-prepared` sends the same query as a prepared statement, as the portal's reads do: the
+ * floor for what auth, RLS, validation and serialisation cost with the query sent the same way.
  */
 const { port, databaseUrl, poolSize } = serverEnv();
 const invoices = createInvoicePage(databaseUrl, poolSize);
 const app = Fastify();
 app.get('/health', async () => 'ok');
 app.post('/invoices', async (request) => invoices.page(request.body as InvoicePageRequest));
+app.post('/invoices-prepared', async (request) =>
+  invoices.page(request.body as InvoicePageRequest, true),
+);
 await app.listen({ port, host: '127.0.0.1' });
 process.on('SIGTERM', () => {
   void app.close().then(() => invoices.close());
