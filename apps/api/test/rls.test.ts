@@ -211,6 +211,16 @@ describe.each(engines())('row-level security on $name', (engine) => {
       },
     );
 
+    it('prepares a read again on a connection that lost its prepared statements', async () => {
+      const text = 'SELECT 7 * $1::int AS x';
+      for (const [step, factor] of [1, 2, 3].entries()) {
+        // The pool hands back the connection released last, the one that prepared the read.
+        if (step > 0) await db.withOwner((sql) => sql.exec('DEALLOCATE ALL'));
+        const rows = await db.readTenant('1', (sql) => sql.query<{ x: number }>(text, [factor]));
+        expect(rows).toEqual([{ x: 7 * factor }]);
+      }
+    });
+
     it('uses again a statement prepared by a read that failed', async () => {
       const text = 'SELECT 10 / $1::int AS x';
       await expect(db.readTenant('1', (sql) => sql.query(text, [0]))).rejects.toThrow(

@@ -150,6 +150,7 @@ const maxPreparedReads = 500;
 const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
 const duplicatePreparedStatement = '42P05';
 const indeterminateDatatype = '42P18';
+const unknownPreparedStatement = '26000';
 
 function readStatementName(text: string): string | null {
   let name = readStatementNames.get(text);
@@ -173,9 +174,10 @@ async function readAsTenant<Row>(
   tenantId: string,
   text: string,
   params: readonly unknown[],
+  retries = 2,
 ): Promise<Row[]> {
   const name = readStatementName(text);
-  if (name === null)
+  if (name === null || retries < 0)
     return lastRows<Row>(
       await client.query(`${enterTenantLiteralSql(tenantId)}; ${inlineParameters(text, params)}`),
     );
@@ -192,11 +194,14 @@ async function readAsTenant<Row>(
     prepared.add(name);
     return rows;
   } catch (error) {
-    if (!(error instanceof pg.DatabaseError) || !prepare) throw error;
-    if (error.code === duplicatePreparedStatement) prepared.add(name);
-    else if (error.code === indeterminateDatatype) readStatementNames.set(text, null);
+    if (!(error instanceof pg.DatabaseError)) throw error;
+    if (prepare && error.code === duplicatePreparedStatement) prepared.add(name);
+    else if (prepare && error.code === indeterminateDatatype) readStatementNames.set(text, null);
+    // Gone from the session (`DISCARD ALL`, `DEALLOCATE`, a pooler in front that switched the
+    // server connection): prepared again. Bounded, then read inlined, should that keep happening.
+    else if (!prepare && error.code === unknownPreparedStatement) prepared.delete(name);
     else throw error;
-    return readAsTenant<Row>(client, tenantId, text, params);
+    return readAsTenant<Row>(client, tenantId, text, params, retries - 1);
   }
 }
 
