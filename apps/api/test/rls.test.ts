@@ -193,7 +193,7 @@ describe.each(engines())('row-level security on $name', (engine) => {
       }
     });
 
-    // PREPARE refuses `$1 IS NULL` (nothing gives $1 a type), as any parameterised query does (PGlite
+    // PREPARE refuses `$1 IS NULL` (nothing gives $1 a type), as every parameterised query does (PGlite
     // too); the reads of PostgreSQL, which inline their values, read the literal as text instead.
     it.skipIf(engine.name !== 'postgres')(
       'reads a statement that cannot be prepared (an untyped parameter) with its values inlined',
