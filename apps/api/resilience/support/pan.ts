@@ -29,7 +29,8 @@ const candidates = [
 /**
  * Card numbers (PANs) in a text: 13 to 19 digits, together or in the usual groups
  * ("4548 8120 4940 0004", "4548-8120-4940-0004"), that pass the Luhn check. Log timestamps
- * (pino's `"time":` in epoch milliseconds, 13 digits) and the decimals of a number (pino's
+ * (pino's `"time":` in epoch milliseconds, 13 digits, and the same figure under another key or
+ * inside a logged string) and the decimals of a number (pino's
  * `"responseTime":15.457218999999895`) are not card numbers and are left out.
  */
 export function findPans(text: string): string[] {
@@ -38,7 +39,11 @@ export function findPans(text: string): string[] {
   for (const pattern of candidates) {
     for (const match of cleaned.matchAll(pattern)) {
       const digits = match[0].replace(/[ -]/g, '');
-      if (digits.length >= 13 && digits.length <= 19 && isLuhnValid(digits)) found.add(digits);
+      if (digits.length < 13 || digits.length > 19 || !isLuhnValid(digits)) continue;
+      // Only Visa issued 13-digit numbers (they start with 4); epoch milliseconds are 13 digits
+      // starting with 1, wherever they are logged, and one in ten passes Luhn.
+      if (digits.length === 13 && !digits.startsWith('4')) continue;
+      found.add(digits);
     }
   }
   return [...found];
