@@ -100,11 +100,44 @@ describe('the prerendered /login (issue 6)', () => {
     const before = page.innerHTML;
     captureTyped(page);
     const tree = await clientTree();
-    act(() => whileHydrating(() => hydrateRoot(page, tree)));
+    await act(() => whileHydrating(() => hydrateRoot(page, tree)));
     expect(page.querySelector('input[name="email"]')).toBe(email);
     expect(email.value).toBe('early@example.com');
     expect(remember.checked).toBe(true);
     expect(page.innerHTML).toBe(before);
+  });
+
+  it('is taken over part by part, each in a task of its own, keeping keys typed meanwhile', async () => {
+    const page = container();
+    page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost' });
+    const before = page.innerHTML;
+    const email = page.querySelector<HTMLInputElement>('input[name="email"]');
+    if (!email) throw new Error('no form');
+    captureTyped(page);
+    const tree = await clientTree();
+    let hydrated = false;
+    // Only the call itself: the parts (components/hydrate-later.tsx) wait for later tasks.
+    act(() => {
+      void whileHydrating(() => hydrateRoot(page, tree)).then(() => (hydrated = true));
+    });
+    await Promise.resolve();
+    expect(hydrated).toBe(false);
+    // Typed after the first task, before the form's turn: the form takes this, not what came before.
+    email.value = 'late@example.com';
+    await act(async () => {
+      while (!hydrated) await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(page.querySelector('input[name="email"]')).toBe(email);
+    expect(email.value).toBe('late@example.com');
+    expect(page.innerHTML).toBe(before);
+    // The app has the form now, with the late address: sent without a password, only that is wrong.
+    await act(async () => {
+      page.querySelector('form')?.requestSubmit();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(email.getAttribute('aria-invalid')).not.toBe('true');
+    const password = page.querySelector<HTMLInputElement>('input[name="password"]');
+    expect(password?.getAttribute('aria-invalid')).toBe('true');
   });
 });
 

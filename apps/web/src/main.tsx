@@ -8,6 +8,7 @@ import { getLanguage, i18nReady } from './lib/i18n';
 import {
   captureTyped,
   forgetTyped,
+  nextTask,
   prerenderedAttribute,
   prerenderedLanguage,
   staleClass,
@@ -22,19 +23,19 @@ import { registerServiceWorker } from './pwa/register-service-worker';
 // tenant's branding, the translations (started by the i18n import) and the first screen's chunk.
 initTheme();
 const visualConfig = loadVisualConfig();
-const router = createAppRouter();
+type Router = ReturnType<typeof createAppRouter>;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 
-const app = (config: VisualConfig | Promise<VisualConfig>) => (
+const app = (router: Router, config: VisualConfig | Promise<VisualConfig>) => (
   <StrictMode>
     <App router={router} visualConfig={config} />
   </StrictMode>
 );
 
 /** Resolves once the router has run the first navigation's loaders and lazy routes. */
-const routerReady = () =>
+const routerReady = (router: Router) =>
   new Promise<void>((resolve) => {
     if (router.state.initialized) return resolve();
     const unsubscribe = router.subscribe((state) => {
@@ -51,20 +52,23 @@ const routerReady = () =>
  * page turned out to be another (a restored session moved on) or in another language than the
  * visitor's, the app renders afresh instead, in the same frame.
  */
-async function takeOver(container: HTMLElement, language: string) {
-  const [config] = await Promise.all([visualConfig, i18nReady, routerReady()]);
+async function takeOver(router: Router, container: HTMLElement, language: string) {
+  const [config] = await Promise.all([visualConfig, i18nReady, routerReady(router)]);
+  // The hydration starts a task of its own (issue 6: no long task on a slow phone).
+  await nextTask();
   captureTyped(container);
   const same =
     router.state.location.pathname === paths.login &&
     !router.state.errors &&
     getLanguage() === language;
   if (same) {
-    whileHydrating(() => hydrateRoot(container, app(config)));
+    // Its parts take a task each (components/hydrate-later.tsx): the page answers in between.
+    await whileHydrating(() => hydrateRoot(container, app(router, config)));
   } else {
     const focused = document.activeElement;
     const name =
       focused instanceof HTMLInputElement && container.contains(focused) ? focused.name : '';
-    createRoot(container).render(app(config));
+    createRoot(container).render(app(router, config));
     if (name)
       container.querySelector<HTMLInputElement>(`input[name="${CSS.escape(name)}"]`)?.focus();
   }
@@ -79,17 +83,26 @@ async function takeOver(container: HTMLElement, language: string) {
   else if (held.button?.isConnected) held.button.click();
 }
 
-const language = prerenderedLanguage(root);
-if (language) {
-  takeOver(root, language).catch((error: unknown) => {
+async function start(container: HTMLElement) {
+  // Evaluating the modules is one task, the router's first navigation the next (issue 6).
+  await nextTask();
+  const router = createAppRouter();
+  const language = prerenderedLanguage(container);
+  if (!language) {
+    takeHeld();
+    createRoot(container).render(app(router, visualConfig));
+    return;
+  }
+  try {
+    await takeOver(router, container, language);
+  } catch (error) {
     console.error('Could not take over the prerendered page; rendering it afresh', error);
     document.documentElement.classList.remove(staleClass);
-    createRoot(root).render(app(visualConfig));
-  });
-} else {
-  takeHeld();
-  createRoot(root).render(app(visualConfig));
+    createRoot(container).render(app(router, visualConfig));
+  }
 }
+
+void start(root);
 
 // Installable and quick to reopen (src/pwa): production builds only, never the dev server or tests.
 if (import.meta.env.PROD) registerServiceWorker();

@@ -161,26 +161,78 @@ export function prerenderedLanguage(root: HTMLElement): string | null {
 }
 
 let hydrating = false;
+/** From the start of the hydration until its last part (`hydrationTurn`) has been hydrated. */
+let takingOver = false;
 
-/** Runs `render` (the hydration) telling components that they take over prerendered markup. */
-export function whileHydrating(render: () => void): void {
-  hydrating = true;
+type Part = { turn: Promise<void>; ready: boolean };
+/** The parts of the page hydrated later, each in a task of its own, in the order they came. */
+const parts = new Map<string, Part>();
+let lastTurn: Promise<void> = Promise.resolve();
+let typedRoot: HTMLElement | null = null;
+
+/**
+ * A new task, so the browser can paint and answer input in between (`scheduler.yield` where the
+ * browser has it: the rest of the work keeps its place ahead of other scripts' tasks).
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Runs `render` (the hydration) telling components that they take over prerendered markup.
+ * Resolves once every part that waits for its turn (`hydrationTurn`) has been hydrated too.
+ */
+export async function whileHydrating(render: () => void): Promise<void> {
+  hydrating = takingOver = true;
   try {
     render();
   } finally {
     hydrating = false;
   }
+  try {
+    await Promise.all([...parts.values()].map((part) => part.turn));
+    // A part renders in the microtasks right after its turn: done by the next task.
+    if (parts.size > 0) await nextTask();
+  } finally {
+    parts.clear();
+    lastTurn = Promise.resolve();
+    takingOver = false;
+  }
+}
+
+/**
+ * For a part of the page hydrated in a task of its own (components/hydrate-later.tsx), so that no
+ * single task holds the main thread for the whole page on a slow phone (issue 6, Total Blocking
+ * Time): during the hydration, the turn to wait for, one task after the previous part's; null when
+ * the part may render now. What was typed is read again just before the part's turn, so keys
+ * pressed in the meantime are kept.
+ */
+export function hydrationTurn(name: string): Promise<void> | null {
+  const part = parts.get(name);
+  if (part) return part.ready ? null : part.turn;
+  if (!hydrating) return null;
+  const created: Part = { turn: Promise.resolve(), ready: false };
+  created.turn = lastTurn.then(nextTask).then(() => {
+    if (typedRoot) captureTyped(typedRoot);
+    created.ready = true;
+  });
+  lastTurn = created.turn;
+  parts.set(name, created);
+  return created.turn;
 }
 
 /** Whether this image of the markup being hydrated failed to load before the app was there. */
 export function failedBeforeHydration(image: HTMLImageElement): boolean {
-  return hydrating && (window.__portalFailedImages ?? []).includes(image);
+  return takingOver && (window.__portalFailedImages ?? []).includes(image);
 }
 
 let typed = new Map<string, string | boolean>();
 
 /** Remembers what is in the prerendered fields now (by `name`), just before the app takes over. */
 export function captureTyped(root: HTMLElement): void {
+  typedRoot = root;
   typed = new Map();
   for (const input of Array.from(root.querySelectorAll<HTMLInputElement>('input[name]'))) {
     typed.set(input.name, input.type === 'checkbox' ? input.checked : input.value);
@@ -189,6 +241,7 @@ export function captureTyped(root: HTMLElement): void {
 
 /** Forgets it once the app has taken over: a later visit to the screen starts empty. */
 export function forgetTyped(): void {
+  typedRoot = null;
   typed = new Map();
 }
 

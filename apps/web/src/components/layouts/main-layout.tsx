@@ -2,6 +2,7 @@ import { type ReactNode, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
 import { useIsSignedIn } from '@/lib/auth';
+import { HydrateLater } from '@/components/hydrate-later';
 import { cn } from '@/utils/cn';
 import { BottomBar } from './bottom-bar';
 import { Header } from './header';
@@ -43,31 +44,38 @@ export function MainLayout({ variant = 'app', children }: MainLayoutProps) {
         >
           {t('app.skipToContent')}
         </a>
-        <Header
-          isSignedIn={isSignedIn}
-          backTo={backTo}
-          isMenuOpen={isMenuOpen}
-          menuId={menuId}
-          menuButtonRef={menuButtonRef}
-          onOpenMenu={() => setMenuOpen(true)}
-        />
+        <HydrateLater name="header">
+          <Header
+            isSignedIn={isSignedIn}
+            backTo={backTo}
+            isMenuOpen={isMenuOpen}
+            menuId={menuId}
+            menuButtonRef={menuButtonRef}
+            onOpenMenu={() => setMenuOpen(true)}
+          />
+        </HydrateLater>
         <main
           id="main-content"
           tabIndex={-1}
           className={cn('flex-1 focus:outline-none', isSignedIn && 'pb-20 md:pb-0 print:pb-0')}
         >
-          {children}
+          <HydrateLater name="screen">{children}</HydrateLater>
         </main>
         {isSignedIn && <BottomBar />}
       </div>
-      <SideMenu
-        id={menuId}
-        open={isMenuOpen}
-        onClose={closeMenu}
-        isSignedIn={isSignedIn}
-        variant={variant}
-        returnFocusRef={menuButtonRef}
-      />
+      {/* One element around the menu's two, for its turn (HydrateLater); its own box is empty. */}
+      <HydrateLater name="side-menu">
+        <div>
+          <SideMenu
+            id={menuId}
+            open={isMenuOpen}
+            onClose={closeMenu}
+            isSignedIn={isSignedIn}
+            variant={variant}
+            returnFocusRef={menuButtonRef}
+          />
+        </div>
+      </HydrateLater>
     </>
   );
 }
