@@ -109,6 +109,43 @@ function reactRouterProduction(): Plugin {
   };
 }
 
+/**
+ * Marks the chunks /login runs at start (the entry, the login screen and what they import) for
+ * V8's eager compilation (`//# allFunctionsCalledOnLoad`, Chrome 136+): their functions are
+ * compiled off the main thread while they download, instead of on it at their first call, which
+ * is what made the start-up's tasks long on a slow phone (issue 6, Total Blocking Time). Chunks
+ * of the other screens stay lazily compiled.
+ */
+function compileHints(): Plugin {
+  const hint = '//# allFunctionsCalledOnLoad\n';
+  return {
+    name: 'portal:compile-hints',
+    apply: browserBuild,
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const login = chunks.find((chunk) =>
+        chunk.facadeModuleId?.endsWith('/src/app/routes/login.tsx'),
+      );
+      // Renamed or moved, it would silently lose its hint: the build says so instead.
+      if (!login) this.error('compile hints: no chunk for src/app/routes/login.tsx');
+      const start = [...chunks.filter((chunk) => chunk.isEntry), login];
+      const marked = new Set<string>();
+      const visit = (fileName: string) => {
+        const chunk = byName.get(fileName);
+        if (!chunk || marked.has(fileName)) return;
+        marked.add(fileName);
+        for (const imported of chunk.imports) visit(imported);
+      };
+      for (const chunk of start) visit(chunk.fileName);
+      for (const fileName of marked) {
+        const chunk = byName.get(fileName);
+        if (chunk) chunk.code = hint + chunk.code;
+      }
+    },
+  };
+}
+
 const fromHere = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -121,6 +158,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     process.env.VITEST ? null : (prefresh() as Promise<Plugin[]>),
     tailwindcss(),
     reactRouterProduction(),
+    compileHints(),
     serviceWorker(),
     precompress(),
   ],
