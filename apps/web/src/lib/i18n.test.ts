@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { firstChunkNamespaces, i18n, languages, lazyNamespaces, loadNamespace } from './i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  changeLanguage,
+  firstChunkNamespaces,
+  getLanguage,
+  i18n,
+  languages,
+  lazyNamespaces,
+  loadNamespace,
+} from './i18n';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -74,5 +82,28 @@ describe('lazy namespaces', () => {
     await loadNamespace('legal');
     expect(i18n.hasResourceBundle('es', 'legal')).toBe(true);
     expect(i18n.t('legal:links.privacy.title', { lng: 'es' })).toBe('Política de privacidad');
+  });
+});
+
+describe('changeLanguage (spec §4: a change is stored)', () => {
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await i18n.changeLanguage('es');
+    localStorage.clear();
+  });
+
+  it('switches and stores the choice, which the next visit detects first', async () => {
+    await changeLanguage('ca');
+    expect(getLanguage()).toBe('ca');
+    expect(document.documentElement.lang).toBe('ca');
+    expect(localStorage.getItem('language')).toBe('ca');
+  });
+
+  it('still switches when the storage cannot be written', async () => {
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new Error('QuotaExceededError');
+    });
+    await changeLanguage('eu');
+    expect(getLanguage()).toBe('eu');
   });
 });

@@ -1,6 +1,7 @@
 import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { languageDetector } from './language-detector';
+import { storageKeys, writeStorage } from './storage';
 
 export const languages = ['es', 'ca', 'en', 'eu'] as const;
 export type Language = (typeof languages)[number];
@@ -98,7 +99,7 @@ export const i18nReady = i18n
     load: 'languageOnly',
     ns: Object.keys(spanish),
     defaultNS: defaultNamespace,
-    // Spec §4: stored choice, then the browser; every change is stored (./language-detector.ts).
+    // Spec §4: stored choice, then the browser (./language-detector.ts); a choice is stored below.
     // Spec §9: up to 10 parallel reads, 5 retries, 350 ms doubling.
     maxParallelReads: 10,
     maxRetries: 5,
@@ -118,9 +119,10 @@ export async function loadNamespace(
   await i18n.loadNamespaces(typeof namespace === 'string' ? namespace : [...namespace]);
 }
 
-/** Switches language: loads its strings, stores the choice and updates `<html lang>`. */
+/** The person's choice: loads its strings, switches, updates `<html lang>` and stores it. */
 export async function changeLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
+  writeStorage(storageKeys.language, language);
 }
 
 export function getLanguage(): Language {

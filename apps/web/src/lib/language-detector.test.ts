@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { languageDetector } from './language-detector';
 
@@ -6,7 +7,6 @@ function browserLanguages(languages: string[]) {
   vi.spyOn(window.navigator, 'language', 'get').mockReturnValue(languages[0] ?? '');
 }
 
-// The app's i18next (test setup) has already stored what it detected.
 beforeEach(() => localStorage.clear());
 
 describe('language detector (spec §4)', () => {
@@ -35,17 +35,17 @@ describe('language detector (spec §4)', () => {
     expect(languageDetector.detect()).toEqual(['ca-ES', 'ca-ES']);
   });
 
-  it("stores every language change, never i18next's test language", () => {
-    languageDetector.cacheUserLanguage?.('ca');
-    expect(localStorage.getItem('language')).toBe('ca');
-    languageDetector.cacheUserLanguage?.('cimode');
-    expect(localStorage.getItem('language')).toBe('ca');
-  });
-
-  it('loses the choice quietly when the storage cannot be written', () => {
-    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
-      throw new Error('QuotaExceededError');
+  it('stores nothing it detected: only a choice is kept (lib/i18n.ts changeLanguage)', async () => {
+    browserLanguages(['en-US']);
+    const instance = i18next.createInstance().use(languageDetector);
+    await instance.init({
+      supportedLngs: ['es', 'en'],
+      load: 'languageOnly',
+      fallbackLng: 'es',
+      resources: { es: { translation: {} }, en: { translation: {} } },
     });
-    expect(() => languageDetector.cacheUserLanguage?.('en')).not.toThrow();
+    expect(instance.languages[0]).toBe('en');
+    await instance.changeLanguage('en');
+    expect(localStorage.getItem('language')).toBeNull();
   });
 });

@@ -1,11 +1,15 @@
 import { isSafeLanguageCode, type LanguageDetectorModule } from 'i18next';
-import { readStorage, storageKeys, writeStorage } from './storage';
+import { readStorage, storageKeys } from './storage';
 
 /**
- * Spec §4: the stored choice, then the browser's languages; every change is stored. What
- * i18next-browser-languagedetector did with `order: ['localStorage', 'navigator']` and
- * `caches: ['localStorage']`, in a few lines instead of its 10 KB (issue 6 budgets /login's bytes).
- * i18next picks the first code it supports (`supportedLngs`, `load: 'languageOnly'`), else `es`.
+ * Spec §4: the stored choice, then the browser's languages. What
+ * i18next-browser-languagedetector did with `order: ['localStorage', 'navigator']`, in a few lines
+ * instead of its 10 KB (issue 6 budgets /login's bytes). i18next picks the first code it supports
+ * (`supportedLngs`, `load: 'languageOnly'`), else `es`.
+ *
+ * Only a choice is stored (the language dialog, `changeLanguage` in ./i18n.ts), never what was
+ * detected: a browser whose language changes is followed until the person picks one, and a
+ * language seen for a moment (a page left while it starts) never sticks.
  */
 export const languageDetector: LanguageDetectorModule = {
   type: 'languageDetector',
@@ -18,9 +22,5 @@ export const languageDetector: LanguageDetectorModule = {
     return [stored, ...languages, language].filter((code): code is string =>
       isSafeLanguageCode(code),
     );
-  },
-  cacheUserLanguage(language) {
-    // i18next's test language (`cimode`) is never remembered.
-    if (language !== 'cimode') writeStorage(storageKeys.language, language);
   },
 };
