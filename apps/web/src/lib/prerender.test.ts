@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bootScript,
   captureTyped,
@@ -109,6 +109,29 @@ describe('the boot script of a prerendered page', () => {
     expect(takeHeld().button).toBe(document.querySelector('#menu'));
     document.querySelector<HTMLButtonElement>('#menu')?.click();
     expect(takeHeld().button).toBeNull();
+  });
+
+  it('keeps a held press and a held form from the parts already taken over', () => {
+    boot('en');
+    document.body.innerHTML =
+      '<button type="button" id="menu">Menu</button><form><input name="email" /></form>';
+    const menu = document.querySelector<HTMLButtonElement>('#menu');
+    const form = document.querySelector('form');
+    if (!menu || !form) throw new Error('no markup');
+    // A part hydrated early has its handlers; the press and the form wait for the whole page.
+    const pressed = vi.fn();
+    const sent = vi.fn();
+    menu.addEventListener('click', pressed);
+    form.addEventListener('submit', sent);
+    menu.click();
+    form.requestSubmit();
+    expect(pressed).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
+    const held = takeHeld();
+    expect(held).toEqual({ form, button: menu });
+    // Pressed again once the app has it all: it acts once.
+    held.button?.click();
+    expect(pressed).toHaveBeenCalledTimes(1);
   });
 
   it('cannot be closed early by what it carries', () => {

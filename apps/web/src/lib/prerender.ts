@@ -87,9 +87,13 @@ function boot(language: string, options: BootOptions): void {
     }
   }
   if (visitor !== language) html.classList.add('prerender-stale');
-  // A form sent before the app is there waits for it (takeHeld).
+  // A form sent before the app is there waits for it (takeHeld). Until the app has taken over the
+  // whole page, no part of it sees the event either: the app takes the page over in parts
+  // (hydrationTurn), and a part that reacted early would change what a later part is hydrated
+  // with, while hydration keeps the markup as it came (the menu would stay shut, open).
   window.__portalHoldSubmit = (event: Event) => {
     event.preventDefault();
+    event.stopPropagation();
     if (event.target instanceof HTMLFormElement) window.__portalHeldForm = event.target;
   };
   document.addEventListener('submit', window.__portalHoldSubmit, true);
@@ -98,7 +102,9 @@ function boot(language: string, options: BootOptions): void {
   window.__portalHoldClick = (event: Event) => {
     const button =
       event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
-    if (button instanceof HTMLButtonElement) window.__portalHeldButton = button;
+    if (!(button instanceof HTMLButtonElement)) return;
+    event.stopPropagation();
+    window.__portalHeldButton = button;
   };
   document.addEventListener('click', window.__portalHoldClick, true);
   // An image that fails before the app is there (the tenant's logo) gets its fallback then.
