@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 
 const focusable =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -31,7 +31,9 @@ export function useModal(
     onCloseRef.current = onClose;
   });
 
-  useEffect(() => {
+  // Before the browser paints the open modal: by the time it can be seen, focus is inside and
+  // Escape is heard (a key pressed as it appears would otherwise go to the page behind).
+  useLayoutEffect(() => {
     const node = ref.current;
     if (!open || !node) return;
     const opener =
