@@ -21,7 +21,7 @@ export type Database = {
   withTenant<T>(tenantId: string, fn: (sql: Sql) => Promise<T>): Promise<T>;
   /**
    * A read of ONE statement under the tenant's row-level security, like `withTenant`, in a single
-   * round trip on PostgreSQL: the tenant and the statement travel as one simple-protocol message,
+   * round trip on PostgreSQL: the tenant and the statement travel as one message (`TenantRead`),
    * which the server runs as one implicit transaction (the settings end with it). `fn` may call
    * `query` once; a second call is a programming error and throws.
    */
@@ -162,12 +162,112 @@ function readStatementName(text: string): string | null {
   return name;
 }
 
+/** Name of the statement that enters the tenant, prepared beside the reads on each connection. */
+const enterStatement = 'enter_tenant';
+
+/** A value as the text PostgreSQL reads for an untyped parameter: what `sqlLiteral` quotes. */
+const parameterText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : scalarText(value);
+
+type RowDescription = { fields: { name: string; dataTypeID: number }[] };
+type DataRow = { fields: (string | null)[] };
+
 /**
- * One read as `readTenant` runs it on PostgreSQL: entering the tenant and the statement travel as
- * one simple-protocol message (one implicit transaction, one round trip). The statement is
- * `EXECUTE name(literals)` once the connection has it prepared; the first time, its `PREPARE` goes
- * in the same message, after the role is entered. Prepared statements outlive a failed message
- * (they are not transactional), so a duplicate is taken as prepared and the read sent again.
+ * One read as the extended protocol carries it, in one round trip: Bind and Execute of the
+ * prepared statement that enters the tenant, then Bind, Describe and Execute of the read's own,
+ * and one Sync. Everything before the Sync is one implicit transaction, so the transaction-local
+ * settings reach the read and end with it. A statement not yet prepared on this connection is
+ * parsed in the same message, after the role is entered. Values travel as parameters, not as text
+ * of the statement: nothing to quote, and PostgreSQL parses no SQL per read.
+ *
+ * Why not pg's own Query: it takes one statement per Sync, and entering the tenant as a statement
+ * of its own costs a round trip. Why not `EXECUTE name(literals)` in one simple-protocol message,
+ * as before: PostgreSQL parsed and planned that message on every read, and under load each page's
+ * rows from it survived two young-generation collections (about 1 MB copied per collection, then
+ * left for the old generation); read this way, almost nothing survives (bench/README.md, p99).
+ */
+class TenantRead<Row> implements pg.Submittable {
+  private rows: Row[] = [];
+  private names: string[] = [];
+  private parsers: ((text: string) => unknown)[] = [];
+  /** Statements completed so far: the tenant's is the first, the read's the second. */
+  private completed = 0;
+
+  constructor(
+    private readonly read: { tenantId: string; name: string; text: string; values: unknown[] },
+    private readonly prepared: Set<string>,
+    private readonly settle: (error: Error | null, rows?: Row[]) => void,
+  ) {}
+
+  submit(connection: pg.Connection): void {
+    const { tenantId, name, text, values } = this.read;
+    // One write for the whole message, as pg's own Query does for its extended-protocol messages.
+    connection.stream.cork();
+    try {
+      if (!this.prepared.has(enterStatement))
+        connection.parse({ name: enterStatement, text: enterTenantSql, types: [] }, false);
+      connection.bind({ statement: enterStatement, values: [tenantId] }, false);
+      connection.execute({ portal: '' }, false);
+      if (!this.prepared.has(name)) connection.parse({ name, text, types: [] }, false);
+      connection.bind({ statement: name, values: values.map(parameterText) }, false);
+      connection.describe({ type: 'P', name: '' }, false);
+      connection.execute({ portal: '' }, false);
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+  }
+
+  handleRowDescription(message: RowDescription): void {
+    this.names = message.fields.map((f) => f.name);
+    this.parsers = message.fields.map((f) => pg.types.getTypeParser(f.dataTypeID, 'text'));
+  }
+
+  handleDataRow(message: DataRow): void {
+    // The tenant's statement answers a row too; it was not described, and is not the read.
+    if (this.completed !== 1) return;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < this.names.length; i++) {
+      const value = message.fields[i];
+      row[this.names[i] as string] =
+        value === null || value === undefined
+          ? null
+          : (this.parsers[i] as (t: string) => unknown)(value);
+    }
+    this.rows.push(row as Row);
+  }
+
+  handleCommandComplete(): void {
+    this.completed += 1;
+  }
+
+  handleReadyForQuery(): void {
+    this.prepared.add(enterStatement).add(this.read.name);
+    this.settle(null, this.rows);
+  }
+
+  /** pg calls this with the server's error, or the connection's; the Sync's answer follows. */
+  handleError(error: Error): void {
+    // Past the tenant's statement, its Parse (if sent) was done: the next read need not send it.
+    if (this.completed > 0) this.prepared.add(enterStatement);
+    this.settle(error);
+  }
+
+  // Messages a read never causes; pg calls them on whatever query is active.
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(connection: pg.Connection & { sendCopyFail(message: string): void }): void {
+    connection.sendCopyFail('a read copies nothing');
+  }
+  handleCopyData(): void {}
+}
+
+/**
+ * One read as `readTenant` runs it on PostgreSQL (`TenantRead`). Prepared statements outlive a
+ * failed message (they are not transactional), so a duplicate is taken as prepared and the read
+ * sent again; one gone from the session is prepared again. A statement PostgreSQL cannot prepare
+ * (a parameter nothing gives a type) is read in one simple-protocol message with its values
+ * inlined, as are texts beyond `maxPreparedReads`.
  */
 async function readAsTenant<Row>(
   client: pg.PoolClient,
@@ -183,23 +283,25 @@ async function readAsTenant<Row>(
     );
   let prepared = preparedOn.get(client);
   if (!prepared) preparedOn.set(client, (prepared = new Set()));
-  const execute = params.length
-    ? `EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`
-    : `EXECUTE ${name}`;
-  const prepare = prepared.has(name) ? '' : `PREPARE ${name} AS ${text}\n; `;
+  const known = prepared;
   try {
-    const rows = lastRows<Row>(
-      await client.query(`${enterTenantLiteralSql(tenantId)}; ${prepare}${execute}`),
-    );
-    prepared.add(name);
-    return rows;
+    return await new Promise<Row[]>((resolve, reject) => {
+      client.query(
+        new TenantRead<Row>({ tenantId, name, text, values: [...params] }, known, (error, rows) =>
+          error ? reject(error) : resolve(rows ?? []),
+        ),
+      );
+    });
   } catch (error) {
     if (!(error instanceof pg.DatabaseError)) throw error;
-    if (prepare && error.code === duplicatePreparedStatement) prepared.add(name);
-    else if (prepare && error.code === indeterminateDatatype) readStatementNames.set(text, null);
+    if (error.code === duplicatePreparedStatement) {
+      // Parsed by an earlier read that failed after its Parse: the name in the message says which.
+      known.add(enterStatement);
+      if (error.message.includes(`"${name}"`)) known.add(name);
+    } else if (error.code === indeterminateDatatype) readStatementNames.set(text, null);
     // Gone from the session (`DISCARD ALL`, `DEALLOCATE`, a pooler in front that switched the
     // server connection): prepared again. Bounded, then read inlined, should that keep happening.
-    else if (!prepare && error.code === unknownPreparedStatement) prepared.delete(name);
+    else if (error.code === unknownPreparedStatement) known.clear();
     else throw error;
     return readAsTenant<Row>(client, tenantId, text, params, retries - 1);
   }
