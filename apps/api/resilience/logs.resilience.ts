@@ -28,6 +28,11 @@ describe('the logs of the whole resilience run', () => {
     // Visa number still counts.
     expect(findPans('{"msg":"{\\"time\\":1795331733604}","at":1795331733604}')).toEqual([]);
     expect(findPans('old visa 4222222222222')).toEqual(['4222222222222']);
+    // A request id whose inner groups read as a Luhn-valid 4-4-4-4 number (seen in a CI run).
+    expect(findPans('"reqId":"abcd4548-8120-4940-0004-abcdef012345"')).toEqual([]);
+    expect(findPans('"reqId":"abcd4548-8120-4940-0004-abcdef012345" 4548-8120-4940-0004')).toEqual([
+      testCard,
+    ]);
   });
 
   it('hold no card number in any log an API process wrote', () => {

@@ -30,11 +30,18 @@ const candidates = [
  * Card numbers (PANs) in a text: 13 to 19 digits, together or in the usual groups
  * ("4548 8120 4940 0004", "4548-8120-4940-0004"), that pass the Luhn check. Log timestamps
  * (pino's `"time":` in epoch milliseconds, 13 digits, and the same figure under another key or
- * inside a logged string) and the decimals of a number (pino's
- * `"responseTime":15.457218999999895`) are not card numbers and are left out.
+ * inside a logged string), the decimals of a number (pino's
+ * `"responseTime":15.457218999999895`) and UUIDs (request ids) are not card numbers and are left
+ * out.
  */
 export function findPans(text: string): string[] {
-  const cleaned = text.replace(/"time":\d+/g, '"time":0');
+  const cleaned = text
+    .replace(/"time":\d+/g, '"time":0')
+    // Request and row ids: a UUID's inner groups can read as 4-4-4-4 digits that pass Luhn.
+    .replace(
+      /(?<![\da-f-])[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}(?![\da-f-])/gi,
+      'uuid',
+    );
   const found = new Set<string>();
   for (const pattern of candidates) {
     for (const match of cleaned.matchAll(pattern)) {
