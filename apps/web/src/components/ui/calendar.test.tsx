@@ -65,6 +65,20 @@ describe('Calendar (spec §2: month and weekday names in the chosen language)', 
     expect(onSelect).toHaveBeenCalledWith('2026-12-28');
   });
 
+  it("has the new month's day focused before the next frame: a key pressed at once reaches it", async () => {
+    const onSelect = vi.fn();
+    render(<Calendar value="2026-03-16" onSelect={onSelect} today="2026-11-21" />);
+    screen.getByRole('button', { name: /, 16 de marzo/ }).focus();
+    // A month change removes the focused day's button. The next key must not find the focus on
+    // the page: only the microtasks that follow the keydown run here, no frame and no timer.
+    // (The native event: the library's fireEvent runs the effects itself, as a frame would.)
+    document.activeElement?.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }),
+    );
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(document.activeElement?.getAttribute('data-date')).toBe('2026-04-16');
+  });
+
   it('does not offer days outside the allowed range', async () => {
     render(
       <Calendar

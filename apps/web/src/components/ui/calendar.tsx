@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/utils/cn';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
@@ -78,11 +78,14 @@ export function Calendar({
   const gridRef = useRef<HTMLTableElement>(null);
   const moved = useRef(autoFocus);
 
-  useEffect(() => {
+  // A layout effect: it runs in the commit, not after the next frame (Preact's passive effects
+  // wait for one). A month's change removes the focused day's button; until the new one takes the
+  // focus, a key pressed goes to the page and is lost (CI caught Enter lost after Page Down).
+  useLayoutEffect(() => {
     // The focus follows the keyboard's moves; on the first render only when asked to.
     if (!moved.current) return;
-    // After the whole commit's effects: a dialog around the calendar first notes where the focus
-    // was (to give it back on close), then the day takes it.
+    // After the whole commit's layout effects: a dialog around the calendar first notes where the
+    // focus was (to give it back on close), then the day takes it.
     queueMicrotask(() => {
       gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
     });
