@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** One `vitest run` covers every package: the contract, the Redsys protocol and its simulator, the API (both engines) and the web app. */
+/** One `vitest run` covers every package: the contract, the Redsys protocol and its simulator, the API (both engines), the bench's own tools and the web app. */
 export default defineConfig({
   test: {
     projects: [
@@ -22,6 +22,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       'apps/web',
     ],
   },

@@ -11,7 +11,13 @@ import {
 } from '../apps/api/src/db/seed/generate.ts';
 import { summariseProfile, type ProfileSummary } from './lib/cpu-profile.ts';
 import { ensurePgliteDataset, ensurePostgresDataset } from './lib/dataset.ts';
-import { runFixedRate, runLoad, type LoadRequest, type LoadResult } from './lib/load.ts';
+import {
+  runFixedRate,
+  runLoad,
+  type FixedRateClient,
+  type LoadRequest,
+  type LoadResult,
+} from './lib/load.ts';
 import { freePort } from './lib/ports.ts';
 import { repoRoot, startServer, tsxBin, type Server } from './lib/processes.ts';
 import { median, round } from './lib/stats.ts';
@@ -66,6 +72,11 @@ export type ApiResults = {
   };
   diagnosis: ApiDiagnosis;
 };
+
+/** Key of the fixed-rate floor: the bare node:http server's `GET /health`, no database. */
+export const fixedRateFloor = 'floor: node:http GET /health';
+/** Suffix of the fixed-rate keys measured with node:http's client. */
+export const nodeHttpClientSuffix = ', node:http client';
 
 /** The portal's answer to a sign-in. */
 type Session = { tenant: string; customerId: string; token: string; invoiceIds: string[] };
@@ -308,10 +319,14 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
 
     await checkSameAnswers(portal, bare, minimal, ladder, sessions.slice(0, 5), ranges.invoices);
 
-    const run = async (target: Target, seconds: number, rate?: number): Promise<LoadResult> => {
+    const run = async (
+      target: Target,
+      seconds: number,
+      fixed?: { rate: number; client: FixedRateClient },
+    ): Promise<LoadResult> => {
       const load = { url: target.server.url, next: target.next, seconds };
-      const result = rate
-        ? await runFixedRate({ ...load, rate, connections: options.connections })
+      const result = fixed
+        ? await runFixedRate({ ...load, ...fixed, connections: options.connections })
         : await runLoad({ ...load, connections: options.connections });
       if (result.failures > 0) {
         throw new Error(
@@ -337,11 +352,32 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
       }
     }
 
-    const fixedTargets = targets.filter((t) => t.name === 'fastify + pg' || t.name === '/invoices');
+    // The generator's floor (a plain answer, no database) and the two figures of the budget, with
+    // undici's client; then the same two with node:http's, the client of sessions 1-9, to compare
+    // (docs/decisions/016).
+    const byName = (name: string) => targets.find((t) => t.name === name) as Target;
+    const floor: Target = {
+      name: fixedRateFloor,
+      server: bare,
+      next: () => ({ method: 'GET', path: '/health' }),
+    };
+    const fixedRuns: { key: string; target: Target; client: FixedRateClient }[] = [
+      { key: fixedRateFloor, target: floor, client: 'undici' },
+      ...['fastify + pg', '/invoices'].map((name) => ({
+        key: name,
+        target: byName(name),
+        client: 'undici' as const,
+      })),
+      ...['fastify + pg', '/invoices'].map((name) => ({
+        key: `${name}${nodeHttpClientSuffix}`,
+        target: byName(name),
+        client: 'node:http' as const,
+      })),
+    ];
     for (let r = 0; r < options.rounds; r++) {
-      for (const target of fixedTargets) {
-        const result = await run(target, options.seconds, options.rate);
-        const entry = (results.fixedRate[target.name] ??= {
+      for (const { key, target, client } of fixedRuns) {
+        const result = await run(target, options.seconds, { rate: options.rate, client });
+        const entry = (results.fixedRate[key] ??= {
           p50: [],
           p99: [],
           medianP50: 0,
@@ -356,7 +392,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         entry.lateP99.push(result.lateP99 ?? Number.NaN);
         entry.medianLateP99 = median(entry.lateP99);
         log(
-          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served; generator late p99 ${result.lateP99} ms)`,
+          `  round ${r + 1}/${options.rounds} ${key.padEnd(38)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served; generator late p99 ${result.lateP99} ms)`,
         );
       }
     }
