@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './lib/processes.ts';
+import { fixedRateFloor, nodeHttpClientSuffix } from './api.ts';
 import type { BenchResults } from './run.ts';
 
 const resultsDir = join(repoRoot, 'bench/results');
@@ -73,13 +74,24 @@ export function toMarkdown(r: BenchResults): string {
     }
     out.push(
       '',
-      `Latency at a fixed ${n(api.settings.rate)} req/s (median of ${api.settings.rounds}):`,
+      `Latency at a fixed ${n(api.settings.rate)} req/s (median of ${api.settings.rounds}; ` +
+        `the requests go through undici's Pool, the rows marked node:http through the client ` +
+        `the bench used until session 9, docs/decisions/016):`,
       '',
     );
-    out.push('| Target | p50 | p99 | generator late, p99 |', '|---|--:|--:|--:|');
+    out.push('| Target | p50 | p99 | generator late, p99 | p99 of each round |');
+    out.push('|---|--:|--:|--:|---|');
+    const fixedLabels: Record<string, string> = {
+      [fixedRateFloor]:
+        "floor: bare node:http `GET /health`, no database (the generator's own tail)",
+      'fastify + pg': 'baseline: minimal Fastify + pg',
+      '/invoices': 'portal `/invoices`',
+      [`fastify + pg${nodeHttpClientSuffix}`]: 'baseline: minimal Fastify + pg, node:http client',
+      [`/invoices${nodeHttpClientSuffix}`]: 'portal `/invoices`, node:http client',
+    };
     for (const [name, f] of Object.entries(api.fixedRate)) {
       out.push(
-        `| ${labels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms | ${n(f.medianLateP99, 1)} ms |`,
+        `| ${fixedLabels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms | ${n(f.medianLateP99, 1)} ms | ${f.p99.map((v) => n(v, 1)).join(', ')} |`,
       );
     }
     const d = api.diagnosis;
@@ -232,10 +244,16 @@ export function toMarkdown(r: BenchResults): string {
   return out.join('\n');
 }
 
-/** Writes bench/results/<date>[-partial].{json,md}; a full run also refreshes the README's table. */
+/**
+ * Writes bench/results/<date>.{json,md} (`-2`, `-3`… for a day's later full runs, which the
+ * decisions and the README may cite; a partial run overwrites `<date>-partial`); a full run also
+ * refreshes the README's table.
+ */
 export function writeResults(r: BenchResults): { files: string[]; table: string; readme: boolean } {
   mkdirSync(resultsDir, { recursive: true });
-  const base = join(resultsDir, `${r.date.slice(0, 10)}${r.partial ? '-partial' : ''}`);
+  const day = join(resultsDir, r.date.slice(0, 10));
+  let base = r.partial ? `${day}-partial` : day;
+  for (let n = 2; !r.partial && existsSync(`${base}.json`); n++) base = `${day}-${n}`;
   const table = toMarkdown(r);
   writeFileSync(`${base}.json`, `${JSON.stringify(r, null, 2)}\n`);
   writeFileSync(`${base}.md`, `# Benchmark results\n\n${table}`);
