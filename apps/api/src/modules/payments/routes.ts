@@ -5,6 +5,7 @@ import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
+import { createRedsysClient } from './redsys-client.ts';
 import { createPaymentService } from './service.ts';
 
 export const notificationPath = '/redsys/notification';
@@ -27,8 +28,9 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       db: ctx.db,
       secretBox: ctx.secretBox,
       service,
-      simulatorUrl: ctx.config.redsysSimulatorUrl,
+      client: createRedsysClient({ simulatorUrl: ctx.config.redsysSimulatorUrl }),
       afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,
+      releaseAfterMinutes: ctx.config.RECONCILE_RELEASE_AFTER_MINUTES,
       log: app.log,
     });
     runEvery(app, every, 'reconciliation', () => reconciler.reconcileAll());
