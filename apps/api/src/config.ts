@@ -99,6 +99,11 @@ const ZEnv = z.object({
    * honoured. Never shorter than RECONCILE_AFTER_MINUTES.
    */
   RECONCILE_RELEASE_AFTER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
+  /**
+   * Redsys notifications accepted per source IP and minute (all tenants together: Redsys sends
+   * every merchant's from the same few addresses), far above a real burst; beyond it, 429.
+   */
+  NOTIFICATION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** How often the reconciliation job looks for stale payments; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { signedNotification } from './redsys-notification.ts';
@@ -179,42 +180,181 @@ describe.each(engines())('notification and payment races on $name', (engine) => 
     expect(active[0]?.n).toBe(1);
   });
 
+  /** Starts paying one instalment no other attempt holds (earlier tests leave some held). */
+  const startFree = async () => {
+    for (const item of await unpaid()) {
+      const res = await me.post('/redsys/init-payment', {
+        amount: item.amount,
+        payment_ids: [item.payment_id],
+      });
+      if (res.statusCode !== 200) continue;
+      const body = res.json<{
+        payment_id: string;
+        redsys_params: { Ds_MerchantParameters: string };
+      }>();
+      return {
+        id: body.payment_id,
+        p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters),
+      };
+    }
+    throw new Error('the demo customer has no free unpaid instalment left');
+  };
+
+  /** Everything the notification endpoint may write, and what it costs on disk. */
+  const storage = () =>
+    db.withOwner(async (sql) => {
+      const [row] = await sql.query<{ rows: number; bytes: string; database: string }>(
+        `SELECT (SELECT count(*)::int FROM redsys_notifications) AS rows,
+                pg_total_relation_size('redsys_notifications')::text AS bytes,
+                pg_database_size(current_database())::text AS database`,
+      );
+      return { rows: row?.rows, bytes: Number(row?.bytes), database: Number(row?.database) };
+    });
+  const post = (payload: string, type = 'application/x-www-form-urlencoded', ip = '192.0.2.1') =>
+    app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/redsys/notification',
+      headers: { 'content-type': type },
+      payload,
+      remoteAddress: ip,
+    });
+
   it.each([
-    ['JSON instead of a form', 'application/json', JSON.stringify({ Ds_Signature: 'x' })],
+    ['JSON instead of a form', 'application/json', JSON.stringify({ Ds_Signature: 'x' }), 415],
+    ['no content type at all', '', 'Ds_Signature=x', 415],
     [
       'garbage parameters',
       'application/x-www-form-urlencoded',
       'Ds_SignatureVersion=HMAC_SHA256_V1&Ds_MerchantParameters=%%%&Ds_Signature=x',
+      400,
     ],
-    ['no fields', 'application/x-www-form-urlencoded', ''],
+    ['no fields', 'application/x-www-form-urlencoded', '', 400],
     [
       'repeated fields',
       'application/x-www-form-urlencoded',
       'Ds_Signature=a&Ds_Signature=b&Ds_MerchantParameters=e30',
+      400,
     ],
     [
       'a huge body',
       'application/x-www-form-urlencoded',
       `Ds_MerchantParameters=${'A'.repeat(100_000)}`,
+      413,
     ],
-  ])('answers a notification with %s with a 4xx and no payment', async (_name, type, payload) => {
-    const paid = () =>
-      db.withOwner((sql) =>
-        sql.query(
-          "SELECT id FROM redsys_notifications WHERE outcome <> 'bad_signature' ORDER BY id",
-        ),
+    [
+      'a body just over 16 KB',
+      'application/x-www-form-urlencoded',
+      `Ds_SignatureVersion=HMAC_SHA256_V1&Ds_Signature=x&Ds_MerchantParameters=${'A'.repeat(16_384)}`,
+      413,
+    ],
+  ])(
+    'answers a notification with %s with a 4xx before any write',
+    async (_name, type, payload, status) => {
+      const before = await storage();
+      const res = await post(payload, type);
+      expect(res.statusCode).toBe(status);
+      // The gateway reads a plain "KO"; nothing internal is answered either way.
+      expect(res.body).not.toMatch(/\bat [\w.<>]+ \(|node_modules|stack/i);
+      expect((await storage()).rows).toBe(before.rows);
+    },
+  );
+
+  it('stores nothing for 1,000 junk notifications: forged, big, or too big', async () => {
+    const { p } = await startFree();
+    // A real notification for a real order, with its signature forged (another key)...
+    const forged = answer(p, '0000', {}, 'Mk9m98IfEblmPfrpsawt7BmxObt98Jev');
+    // ...one padded to just under the limit, and one far over it (64 KB, the old form limit),
+    // with random (incompressible) padding, as an attacker filling the disk would send.
+    const noise = (bytes: number) => randomBytes(bytes).toString('base64');
+    const padded = {
+      ...forged,
+      Ds_MerchantParameters: `${forged.Ds_MerchantParameters}${noise(10_500)}`,
+    };
+    const huge = { ...forged, Ds_MerchantParameters: noise(47_000) };
+    const bodies = [forged, padded, huge].map((fields) => new URLSearchParams(fields).toString());
+    const before = await storage();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 1000; i += 1) {
+      // From many addresses, so it is the signature check, not the rate limit, that stops them.
+      const res = await post(
+        bodies[i % 3] ?? '',
+        undefined,
+        `198.51.${i % 250}.${Math.floor(i / 250) + 1}`,
       );
-    const before = await paid();
-    const res = await app.inject({
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 400: 667, 413: 333 });
+    const after = await storage();
+    expect(after.rows, 'junk stored rows').toBe(before.rows);
+    expect(
+      after.bytes,
+      `redsys_notifications grew from ${before.bytes} to ${after.bytes} bytes (database ${before.database} -> ${after.database})`,
+    ).toBe(before.bytes);
+    expect(after.database, 'database size').toBe(before.database);
+    // The genuine notification of that order still goes through (and frees the instalment).
+    expect((await post(new URLSearchParams(answer(p, '0190')).toString())).statusCode).toBe(200);
+  });
+
+  it('limits notifications per source IP (429), other sources unaffected', async () => {
+    const limited = await buildTestApp(db, { NOTIFICATION_RATE_LIMIT_PER_MINUTE: '5' });
+    try {
+      const from = (ip: string, payload = 'Ds_Signature=x') =>
+        limited.inject({
+          method: 'POST',
+          url: '/demo/api/1.0/redsys/notification',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload,
+          remoteAddress: ip,
+        });
+      const burst = [];
+      for (let i = 0; i < 7; i += 1) burst.push((await from('203.0.113.7')).statusCode);
+      expect(burst).toEqual([400, 400, 400, 400, 400, 429, 429]);
+      const refused = await from('203.0.113.7');
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      // A genuine notification from another address (Redsys) still goes through.
+      const { id, p } = await startFree();
+      const ok = await from('203.0.113.8', new URLSearchParams(answer(p, '0000')).toString());
+      expect(ok.statusCode).toBe(200);
+      expect((await ledger(id)).status).toBe('paid');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses notifications for an unknown tenant or one without a card gateway, storing nothing', async () => {
+    // Signed with the tenant's real key, for an order no attempt has: only the key matters here.
+    const p = {
+      Ds_Merchant_Order: '1234abcd',
+      Ds_Merchant_Amount: '100',
+      Ds_Merchant_MerchantCode: '999008881',
+    };
+    const genuine = new URLSearchParams(answer(p, '0190')).toString();
+    const before = await storage();
+    const unknown = await app.inject({
       method: 'POST',
-      url: '/demo/api/1.0/redsys/notification',
-      headers: { 'content-type': type },
-      payload,
+      url: '/no-such-tenant/api/1.0/redsys/notification',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: genuine,
     });
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
-    expect(res.statusCode).toBeLessThan(500);
-    // The gateway reads a plain "KO"; nothing internal is answered either way.
-    expect(res.body).not.toMatch(/\bat [\w.<>]+ \(|node_modules|stack/i);
-    expect(await paid()).toEqual(before);
+    expect(unknown.statusCode).toBe(404);
+    const [saved] = await db.withOwner((sql) =>
+      sql.query<{ key: string | null }>(
+        "SELECT redsys_secret_key AS key FROM tenants WHERE id = 'demo'",
+      ),
+    );
+    await db.withOwner((sql) =>
+      sql.query("UPDATE tenants SET redsys_secret_key = NULL WHERE id = 'demo'"),
+    );
+    try {
+      expect((await post(genuine)).statusCode).toBe(404);
+    } finally {
+      await db.withOwner((sql) =>
+        sql.query("UPDATE tenants SET redsys_secret_key = $1 WHERE id = 'demo'", [saved?.key]),
+      );
+    }
+    expect((await storage()).rows).toBe(before.rows);
+    // With the key back, the same notification verifies, is answered 200 and stored.
+    expect((await post(genuine)).statusCode).toBe(200);
+    expect((await storage()).rows).toBe((before.rows ?? 0) + 1);
   });
 });

@@ -1,6 +1,7 @@
-import { routes } from '@portal/contract';
+import { ErrorCode, routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
@@ -9,6 +10,8 @@ import { createRedsysClient } from './redsys-client.ts';
 import { createPaymentService } from './service.ts';
 
 export const notificationPath = '/redsys/notification';
+/** A real notification is 1-3 KB (base64 JSON of ~20 fields); 16 KB leaves room, beyond is 413. */
+export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 
 export default async function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createPaymentService({
@@ -55,10 +58,35 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
   );
 
   // Redsys' server-to-server notification: a form POST with no session, authenticated only by its
-  // signature with this tenant's key. Outside the JSON contract; never rate limited per IP.
+  // signature with this tenant's key. Outside the JSON contract and the global per-IP limit; it
+  // has its own, bounded body and per-IP limit, and nothing is written before the signature
+  // verifies (handleNotification), so junk costs no storage.
   app.post(
     notificationPath,
-    { schema: { hide: true }, config: { rateLimit: false } },
+    {
+      schema: { hide: true },
+      config: { rateLimit: false },
+      bodyLimit: NOTIFICATION_BODY_LIMIT,
+      onRequest: async (request) => {
+        const verdict = await ctx.limiter.hit(
+          `redsys-notification:${request.ip}`,
+          ctx.config.NOTIFICATION_RATE_LIMIT_PER_MINUTE,
+          60,
+        );
+        if (!verdict.allowed) {
+          throw new AppError(429, ErrorCode.rateLimited, 'Too many notifications', {
+            'retry-after': String(verdict.retryAfterSeconds),
+          });
+        }
+        // Redsys posts a form; anything else is refused before its body is even read.
+        const type = String(request.headers['content-type'] ?? '')
+          .split(';')[0]
+          ?.trim();
+        if (type !== 'application/x-www-form-urlencoded') {
+          throw new AppError(415, ErrorCode.unsupportedMediaType, 'Unsupported media type');
+        }
+      },
+    },
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const outcome = await service.handleNotification(request.tenant.id, {
@@ -67,11 +95,13 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
         Ds_Signature: body.Ds_Signature,
       });
       request.log.info({ outcome }, 'Redsys notification');
-      // A refused signature is a 400 (nothing was done); everything else was handled: 200.
+      // Refused before any write: a malformed or unverifiable message (400), a tenant with no
+      // card gateway (404). Everything else was handled: 200.
+      const status = outcome === 'bad_signature' ? 400 : outcome === 'not_configured' ? 404 : 200;
       return reply
-        .status(outcome === 'bad_signature' ? 400 : 200)
+        .status(status)
         .type('text/plain')
-        .send(outcome === 'bad_signature' ? 'KO' : 'OK');
+        .send(status === 200 ? 'OK' : 'KO');
     },
   );
 }

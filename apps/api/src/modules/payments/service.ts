@@ -368,15 +368,26 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     /**
      * A server-to-server notification: verified with THIS tenant's key, checked field by field
-     * against the attempt, applied once in one transaction. Every notification is stored as
+     * against the attempt, applied once in one transaction. Nothing is written before the
+     * signature verifies (junk costs one read, never a row); verified notifications are stored as
      * received. Answers the outcome for logs and tests; Redsys only needs a 200.
      */
     async handleNotification(
       tenantId: string,
       input: UntrustedSignedMessage,
     ): Promise<NotificationOutcome> {
+      const fields = [input.Ds_SignatureVersion, input.Ds_MerchantParameters, input.Ds_Signature];
+      if (!fields.every((field) => typeof field === 'string' && field !== '')) {
+        return 'bad_signature'; // malformed: not even worth a database read
+      }
+      const gateway = await db.readTenant(tenantId, (sql) => repository.gateway(sql));
+      if (!gateway?.redsys_secret_key) return 'not_configured';
+      const read = readNotification(input, gateway.redsys_secret_key, allowedVersions(gateway));
+      if (!read.ok) {
+        deps.log.warn({ tenantId, reason: read.reason }, 'ALERT: Redsys notification refused');
+        return 'bad_signature';
+      }
       const result = await db.withTenant(tenantId, async (sql) => {
-        const gateway = await repository.gateway(sql);
         const record = (outcome: NotificationOutcome, attemptId: string | null) =>
           repository.recordNotification(sql, {
             attemptId,
@@ -385,20 +396,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             signature: String(input.Ds_Signature ?? ''),
             outcome,
           });
-        if (!gateway?.redsys_secret_key) {
-          await record('not_configured', null);
-          return { outcome: 'not_configured' as const };
-        }
-        const read = readNotification(input, gateway.redsys_secret_key, allowedVersions(gateway));
-        if (!read.ok) {
-          await record('bad_signature', null);
-          return { outcome: 'bad_signature' as const };
-        }
         const settled = await settle(sql, tenantId, read.params, gateway);
         await record(settled.outcome, settled.attempt?.id ?? null);
         return settled;
       });
-      if (result.outcome === 'mismatch' || result.outcome === 'bad_signature') {
+      if (result.outcome === 'mismatch') {
         deps.log.warn({ tenantId, outcome: result.outcome }, 'ALERT: Redsys notification refused');
       }
       if (result.outcome === 'paid' && 'attempt' in result && result.attempt?.kind === 'payment') {
