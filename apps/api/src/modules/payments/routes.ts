@@ -14,6 +14,8 @@ export const notificationPath = '/redsys/notification';
 export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 
 export default async function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
+  // The one server-to-server client of every tenant's gateway (SOAP query, REST refunds).
+  const redsys = createRedsysClient({ simulatorUrl: ctx.config.redsysSimulatorUrl });
   const service = createPaymentService({
     db: ctx.db,
     secretBox: ctx.secretBox,
@@ -31,7 +33,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       db: ctx.db,
       secretBox: ctx.secretBox,
       service,
-      client: createRedsysClient({ simulatorUrl: ctx.config.redsysSimulatorUrl }),
+      client: redsys,
       afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,
       releaseAfterMinutes: ctx.config.RECONCILE_RELEASE_AFTER_MINUTES,
       log: app.log,
