@@ -7,8 +7,8 @@ import {
   configProblems,
   publishedAppSecrets,
   refusalText,
-  tenantModeProblems,
 } from './production-checks.ts';
+import { tenantModeProblems } from './modules/tenants/payment-mode.ts';
 import type { TenantPaymentMode } from './modules/tenants/repository.ts';
 
 const strongSecret = randomBytes(32).toString('base64');

@@ -58,6 +58,15 @@ export function createTenantRepository() {
            FROM tenants ORDER BY id`,
       );
     },
+    /** One tenant's payment mode (the admin CLI, after a change, under the owner's transaction). */
+    async findPaymentMode(sql: SqlQuery, id: string): Promise<TenantPaymentMode | undefined> {
+      const rows = await sql.query<TenantPaymentMode>(
+        `SELECT id, test_mode, redsys_environment, redsys_merchant_code, redsys_secret_key
+           FROM tenants WHERE id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
     async listSignInProviders(sql: SqlQuery): Promise<string[]> {
       const rows = await sql.query<{ provider: string }>(
         'SELECT provider FROM tenant_sign_in_providers ORDER BY provider',
