@@ -110,7 +110,9 @@ function portalEnv(port: number, appSecret: string): Record<string, string> {
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_SECRET: appSecret,
-    NODE_ENV: 'production',
+    // Not NODE_ENV=production: that refuses the bench's published APP_SECRET, its missing SMTP and
+    // the embedded runs (README "Run in production"); the mode changes nothing measured here.
+    NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     REDSYS_SIMULATOR: 'false',

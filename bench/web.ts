@@ -100,7 +100,8 @@ export async function startDemoPortal(options: {
       PORT: String(port),
       DATA_DIR: options.dataDir,
       LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
+      // The demo on the embedded database: not production, which refuses it (README).
+      NODE_ENV: 'test',
       REDSYS_SIMULATOR: options.simulator ? 'true' : 'false',
       REDSYS_SIMULATOR_PORT: String(simulatorPort),
       // The demo data keeps the URL of the first start; the port changes from run to run.

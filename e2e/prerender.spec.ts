@@ -20,7 +20,7 @@ const locale = (language: string, namespace: string) =>
       new URL(`../apps/web/src/locales/${language}/${namespace}.json`, import.meta.url),
       'utf8',
     ),
-  ) as { login: { title: string; submit: string } };
+  ) as { login: { title: string; submit: string }; app: { testModeBanner: string } };
 
 /** Holds the app's scripts back until `release()`: what the visitor sees before they arrive. */
 async function holdScripts(page: Page) {
@@ -50,6 +50,21 @@ function watchErrors(page: Page): string[] {
 
 test.describe('prerendered /login', () => {
   test.use({ locale: 'en-US', colorScheme: 'dark' });
+
+  test('says the tenant is in test mode in the page the server sends, before any script', async ({
+    page,
+    request,
+  }) => {
+    const banner = locale('en', 'common').app.testModeBanner;
+    const sent = await request.get(`${one}/login`, { headers: { 'accept-language': 'en-US' } });
+    expect(await sent.text()).toContain(banner);
+    const release = await holdScripts(page);
+    await page.goto(`${one}/login`, { waitUntil: 'commit' });
+    await expect(page.getByRole('banner').getByText(banner)).toBeVisible();
+    release();
+    await takenOver(page);
+    await expect(page.getByRole('banner').getByText(banner)).toBeVisible();
+  });
 
   test("paints in the tenant's branding, the browser's language and theme before any script", async ({
     page,

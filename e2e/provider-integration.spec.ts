@@ -87,6 +87,8 @@ test.beforeAll(async () => {
     'socios@acme.test',
     '--mail-from',
     'Club Náutico Acme <socios@acme.test>',
+    // A trial on the local simulator: the operator says so, and every screen shows it.
+    '--test-mode',
   );
   apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
   expect(apiKey).toMatch(/^ptk_[\w-]{43}$/);
@@ -98,7 +100,8 @@ test.beforeAll(async () => {
     env: {
       ...env,
       PORT: String(port),
-      NODE_ENV: 'production',
+      // The embedded database of a trial, not production (which refuses it, and needs PostgreSQL).
+      NODE_ENV: 'test',
       SEED_DEMO: 'false',
       REDSYS_SIMULATOR: 'false',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,

@@ -10,6 +10,7 @@ import { accounts, signInThroughApi } from './support/auth.ts';
  */
 
 type Texts = {
+  app: { testModeBanner: string };
   nav: {
     openMenu: string;
     home: string;
@@ -248,6 +249,18 @@ test.describe('signed-in frame', () => {
       'href',
       '/user-profile',
     );
+  });
+
+  test('every screen, signed in or not, says the demo tenant is in test mode', async ({ page }) => {
+    for (const path of ['/home', '/mi-actividad', '/error/not-found']) {
+      await page.goto(`${signedInOrigin}${path}`);
+      await expect(page.getByRole('banner').getByText(es.app.testModeBanner), path).toBeVisible();
+    }
+    await page.goto(`${signedInOrigin}/home`);
+    const menu = await openMenu(page);
+    await menu.getByRole('button', { name: es.menu.logout }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('banner').getByText(es.app.testModeBanner)).toBeVisible();
   });
 
   test('logout clears the session and goes to /login', async ({ page }) => {

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { openPostgres } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
+import { startSmtp } from '../../../tools/test-smtp.ts';
 import {
   postgresUrl,
   startPrivatePostgres,
@@ -22,6 +23,8 @@ declare module 'vitest' {
       postgres: PrivatePostgresInfo;
       /** A migrated, seeded database each test file copies. */
       template: string;
+      /** A real SMTP server the API processes send their e-mail to (production needs one). */
+      smtpUrl: string;
     };
   }
 }
@@ -30,8 +33,8 @@ export const templateName = 'portal_resilience_tpl';
 
 /**
  * One private PostgreSQL cluster for the whole resilience run (the fault test restarts it, so it
- * is never the machine's shared server), with a seeded template database, and one folder for the
- * logs. Both are removed at the end, whatever happened; KEEP_RESILIENCE_LOGS=1 keeps the logs.
+ * is never the machine's shared server), with a seeded template database (its tenants in test
+ * mode, as the demo seed makes them), a local SMTP server, and one folder for the logs. Both are removed at the end, whatever happened; KEEP_RESILIENCE_LOGS=1 keeps the logs.
  */
 export default async function setup(project: TestProject) {
   const logDir = mkdtempSync(join(tmpdir(), 'portal-resilience-logs-'));
@@ -49,10 +52,12 @@ export default async function setup(project: TestProject) {
     await stopPrivatePostgres(postgres);
     throw error;
   }
-  project.provide('resilience', { logDir, postgres, template: templateName });
+  const smtp = await startSmtp();
+  project.provide('resilience', { logDir, postgres, template: templateName, smtpUrl: smtp.url });
   console.log(`resilience: logs in ${logDir}, private PostgreSQL on port ${postgres.port}`);
 
   return async () => {
+    await smtp.close();
     await stopPrivatePostgres(postgres);
     if (process.env.KEEP_RESILIENCE_LOGS) console.log(`resilience: logs kept in ${logDir}`);
     else rmSync(logDir, { recursive: true, force: true });

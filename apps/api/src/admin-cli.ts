@@ -41,7 +41,12 @@ async function main(): Promise<number> {
   const db = await openDatabase(config);
   try {
     await migrate(db);
-    return await runPrepared(run, { db, rootSecret, ...io });
+    return await runPrepared(run, {
+      db,
+      rootSecret,
+      production: config.NODE_ENV === 'production',
+      ...io,
+    });
   } finally {
     await db.close();
   }

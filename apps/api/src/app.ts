@@ -13,6 +13,7 @@ import db from './plugins/external/db.ts';
 import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, type AppContext } from './context.ts';
+import { requestForLog } from './lib/log-redaction.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
 import authRoutes from './modules/auth/routes.ts';
 import customerRoutes from './modules/customers/routes.ts';
@@ -26,13 +27,20 @@ import ingestionRoutes from './modules/ingestion/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
 
-export type AppOptions = { config: Config; db: Database; rootSecret: Buffer };
+export type AppOptions = {
+  config: Config;
+  db: Database;
+  rootSecret: Buffer;
+  /** Where the log lines go (stdout unless given): tests read what the server logs. */
+  logStream?: { write(line: string): void };
+};
 
 /** The whole HTTP application as one plugin tree: tests build it and `inject` requests into it. */
 export async function buildApp({
   config,
   db: database,
   rootSecret,
+  logStream,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -45,6 +53,8 @@ export async function buildApp({
               'req.headers.cookie',
               'res.headers["set-cookie"]',
             ],
+            serializers: { req: requestForLog },
+            ...(logStream ? { stream: logStream } : {}),
           },
     trustProxy: config.TRUST_PROXY,
     genReqId: () => randomUUID(),

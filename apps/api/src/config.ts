@@ -21,6 +21,10 @@ const ZDemoProviders = z.partialRecord(
  * server with a message naming the variable. Defaults give the embedded demo of `npm start`.
  */
 const ZEnv = z.object({
+  /**
+   * `production` refuses to start an unsafe set-up (production-checks.ts, README "Run in
+   * production"); it only adds refusals: no protection depends on it.
+   */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -43,7 +47,10 @@ const ZEnv = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   /** Built web app served by this process. */
   WEB_DIST: z.string().default(`${repoRoot}apps/web/dist`),
-  /** Root secret (base64, >= 32 bytes); required with DATABASE_URL, generated in DATA_DIR otherwise. */
+  /**
+   * Root secret (base64, >= 32 random bytes); required with DATABASE_URL, generated in DATA_DIR
+   * otherwise. Production refuses a published or non-random one (production-checks.ts).
+   */
   APP_SECRET: z.string().optional(),
   /** SMTP server for e-mail (smtp://user:pass@host:port); without it e-mail goes to DATA_DIR/outbox. */
   SMTP_URL: z
@@ -123,8 +130,9 @@ const ZEnv = z.object({
   /** How long the receiver has to answer one webhook POST. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
   /**
-   * In production webhooks go to public addresses only (no 10/8, 127/8, 169.254/16, fc00::/7...:
-   * SSRF); true lets them reach a provider on the server's own private network.
+   * Webhooks go to public https addresses only (no 10/8, 127/8, 169.254/16, fc00::/7...: SSRF), in
+   * every mode; true lets them reach a receiver on the server's own machine or private network,
+   * over plain http too (the tests' local receiver).
    */
   WEBHOOK_ALLOW_PRIVATE: ZBoolean.default(false),
   /** Extra origins a payment form may be posted to (the local Redsys simulator). */

@@ -8,17 +8,40 @@ import { demoEmail, demoPassword } from './db/seed/demo.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { loadRootSecret } from './lib/secrets.ts';
 import { sealPlaintextSecrets } from './db/seal-secrets.ts';
+import { configProblems, refusalText, tenantProblems } from './production-checks.ts';
 
-/** Starts the portal: one process serving the API and the built web app. */
+/**
+ * Starts the portal: one process serving the API and the built web app. With NODE_ENV=production
+ * it first refuses an unsafe set-up (production-checks.ts): every problem on its own line on
+ * stderr, then exit status 1, before anything listens or is seeded.
+ */
 async function main() {
   const config = loadConfig();
-  const rootSecret = loadRootSecret({
-    appSecret: config.APP_SECRET,
-    dataDir: config.DATA_DIR,
-    embedded: !config.DATABASE_URL,
-  });
+  const production = config.NODE_ENV === 'production';
+  const problems = production ? configProblems(config) : [];
+  // No embedded database in production: it is not even opened.
+  if (production && !config.DATABASE_URL) return refuse(problems);
+  let rootSecret: Buffer | null = null;
+  try {
+    rootSecret = loadRootSecret({
+      appSecret: config.APP_SECRET,
+      dataDir: config.DATA_DIR,
+      embedded: !config.DATABASE_URL,
+    });
+  } catch (error) {
+    // In production the APP_SECRET line already says why; the tenants are still checked.
+    if (!production) throw error;
+  }
   const db = await openDatabase(config);
   await migrate(db);
+  if (production) {
+    problems.push(...(await tenantProblems(db, rootSecret && createSecretBox(rootSecret))));
+    if (problems.length > 0 || !rootSecret) {
+      await db.close();
+      return refuse(problems);
+    }
+  }
+  if (!rootSecret) throw new Error('unreachable: the root secret is loaded or the start refused');
   const seeded = config.seedDemo
     ? await seedIfEmpty(db, config.publicUrl, config.DEMO_SIGN_IN_PROVIDERS)
     : false;
@@ -75,6 +98,12 @@ async function main() {
   }
   lines.push('');
   console.log(lines.join('\n'));
+}
+
+/** Says every problem, and ends with exit status 1 once the output is written. */
+function refuse(problems: readonly string[]): void {
+  console.error(refusalText(problems));
+  process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

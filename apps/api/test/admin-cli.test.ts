@@ -89,12 +89,13 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     await db.close();
   });
 
-  async function admin(argv: string[], stdin = '') {
+  async function admin(argv: string[], stdin = '', options: { production?: boolean } = {}) {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runAdmin(argv, {
       db,
       rootSecret,
+      ...options,
       out: (l) => out.push(l),
       err: (l) => err.push(l),
       readFile,
@@ -457,6 +458,100 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('--tenant: no tenant nobody');
     expect(await fingerprint()).toBe(before);
+  });
+
+  describe("test mode and live, the operator's choice per tenant", () => {
+    const create = (id: string, ...more: string[]) => [
+      'tenant',
+      'create',
+      '--id',
+      id,
+      '--url',
+      `https://${id}.portal.example`,
+      '--company-name',
+      `Club ${id}`,
+      ...more,
+    ];
+    const testModeOf = async (id: string) => (await tenantColumns(id))?.test_mode;
+
+    it('puts a tenant in test mode and back to live; shows and lists the mode', async () => {
+      const created = await admin(create('pruebas', '--test-mode'));
+      expect(created.code, created.stderr).toBe(0);
+      expect(await testModeOf('pruebas')).toBe(true);
+      // On the simulator in test mode: nothing a production server would refuse.
+      expect(created.stderr).not.toContain('refuses to start');
+      const shown = await admin(['tenant', 'show', '--id', 'pruebas']);
+      expect(shown.stdout).toMatch(/^mode +test \(payments are not real; the portal says so\)$/m);
+      expect((await admin(['tenant', 'list'])).stdout).toMatch(/^pruebas +\S+ +simulator +test /m);
+
+      const live = await admin(['tenant', 'update', '--id', 'pruebas', '--live']);
+      expect(live.code, live.stderr).toBe(0);
+      expect(live.stdout).toContain('Updated tenant pruebas: live.');
+      expect(await testModeOf('pruebas')).toBe(false);
+      // Live on the simulator: said at once, naming the command that fixes it.
+      expect(live.stderr).toContain(
+        'note: a production server refuses to start: tenant pruebas: live but paying through the local Redsys simulator',
+      );
+      expect(live.stderr).toContain('npm run admin -- tenant update --id pruebas --test-mode');
+    });
+
+    it('refuses --test-mode with --live, writing nothing', async () => {
+      const before = await fingerprint();
+      const both = await admin(['tenant', 'update', '--id', 'demo', '--test-mode', '--live']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('error: --test-mode: give --test-mode or --live, not both');
+      expect(await fingerprint()).toBe(before);
+    });
+
+    it('with NODE_ENV=production, refuses what a production server would refuse to start with', async () => {
+      const production = { production: true };
+      const before = await fingerprint();
+      // A new tenant is live: on the default simulator that is refused, and nothing is written.
+      const refused = await admin(create('vivo'), '', production);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        'refused (NODE_ENV=production): tenant vivo: live but paying through the local Redsys simulator',
+      );
+      expect(refused.stderr).toContain('Nothing was written.');
+      expect(await fingerprint()).toBe(before);
+      // Live with the public test merchant and key, on the production host: refused too.
+      const publicKey = await admin(
+        [
+          ...create('vivo', '--live', '--redsys-environment', 'production'),
+          ...['--redsys-merchant-code', '999008881', '--redsys-terminal', '1'],
+          '--redsys-key-stdin',
+        ],
+        'sq7HjrUOBfKmC576ILgskD5srU870gJ7',
+        production,
+      );
+      expect(publicKey.code).toBe(1);
+      expect(publicKey.stderr).toContain("tenant vivo: live with Redsys' public test merchant");
+      expect(publicKey.stderr).toContain("tenant vivo: live with Redsys' public test key");
+      expect(await fingerprint()).toBe(before);
+      // In test mode on the test host, or live with its own merchant: written.
+      const testMode = await admin(
+        create('vivo', '--test-mode', '--redsys-environment', 'test'),
+        '',
+        production,
+      );
+      expect(testMode.code, testMode.stderr).toBe(0);
+      const ownKey = randomBytes(24).toString('base64');
+      const goingLive = await admin(
+        [
+          ...['tenant', 'update', '--id', 'vivo', '--live', '--redsys-environment', 'production'],
+          ...['--redsys-merchant-code', '123456789', '--redsys-terminal', '1'],
+          '--redsys-key-stdin',
+        ],
+        ownKey,
+        production,
+      );
+      expect(goingLive.code, goingLive.stderr).toBe(0);
+      expect(await tenantColumns('vivo')).toMatchObject({
+        test_mode: false,
+        redsys_environment: 'production',
+        redsys_merchant_code: '123456789',
+      });
+    });
   });
 
   it('lists the tenants', async () => {

@@ -67,6 +67,12 @@ export async function buildTestApp(
   db: Database,
   overrides: Record<string, string> = {},
   rootSecret: Buffer = randomBytes(32),
+  logStream?: { write(line: string): void },
 ) {
-  return buildApp({ config: testConfig(overrides), db, rootSecret });
+  return buildApp({
+    config: testConfig(overrides),
+    db,
+    rootSecret,
+    ...(logStream ? { logStream } : {}),
+  });
 }

@@ -50,6 +50,42 @@ describe.each(engines())('tenants and the API skeleton on $name', (engine) => {
     },
   );
 
+  it.each(demoTenants.map((t) => [t.id]))(
+    'says tenant %s is in test mode: the demo seed puts its tenants there',
+    async (id) => {
+      const res = await app.inject({ method: 'GET', url: `/${id}/api/1.0/visual-config` });
+      expect(ZVisualConfig.parse(res.json()).test_mode).toBe(true);
+    },
+  );
+
+  it('says a tenant is in test mode when the operator put it there, or it pays on a test gateway', async () => {
+    const modeOf = async (testMode: boolean, environment: string) => {
+      await db.withOwner((sql) =>
+        sql.query('UPDATE tenants SET test_mode = $1, redsys_environment = $2 WHERE id = $3', [
+          testMode,
+          environment,
+          'demo',
+        ]),
+      );
+      // A fresh app: running ones keep a tenant's row for 30 seconds.
+      const fresh = await buildTestApp(db);
+      try {
+        const res = await fresh.inject({ method: 'GET', url: '/demo/api/1.0/visual-config' });
+        return ZVisualConfig.parse(res.json()).test_mode;
+      } finally {
+        await fresh.close();
+      }
+    };
+    try {
+      expect(await modeOf(false, 'production')).toBe(false);
+      expect(await modeOf(true, 'production')).toBe(true);
+      expect(await modeOf(false, 'test')).toBe(true);
+      expect(await modeOf(false, 'simulator')).toBe(true);
+    } finally {
+      await modeOf(true, 'simulator');
+    }
+  });
+
   describe('the web app manifest (GET /manifest.webmanifest)', () => {
     const hosts = [
       ['localhost:3000', '1'],

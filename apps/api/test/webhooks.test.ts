@@ -106,7 +106,7 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
       secretBox: createSecretBox(rootSecret),
       limits,
       log: quiet,
-      // As outside production (NODE_ENV=test): the receiver is on 127.0.0.1.
+      // As with WEBHOOK_ALLOW_PRIVATE=true: the receiver is on 127.0.0.1.
       targets: 'any',
       random: () => 0,
     });
@@ -117,7 +117,13 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
     receiver = await startReceiver();
     app = await buildTestApp(
       db,
-      { SMTP_URL: smtp.url, PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'error' },
+      {
+        SMTP_URL: smtp.url,
+        PUBLIC_URL: 'http://localhost:3000',
+        LOG_LEVEL: 'error',
+        // The receiver listens on 127.0.0.1: the explicit option, as in every mode.
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
       rootSecret,
     );
     me = await signedIn(app, 'demo');
@@ -502,7 +508,11 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
   });
 
   it('sends in the background when OUTBOX_INTERVAL_SECONDS is set, and stops on close', async () => {
-    const looping = await buildTestApp(db, { OUTBOX_INTERVAL_SECONDS: '0.05' }, rootSecret);
+    const looping = await buildTestApp(
+      db,
+      { OUTBOX_INTERVAL_SECONDS: '0.05', WEBHOOK_ALLOW_PRIVATE: 'true' },
+      rootSecret,
+    );
     try {
       const id = await ping();
       for (let i = 0; i < 200 && receiver.countOf(id) === 0; i++) {
@@ -514,73 +524,77 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
     }
   });
 
-  it('refuses private addresses in production, unless WEBHOOK_ALLOW_PRIVATE', async () => {
-    // Both send in the background, as a production server does; one at a time.
-    const background = { NODE_ENV: 'production', OUTBOX_INTERVAL_SECONDS: '0.05' };
-    const put = (target: FastifyInstance, url: string) =>
-      target.inject({
-        method: 'PUT',
-        url: '/demo/api/1.0/admin/webhook',
-        headers: { authorization: `Bearer ${demoKey}` },
-        payload: { url },
-      });
-    const until = async (done: () => Promise<boolean>) => {
-      for (let i = 0; i < 200 && !(await done()); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    };
-    const loggedOf = async (id: string) => (await log()).events.find((e) => e.id === id);
+  it.each(['test', 'development', 'production'])(
+    'refuses private addresses with NODE_ENV=%s, unless WEBHOOK_ALLOW_PRIVATE',
+    async (mode) => {
+      // Both send in the background, as a server does; one at a time. The mode changes nothing.
+      const background = { NODE_ENV: mode, OUTBOX_INTERVAL_SECONDS: '0.05' };
+      const put = (target: FastifyInstance, url: string) =>
+        target.inject({
+          method: 'PUT',
+          url: '/demo/api/1.0/admin/webhook',
+          headers: { authorization: `Bearer ${demoKey}` },
+          payload: { url },
+        });
+      const until = async (done: () => Promise<boolean>) => {
+        for (let i = 0; i < 200 && !(await done()); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      const loggedOf = async (id: string) => (await log()).events.find((e) => e.id === id);
 
-    const production = await buildTestApp(db, background, rootSecret);
-    let id = '';
-    try {
-      // A literal private address is refused at registration already.
-      for (const url of [
-        receiver.url,
-        'https://10.0.0.5/hooks',
-        'https://169.254.169.254/latest/meta-data/',
-        'https://[::ffff:10.0.0.5]/hooks',
-        'https://[fd00::1]/hooks',
-      ]) {
-        const res = await put(production, url);
-        expect(res.statusCode, url).toBe(422);
-        expect(res.json(), url).toMatchObject({ errors: { url: ['invalid_value'] } });
+      const refusing = await buildTestApp(db, background, rootSecret);
+      let id = '';
+      try {
+        // A literal private address is refused at registration already.
+        for (const url of [
+          receiver.url,
+          'https://10.0.0.5/hooks',
+          'https://169.254.169.254/latest/meta-data/',
+          'https://[::ffff:10.0.0.5]/hooks',
+          'https://[fd00::1]/hooks',
+        ]) {
+          const res = await put(refusing, url);
+          expect(res.statusCode, url).toBe(422);
+          expect(res.json(), url).toMatchObject({ errors: { url: ['invalid_value'] } });
+        }
+        // An endpoint on 127.0.0.1 registered earlier (with WEBHOOK_ALLOW_PRIVATE) is still there:
+        // the sender refuses to connect, and logs a failed attempt to be retried.
+        await admin('PUT', '/webhook', { url: receiver.url, enabled: true });
+        expect((await admin('GET', '/webhook')).json()).toMatchObject({ url: receiver.url });
+        id = await ping();
+        await until(async () => ((await loggedOf(id))?.attempts ?? 0) > 0);
+      } finally {
+        await refusing.close();
       }
-      // An endpoint on 127.0.0.1 registered earlier (outside production) is still there: the
-      // production sender refuses to connect, and logs a failed attempt to be retried.
-      expect((await admin('GET', '/webhook')).json()).toMatchObject({ url: receiver.url });
-      id = await ping();
-      await until(async () => ((await loggedOf(id))?.attempts ?? 0) > 0);
-    } finally {
-      await production.close();
-    }
-    const refused = await loggedOf(id);
-    expect(refused).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(refused?.next_attempt_at).not.toBeNull();
-    expect(refused?.attempt_log).toMatchObject([
-      { attempt: 1, status_code: null, error: 'refused: private address 127.0.0.1' },
-    ]);
-    expect(receiver.countOf(id)).toBe(0);
+      const refused = await loggedOf(id);
+      expect(refused).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(refused?.next_attempt_at).not.toBeNull();
+      expect(refused?.attempt_log).toMatchObject([
+        { attempt: 1, status_code: null, error: 'refused: private address 127.0.0.1' },
+      ]);
+      expect(receiver.countOf(id)).toBe(0);
 
-    // The operator allows the private network: registration and delivery go through.
-    const allowing = await buildTestApp(
-      db,
-      { ...background, WEBHOOK_ALLOW_PRIVATE: 'true' },
-      rootSecret,
-    );
-    try {
-      const res = await put(allowing, receiver.url);
-      expect(res.statusCode, res.body).toBe(200);
-      await makeDue();
-      await until(async () => receiver.countOf(id) > 0);
-    } finally {
-      await allowing.close();
-    }
-    expect(receiver.countOf(id)).toBe(1);
-    const delivered = await loggedOf(id);
-    expect(delivered).toMatchObject({ status: 'delivered', attempts: 2 });
-    expect(delivered?.attempt_log.map((a) => a.status_code)).toEqual([null, 200]);
-  });
+      // The operator allows the private network: registration and delivery go through.
+      const allowing = await buildTestApp(
+        db,
+        { ...background, WEBHOOK_ALLOW_PRIVATE: 'true' },
+        rootSecret,
+      );
+      try {
+        const res = await put(allowing, receiver.url);
+        expect(res.statusCode, res.body).toBe(200);
+        await makeDue();
+        await until(async () => receiver.countOf(id) > 0);
+      } finally {
+        await allowing.close();
+      }
+      expect(receiver.countOf(id)).toBe(1);
+      const delivered = await loggedOf(id);
+      expect(delivered).toMatchObject({ status: 'delivered', attempts: 2 });
+      expect(delivered?.attempt_log.map((a) => a.status_code)).toEqual([null, 200]);
+    },
+  );
 
   it('pauses while disabled, and fails what is left when the endpoint is removed', async () => {
     const paused = await admin('PUT', '/webhook', { url: receiver.url, enabled: false });

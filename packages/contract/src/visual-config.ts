@@ -33,6 +33,11 @@ export const ZVisualConfig = z.object({
    * that makes the simulator decline (spec §2 "Side menu").
    */
   testing_mode: z.boolean(),
+  /**
+   * Payments on this portal are not real: the operator put the tenant in test mode, or it pays
+   * through the simulator or Redsys' test host. Every screen, /login included, says so.
+   */
+  test_mode: z.boolean(),
   /** The company identity and mailboxes shown on the legal pages (spec §2 "Legal pages"). */
   legal: ZLegalIdentity,
 });

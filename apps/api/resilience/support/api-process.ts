@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { freePort } from './ports.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -33,7 +34,6 @@ const baseEnv = (): Record<string, string> => ({
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
   ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
-  NODE_ENV: 'production',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
 });
@@ -129,7 +129,10 @@ async function startProcess(options: {
 /**
  * Starts the real API (`apps/api/src/server.ts`) on a free port of 127.0.0.1 against
  * `databaseUrl` (already migrated and seeded), logging at info level to `api-<name>-<n>.log`
- * under `logDir`, without the embedded Redsys simulator and the reconciliation job.
+ * under `logDir`, without the embedded Redsys simulator and the reconciliation job. It runs in
+ * production mode, with what production needs (NODE_ENV=production refuses to start otherwise):
+ * PostgreSQL, a random APP_SECRET, the run's SMTP server, no demo seed; the seeded tenants are in
+ * test mode on the simulator.
  */
 export async function startApi(options: {
   name: string;
@@ -154,6 +157,8 @@ export async function startApi(options: {
     ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     env: {
       ...baseEnv(),
+      NODE_ENV: 'production',
+      SMTP_URL: inject('resilience').smtpUrl,
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       APP_SECRET: options.appSecret ?? randomBytes(32).toString('base64'),

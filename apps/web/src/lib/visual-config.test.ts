@@ -19,6 +19,7 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       sign_in_providers: ['google'],
       testing_mode: true,
+      test_mode: true,
       legal: {
         name: 'Club Náutico S.L.',
         tax_id: 'B12345674',
@@ -36,6 +37,7 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       signInProviders: ['google'],
       testingMode: true,
+      testMode: true,
       legal: {
         name: 'Club Náutico S.L.',
         tax_id: 'B12345674',

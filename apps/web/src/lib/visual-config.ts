@@ -13,6 +13,8 @@ export type VisualConfig = {
   signInProviders: ('google' | 'apple' | 'microsoft')[];
   /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
   testingMode: boolean;
+  /** Payments are not real (the tenant is in test mode): every screen shows a banner saying so. */
+  testMode: boolean;
   /** The company identity and mailboxes the legal pages show ('' where the tenant has none). */
   legal: TLegalIdentity;
 };
@@ -25,6 +27,7 @@ export const defaultVisualConfig: VisualConfig = {
   description: '',
   signInProviders: [],
   testingMode: false,
+  testMode: false,
   legal: {
     name: '',
     tax_id: '',
@@ -45,6 +48,7 @@ export function toVisualConfig(config: TVisualConfig): VisualConfig {
     description: config.description ?? '',
     signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
     testingMode: config.testing_mode === true,
+    testMode: config.test_mode === true,
     legal: { ...defaultVisualConfig.legal, ...config.legal },
   };
 }

@@ -121,8 +121,9 @@ export async function seedDemo(
       `INSERT INTO tenants (id, company_name, description, primary_color, logo_mime, logo_data,
          canonical_url, legal_name, legal_nif, legal_address, contact_email, privacy_email, mail_from,
          bank_iban, bank_beneficiary, redsys_merchant_code, redsys_terminal, redsys_secret_key,
-         redsys_signature_versions, dpo_email)
-       VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
+         redsys_signature_versions, dpo_email, test_mode)
+       VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,
+               true)`,
       [
         tenant.id,
         tenant.companyName,

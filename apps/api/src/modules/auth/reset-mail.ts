@@ -28,9 +28,11 @@ export async function loadTenantMailInfo(db: Database, tenantId: string): Promis
 
 /**
  * The password-reset e-mail, in the customer's language, with the tenant's branding. The link is
- * built from the tenant's canonical URL, never from the request's Host header.
+ * built from the tenant's canonical URL, never from the request's Host header. The link is never
+ * logged, in any mode: it signs its holder in. In the demo it is read in the outbox
+ * (`DATA_DIR/outbox/*.eml`).
  */
-export function createResetMailer(db: Database, mailer: Mailer, log: (msg: string) => void) {
+export function createResetMailer(db: Database, mailer: Mailer) {
   return async ({
     tenantId,
     customer,
@@ -71,6 +73,5 @@ export function createResetMailer(db: Database, mailer: Mailer, log: (msg: strin
         footer: m.footer,
       }),
     });
-    log(`password-reset link for ${customer.email} on tenant ${tenantId}: ${url}`);
   };
 }

@@ -25,6 +25,8 @@ import {
   type InputProblem,
 } from './admin-input.ts';
 import { tenantFromHostname } from './host.ts';
+import { tenantModeProblems } from './payment-mode.ts';
+import { createTenantRepository } from './repository.ts';
 
 /**
  * The tenant administration CLI (`npm run admin -- ...`, entry point src/admin-cli.ts): creates and
@@ -42,7 +44,15 @@ export type AdminIo = {
   readStdin?: () => Promise<string>;
 };
 
-export type AdminDeps = AdminIo & { db: Database; rootSecret: Buffer };
+export type AdminDeps = AdminIo & {
+  db: Database;
+  rootSecret: Buffer;
+  /**
+   * NODE_ENV=production: a tenant change that a production server would refuse to start with
+   * (production-checks.ts) is refused, and nothing is written. Elsewhere it is only a note.
+   */
+  production?: boolean;
+};
 
 /** 0 done; 1 the operation failed (unknown tenant, duplicate id, database); 2 wrong command line. */
 export const adminExit = { ok: 0, failed: 1, usage: 2 } as const;
@@ -53,6 +63,7 @@ export type AdminRunner = (context: {
   box: SecretBox;
   out: AdminIo['out'];
   err: AdminIo['err'];
+  production: boolean;
 }) => Promise<number>;
 
 /** An expected failure: its message is shown as is, with its exit code. */
@@ -86,6 +97,8 @@ const tenantWriteOptions: OptionTypes = {
   logo: string,
   'redsys-key-file': string,
   'redsys-key-stdin': boolean,
+  'test-mode': boolean,
+  live: boolean,
 };
 
 const commands: Record<string, CommandSpec> = {
@@ -194,7 +207,12 @@ const fieldHelp = `Fields of tenant create and update (an empty value clears an 
   --redsys-merchant-code <9 digits>  --redsys-terminal <1-3 digits>
   --redsys-key-file <path> | --redsys-key-stdin   the merchant's secret key (never on the command line)
   --redsys-signature-versions <HMAC_SHA256_V1,HMAC_SHA512_V2>
-  --redsys-pay-methods <codes>       comma-separated Ds_Merchant_PayMethods codes ('' for all)`;
+  --redsys-pay-methods <codes>       comma-separated Ds_Merchant_PayMethods codes ('' for all)
+  --test-mode | --live               test mode: payments go to the simulator or Redsys' test host and
+                                     every screen says they are not real; live: Redsys' production
+                                     host with the merchant's own code and key. A new tenant is live
+                                     unless --test-mode; NODE_ENV=production refuses a tenant whose
+                                     mode does not match its gateway.`;
 
 const generalUsage = `Tenant administration of the portal.
 
@@ -307,6 +325,7 @@ export async function runPrepared(run: AdminRunner, deps: AdminDeps): Promise<nu
       box: createSecretBox(deps.rootSecret),
       out: deps.out,
       err: deps.err,
+      production: deps.production ?? false,
     });
   } catch (error) {
     deps.err(`error: ${error instanceof Error ? error.message : String(error)}`);
@@ -473,6 +492,13 @@ async function prepareTenantWrite(
     if (problem) problems.push({ option: keyOption, message: problem });
   }
 
+  if (values['test-mode'] === true && values.live === true) {
+    problems.push({ option: 'test-mode', message: 'give --test-mode or --live, not both' });
+  } else if (values['test-mode'] === true || values.live === true) {
+    row.test_mode = values['test-mode'] === true;
+    changed.push(row.test_mode ? 'test-mode' : 'live');
+  }
+
   if (mode === 'update' && changed.length === 0 && problems.length === 0) {
     problems.push({ message: 'nothing to change: give at least one field (see --help)' });
   }
@@ -480,7 +506,7 @@ async function prepareTenantWrite(
 
   const tenantId = id.value;
   const secret = key.secret;
-  return async ({ db, box, out, err }) => {
+  return async ({ db, box, out, err, production }) => {
     if (secret !== undefined) {
       row.redsys_secret_key = box.seal(secret, { tenantId, field: 'redsys_secret_key' });
     }
@@ -518,6 +544,24 @@ async function prepareTenantWrite(
           [tenantId, ...Object.values(row)],
         );
       }
+      // What a production server would refuse to start with: refused here in production (the
+      // transaction rolls back), a note elsewhere.
+      const paymentMode = await createTenantRepository().findPaymentMode(sql, tenantId);
+      if (!paymentMode) throw new Error(`tenant ${tenantId} vanished`);
+      const key = paymentMode.redsys_secret_key
+        ? box.open(paymentMode.redsys_secret_key, { tenantId, field: 'redsys_secret_key' })
+        : null;
+      const modeProblems = tenantModeProblems(paymentMode, key);
+      if (production && modeProblems.length > 0) {
+        throw new AdminFailure(
+          [
+            ...modeProblems.map((p) => `refused (NODE_ENV=production): ${p}`),
+            'Nothing was written.',
+          ].join('\n'),
+        );
+      }
+      for (const p of modeProblems)
+        warnings.push(`note: a production server refuses to start: ${p}`);
       return readRedsysState(sql, tenantId);
     });
 
@@ -591,9 +635,10 @@ function listTenants(json: boolean): AdminRunner {
         company_name: string;
         canonical_url: string;
         redsys_environment: string;
+        test_mode: boolean;
         created_at: Date;
       }>(
-        `SELECT id, company_name, canonical_url, redsys_environment, created_at
+        `SELECT id, company_name, canonical_url, redsys_environment, test_mode, created_at
            FROM tenants ORDER BY id`,
       ),
     );
@@ -612,8 +657,14 @@ function listTenants(json: boolean): AdminRunner {
       return adminExit.ok;
     }
     for (const line of table(
-      ['ID', 'URL', 'REDSYS', 'COMPANY'],
-      rows.map((r) => [r.id, r.canonical_url, r.redsys_environment, r.company_name]),
+      ['ID', 'URL', 'REDSYS', 'MODE', 'COMPANY'],
+      rows.map((r) => [
+        r.id,
+        r.canonical_url,
+        r.redsys_environment,
+        r.test_mode ? 'test' : 'live',
+        r.company_name,
+      ]),
     )) {
       out(line);
     }
@@ -646,6 +697,7 @@ type TenantDetails = {
   bank_iban: string;
   bank_beneficiary: string;
   redsys_environment: string;
+  test_mode: boolean;
   redsys_merchant_code: string | null;
   redsys_terminal: string | null;
   has_redsys_key: boolean;
@@ -664,7 +716,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
         `SELECT id, canonical_url, company_name, description, primary_color, logo_mime,
                 octet_length(logo_data) AS logo_bytes, legal_name, legal_nif, legal_address,
                 contact_email, privacy_email, dpo_email, mail_from, bank_iban, bank_beneficiary,
-                redsys_environment, redsys_merchant_code, redsys_terminal,
+                redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, created_at, updated_at
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
@@ -726,6 +778,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ],
       ['bank-beneficiary', shown(tenant.bank_beneficiary)],
       ['redsys-environment', tenant.redsys_environment],
+      ['mode', tenant.test_mode ? 'test (payments are not real; the portal says so)' : 'live'],
       ['redsys-merchant-code', shown(tenant.redsys_merchant_code)],
       ['redsys-terminal', shown(tenant.redsys_terminal)],
       ['redsys-key', setOrNot(has_redsys_key)],

@@ -16,6 +16,7 @@ export function createTenantService(db: Database) {
         description: tenant.description,
         sign_in_providers: providers as TVisualConfig['sign_in_providers'],
         testing_mode: tenant.redsys_environment === 'simulator',
+        test_mode: tenant.test_mode || tenant.redsys_environment !== 'production',
         legal: {
           name: tenant.legal_name,
           tax_id: tenant.legal_nif,

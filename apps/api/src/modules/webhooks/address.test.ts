@@ -7,6 +7,7 @@ import {
   webhookTargetPolicyOf,
   type ResolveAll,
 } from './address.ts';
+import { loadConfig } from '../../config.ts';
 
 describe('public address classification', () => {
   it.each([
@@ -106,17 +107,14 @@ describe('public address classification', () => {
 });
 
 describe('webhook target policy', () => {
-  it('is public-only in production, unless WEBHOOK_ALLOW_PRIVATE', () => {
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: false })).toBe(
-      'public-only',
-    );
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: true })).toBe(
-      'any',
-    );
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: false })).toBe('any');
-    expect(webhookTargetPolicyOf({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE: false })).toBe(
-      'any',
-    );
+  it('is public-only in every mode, unless WEBHOOK_ALLOW_PRIVATE', () => {
+    for (const NODE_ENV of ['production', 'development', 'test'] as const) {
+      const config = loadConfig({ NODE_ENV });
+      expect(webhookTargetPolicyOf(config), NODE_ENV).toBe('public-only');
+      expect(webhookTargetPolicyOf(loadConfig({ NODE_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' }))).toBe(
+        'any',
+      );
+    }
   });
 });
 

@@ -3,16 +3,17 @@ import { BlockList, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 import type { Config } from '../../config.ts';
 
 /**
- * Where webhooks may be sent. `public-only` (production, unless WEBHOOK_ALLOW_PRIVATE) refuses
- * every address that is not on the public Internet, so that a registered URL cannot turn the
- * server into a probe of its own network (SSRF: cloud metadata, databases, admin consoles).
+ * Where webhooks may be sent. `public-only` (always, unless WEBHOOK_ALLOW_PRIVATE) refuses every
+ * address that is not on the public Internet, and plain http, so that a registered URL cannot turn
+ * the server into a probe of its own network (SSRF: cloud metadata, databases, admin consoles).
+ * The mode (NODE_ENV) changes nothing: a protection that only production has is a protection a
+ * forgotten variable turns off.
  */
 export type WebhookTargetPolicy = 'public-only' | 'any';
 
 export const webhookTargetPolicyOf = (
-  config: Pick<Config, 'NODE_ENV' | 'WEBHOOK_ALLOW_PRIVATE'>,
-): WebhookTargetPolicy =>
-  config.NODE_ENV === 'production' && !config.WEBHOOK_ALLOW_PRIVATE ? 'public-only' : 'any';
+  config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'>,
+): WebhookTargetPolicy => (config.WEBHOOK_ALLOW_PRIVATE ? 'any' : 'public-only');
 
 /** IPv4 ranges that are not public unicast (RFC 6890 and friends). */
 const nonPublicIpv4 = new BlockList();

@@ -77,7 +77,7 @@ export function createWebhookDispatcher(deps: {
   secretBox: SecretBox;
   limits: WebhookLimits;
   log: Log;
-  /** `public-only` in production (see `webhookTargetPolicyOf`): no POST to a private address. */
+  /** `public-only` unless WEBHOOK_ALLOW_PRIVATE (`webhookTargetPolicyOf`): no POST to a private address. */
   targets: WebhookTargetPolicy;
   /** Name resolution of the sockets (tests answer it without DNS). */
   resolveAll?: ResolveAll;

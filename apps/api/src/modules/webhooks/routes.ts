@@ -15,7 +15,6 @@ export default async function webhooksRoutes(app: FastifyInstance, ctx: AppConte
   const service = createWebhookService({
     db: ctx.db,
     secretBox: ctx.secretBox,
-    production: ctx.config.NODE_ENV === 'production',
     targets: webhookTargetPolicyOf(ctx.config),
   });
   const auth = { preValidation: [ctx.requireApiKey] };

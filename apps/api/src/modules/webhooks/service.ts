@@ -69,7 +69,6 @@ const noEnabledEndpoint = () =>
 export function createWebhookService(deps: {
   db: Database;
   secretBox: SecretBox;
-  production: boolean;
   targets: WebhookTargetPolicy;
 }) {
   const seal = (tenantId: string, secret: string) =>
@@ -86,10 +85,7 @@ export function createWebhookService(deps: {
       tenantId: string,
       input: { url: string; enabled?: boolean | undefined },
     ): Promise<TPutWebhookResponse> {
-      const problem = webhookUrlProblem(input.url, {
-        production: deps.production,
-        targets: deps.targets,
-      });
+      const problem = webhookUrlProblem(input.url, { targets: deps.targets });
       if (problem) throw new FieldValidationError({ url: [problem] });
       return deps.db.withTenant(tenantId, async (sql) => {
         const updated = await updateEndpoint(sql, { url: input.url, enabled: input.enabled });

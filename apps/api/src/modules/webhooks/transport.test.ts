@@ -49,7 +49,7 @@ describe('webhook POST transport', () => {
   it('refuses a name that resolves to a private address, on the lookup the socket uses', async () => {
     const dns = rebinding();
     const before = hits.length;
-    const refused = await post(`http://hooks.example.com:${port}/hook`, {
+    const refused = await post(`https://hooks.example.com:${port}/hook`, {
       resolveAll: dns.resolveAll,
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RefusedAddressError);
@@ -67,6 +67,16 @@ describe('webhook POST transport', () => {
     await expect(post(`http://[::ffff:127.0.0.1]:${port}/hook`)).rejects.toThrow(
       'refused: private address ::ffff:7f00:1',
     );
+    expect(hits.length).toBe(before);
+  });
+
+  it('refuses plain http unless private targets are allowed (an http URL kept from then)', async () => {
+    const dns = rebinding();
+    const before = hits.length;
+    await expect(
+      post(`http://hooks.example.com:${port}/hook`, { resolveAll: dns.resolveAll }),
+    ).rejects.toThrow('refused: plain http to a public address');
+    expect(dns.asked).toEqual([]);
     expect(hits.length).toBe(before);
   });
 

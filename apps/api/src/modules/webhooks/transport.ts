@@ -42,6 +42,10 @@ export function postJson(
   if (options.targets === 'public-only' && isIP(host) && !isPublicAddress(host)) {
     return Promise.reject(new RefusedAddressError(host));
   }
+  // An http URL kept from a time WEBHOOK_ALLOW_PRIVATE was on is not sent in clear now.
+  if (options.targets === 'public-only' && target.protocol !== 'https:') {
+    return Promise.reject(new Error('refused: plain http to a public address'));
+  }
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostAnswer>((resolve, reject) => {
     const req = send(

@@ -16,23 +16,22 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * The URL rule of a webhook endpoint: https; plain http only to a loopback host, or anywhere when
- * the server does not run in production (a provider testing against its own machine). No user name
- * or password in the URL. Under the `public-only` policy a literal non-public IP is refused at
- * once (a first, fast check: host names are checked on every connection, see `guardedLookup`).
+ * The URL rule of a webhook endpoint, the same in every mode: https, with no user name or password
+ * in the URL. Under the `public-only` policy (the default) a literal non-public IP or a loopback
+ * name is refused at once (a first, fast check: host names are checked on every connection, see
+ * `guardedLookup`), and so is plain http. With WEBHOOK_ALLOW_PRIVATE (policy `any`) plain http is
+ * accepted too: a receiver on the server's own network or machine (the tests' local receiver).
  * Answers why a URL is refused, or null.
  */
 export function webhookUrlProblem(
   value: string,
-  options: { production: boolean; targets: WebhookTargetPolicy },
+  options: { targets: WebhookTargetPolicy },
 ): 'invalid_format' | 'invalid_value' | null {
   if (!isWebhookUrlShaped(value)) return 'invalid_format';
   const url = new URL(value);
   // The URL parser already turned 0x7f.1 or 2130706433 into 127.0.0.1.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (options.targets === 'public-only' && isIP(host) && !isPublicAddress(host)) {
-    return 'invalid_value';
-  }
-  if (url.protocol === 'https:') return null;
-  return !options.production || isLoopbackHost(url.hostname) ? null : 'invalid_value';
+  if (options.targets === 'any') return null;
+  if (isIP(host) ? !isPublicAddress(host) : isLoopbackHost(url.hostname)) return 'invalid_value';
+  return url.protocol === 'https:' ? null : 'invalid_value';
 }

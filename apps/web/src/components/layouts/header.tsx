@@ -9,6 +9,7 @@ import { getAuth, subscribeAuth } from '@/lib/auth-store';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { focusRing, iconButton, iconButtonBase } from './layout-classes';
+import { TestModeBanner } from './test-mode-banner';
 
 type HeaderProps = {
   isSignedIn: boolean;
@@ -45,6 +46,7 @@ export function Header({
 
   return (
     <header className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80 print:hidden dark:border-gray-800 dark:bg-gray-900/95 dark:supports-[backdrop-filter]:bg-gray-900/80">
+      <TestModeBanner />
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-1 px-2 sm:px-4">
         {backTo && (
           <Link to={backTo} className={iconButton} aria-label={t('nav.back')}>
