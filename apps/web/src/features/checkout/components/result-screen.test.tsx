@@ -20,6 +20,7 @@ const status = (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: state === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  refund: null,
   ...patch,
 });
 

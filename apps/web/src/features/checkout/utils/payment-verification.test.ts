@@ -17,6 +17,7 @@ const answer = (status: PaymentStatusAnswer['status']): PaymentStatusAnswer => (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: status === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  refund: null,
 });
 
 /** A clock that only moves when the poller waits: the whole minute runs in no time. */
