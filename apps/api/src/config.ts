@@ -93,6 +93,12 @@ const ZEnv = z.object({
   NOTIFICATION_URL: z.string().url().optional(),
   /** Minutes after which a payment with no notification is settled by asking the gateway. */
   RECONCILE_AFTER_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
+   * Minutes after which a payment the gateway still reports as not final (card or 3DS page left
+   * open, no answer) is released and its instalments freed; a later authorisation is still
+   * honoured. Never shorter than RECONCILE_AFTER_MINUTES.
+   */
+  RECONCILE_RELEASE_AFTER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
   /** How often the reconciliation job looks for stale payments; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
+import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -11,6 +12,7 @@ import {
   type RefundGateway,
   type RefundRequest,
 } from '../src/modules/payments/refunds.ts';
+import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { runAdmin } from '../src/modules/tenants/admin.ts';
 import { buildTestApp, engines } from './engines.ts';
@@ -56,10 +58,21 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
   let other: Awaited<ReturnType<typeof signedIn>>;
+  let sim: FastifyInstance;
+  let simUrl: string;
 
   beforeAll(async () => {
     db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    // The local Redsys simulator: it takes the card payments and refunds them (trataPeticionREST).
+    sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
+    await sim.listen({ host: '127.0.0.1', port: 0 });
+    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
+    app = await buildTestApp(db, {
+      PUBLIC_URL: 'http://localhost:3000',
+      REDSYS_SIMULATOR_URL: simUrl,
+      // Port 9 (discard) refuses: the simulator's own notifications are lost; the tests send them.
+      NOTIFICATION_URL: 'http://127.0.0.1:9',
+    });
     me = await signedIn(app, 'demo');
     other = await signedIn(app, 'demo', secondEmail);
     await db.withOwner(async (sql) => {
@@ -81,6 +94,7 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
   });
   afterAll(async () => {
     await app.close();
+    await sim.close();
     await db.close();
   });
 
@@ -94,13 +108,11 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
       payment_ids: items.map((p) => p.payment_id),
     });
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{
-      payment_id: string;
-      redsys_params: { Ds_MerchantParameters: string };
-    }>();
+    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
     return {
       id: body.payment_id,
-      p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters),
+      form: body.redsys_params,
+      p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
     };
   };
   const notify = (message: Record<string, string>) =>
@@ -487,6 +499,68 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
     } finally {
       await admin('tenant', 'update', '--id', 'demo', '--auto-refund', 'on');
     }
+  });
+
+  it('refunds the surplus through the simulator, over the real refund client', async () => {
+    const [item] = await unpaid();
+    if (!item) throw new Error('the demo customer needs an unpaid instalment');
+    const first = await start([item]);
+    const second = await start([item]);
+    await authorise(second);
+    // The customer pays on the first card page after all: the simulator holds that payment.
+    const page = await sim.inject({
+      method: 'POST',
+      url: '/sis/realizarPago',
+      payload: new URLSearchParams(first.form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
+    const paid = await sim.inject({
+      method: 'POST',
+      url: new URL(action, simUrl).pathname,
+      payload: new URLSearchParams({
+        card_number: '4548812049400004',
+        expiry: '12/30',
+        cvc: '123',
+        action: 'pay',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect([200, 302, 303]).toContain(paid.statusCode);
+    await authorise(first);
+    const [refund] = await refundsOf(first.id);
+
+    const client = createRedsysClient({ simulatorUrl: simUrl, timeoutMs: 5_000 });
+    const run = refunder((gateway, request) => client.refund(gateway, request));
+    expect(await sendOnly(run, refund?.id)).toEqual([
+      { refundId: refund?.id, outcome: 'refunded' },
+    ]);
+    expect(await statusOf(first.id)).toMatchObject({
+      status: 'paid',
+      refund: { amount: item.amount, status: 'refunded' },
+    });
+    // The simulator refuses a second refund of the same order (more than was paid): the outbox
+    // never sends one, but were it asked, it would be refused, not paid twice.
+    const again = await client.refund(
+      {
+        company_name: 'Demo',
+        canonical_url: 'http://localhost',
+        redsys_environment: 'simulator',
+        redsys_merchant_code: first.p.Ds_Merchant_MerchantCode ?? '',
+        redsys_terminal: first.p.Ds_Merchant_Terminal ?? '',
+        redsys_secret_key: 'sq7HjrUOBfKmC576ILgskD5srU870gJ7',
+        redsys_signature_versions: ['HMAC_SHA256_V1'],
+        redsys_pay_methods: [],
+        auto_refund: true,
+      },
+      {
+        order: first.p.Ds_Merchant_Order ?? '',
+        amountCents: cents(item.amount),
+        terminal: first.p.Ds_Merchant_Terminal ?? '',
+        merchantCode: first.p.Ds_Merchant_MerchantCode ?? '',
+      },
+    );
+    expect(again).toMatchObject({ ok: false, retryable: false });
   });
 
   it('shows the customer a refund of their own payments only', async () => {

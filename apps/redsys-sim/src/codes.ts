@@ -17,10 +17,8 @@ export const DS_RESPONSE = {
   unknownReference: '0180',
   /** "A petición del usuario se ha cancelado el pago". */
   cancelled: '9915',
-  /** Query only: the card page is open ("operación en proceso de solicitud de datos de tarjeta"). */
-  awaitingCard: '9998',
-  /** Query only: the 3DS challenge is open ("operación redirigida al emisor a autenticar"). */
-  awaitingAuthentication: '9999',
+  /** "Devolución no permitida": a refund of a payment that was not authorised. */
+  refundNotAllowed: '0950',
 } as const;
 
 /** SIS error codes shown (like Redsys) on an error page instead of the card page; no notification. */
@@ -43,8 +41,10 @@ export const SIS_ERRORS = {
 } as const;
 export type SisErrorCode = keyof typeof SIS_ERRORS;
 
-/**
- * Error of the query service: "No existen operaciones para los datos solicitados", the code of
- * Redsys' own query web service when it knows no such order.
- */
-export const QUERY_NOT_FOUND = 'XML0024';
+/** Unsigned errors of a refund through trataPeticionREST (Redsys' "Errores SIS"). */
+export const REFUND_ERRORS = {
+  /** "No existe operación sobre la que realizar la devolución". */
+  noPayment: 'SIS0054',
+  /** "El importe de la devolución supera el permitido". */
+  amountTooHigh: 'SIS0057',
+} as const;

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  QUERY_BAD_SIGNATURE,
+  QUERY_NOT_FOUND,
+  REFUND_APPROVED,
   createNotification,
+  createQueryAnswer,
+  createRestResponse,
   decodeMerchantParameters,
   getParameter,
   isAuthorised,
@@ -10,8 +15,15 @@ import {
   isValidOrderNumber,
   padTerminal,
   readPaymentRequest,
+  readQueryRequest,
+  verifyQuerySignature,
 } from '@portal/redsys';
-import type { MerchantParameters, SignatureVersion, SignedMessage } from '@portal/redsys';
+import type {
+  MerchantParameters,
+  QueryOperation,
+  SignatureVersion,
+  SignedMessage,
+} from '@portal/redsys';
 import {
   CHALLENGE_CODE,
   TEST_CARDS,
@@ -24,7 +36,7 @@ import {
   parseExpiry,
 } from './cards.ts';
 import type { Card } from './cards.ts';
-import { DS_RESPONSE, QUERY_NOT_FOUND } from './codes.ts';
+import { DS_RESPONSE, REFUND_ERRORS } from './codes.ts';
 import type { SisErrorCode } from './codes.ts';
 import { MESSAGES, languageOf } from './i18n.ts';
 import type { Language } from './i18n.ts';
@@ -58,7 +70,10 @@ export type PaymentSession = {
   expiresAt: number;
 };
 
-/** The gateway's memory of an order, for the query service and repeated-order checks. */
+/** A refund (type 3) applied to an order through trataPeticionREST. */
+type RefundRecord = { amountCents: number; authorisationCode: string; at: Date };
+
+/** The gateway's memory of an order, for the query service, refunds and repeated-order checks. */
 type OrderRecord = {
   merchant: SimulatorMerchant;
   order: string;
@@ -71,6 +86,7 @@ type OrderRecord = {
   authorisationCode: string;
   securePayment: boolean;
   updatedAt: Date;
+  refunds: RefundRecord[];
 };
 
 type SavedCard = Card & { merchantCode: string };
@@ -89,7 +105,8 @@ export type Screen =
       redirectTo: string | null;
     };
 
-export type QueryAnswer = SignedMessage | { errorCode: string };
+/** The synchronous answer of trataPeticionREST: signed, or Redsys' unsigned error. */
+export type RestAnswer = SignedMessage | { errorCode: string };
 
 type Outcome = {
   dsResponse: string;
@@ -145,6 +162,28 @@ function madridDateTime(now: Date): { date: string; hour: string } {
   return {
     date: `${parts.day}/${parts.month}/${parts.year}`,
     hour: `${parts.hour}:${parts.minute}`,
+  };
+}
+
+/** Ds_Date (yyyy-mm-dd) and Ds_Hour (HH:MM:SS) as the SOAP query service writes them. */
+function queryDateTime(at: Date): { date: string; hour: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Madrid',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    hour: `${parts.hour}:${parts.minute}:${parts.second}`,
   };
 }
 
@@ -296,6 +335,7 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       authorisationCode: '',
       securePayment: false,
       updatedAt: options.now(),
+      refunds: [],
     });
 
     if (identifier && identifier !== 'REQUIRED') {
@@ -491,42 +531,120 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     };
   }
 
+  /** The payment of an order as the query service reports it: S/A while a page is open, then F. */
+  function paymentOperation(record: OrderRecord): QueryOperation {
+    const { date, hour } = queryDateTime(record.updatedAt);
+    // S: the card page is open ("solicitada"); A: the 3DS challenge is ("autenticando").
+    const state = record.status === 'done' ? 'F' : record.status === 'challenge' ? 'A' : 'S';
+    return {
+      merchantCode: record.merchant.merchantCode,
+      terminal: record.terminal,
+      order: record.order,
+      transactionType: record.transactionType,
+      date,
+      hour,
+      amountCents: Number(record.amount),
+      currency: record.currency,
+      state,
+      ...(record.dsResponse ? { response: record.dsResponse } : {}),
+      ...(record.authorisationCode ? { authorisationCode: record.authorisationCode } : {}),
+    };
+  }
+
+  function refundOperations(record: OrderRecord): QueryOperation[] {
+    return record.refunds.map((refund) => ({
+      ...paymentOperation(record),
+      ...queryDateTime(refund.at),
+      transactionType: '3',
+      amountCents: refund.amountCents,
+      state: 'F',
+      response: REFUND_APPROVED,
+      authorisationCode: refund.authorisationCode,
+    }));
+  }
+
   /**
-   * The order query (POST /sis/rest/query): the outcome of one order, signed with the merchant's
-   * key like a notification. A real deployment asks Redsys' own query service instead (REST
-   * "consultas" or the SOAP web service), so the portal's client for it is an adapter.
+   * The SOAP query service `consultaOperaciones` (POST /apl02/services/SerClsWSConsulta), as
+   * Redsys answers it (redsys-notes §1.2): `Transaction` gives the order's operations of one type,
+   * `Monitor` all of them (the payment and its refunds); signed with the order's key. XML0024 for
+   * an order it never received, XML0023 for a bad signature (or a merchant it does not know, whose
+   * key it cannot check), XML0015 for an order not starting with 4 digits.
    */
-  function query(body: FormBody): QueryAnswer {
+  function queryOperations(soap: string): string {
+    const read = readQueryRequest(soap);
+    if (!read.ok) return createQueryAnswer({ errorCode: read.code });
+    const merchant = findMerchant(read.merchantCode, read.terminal);
+    if (
+      !merchant ||
+      !verifyQuerySignature(merchant.secretKey, read.order, read.version, read.signature)
+    ) {
+      return createQueryAnswer({ errorCode: QUERY_BAD_SIGNATURE });
+    }
+    const record = orders.get(orderKey(merchant.merchantCode, read.terminal, read.order));
+    const all = record ? [paymentOperation(record), ...refundOperations(record)] : [];
+    const operations =
+      read.message === 'Monitor'
+        ? all
+        : all.filter((operation) => operation.transactionType === read.transactionType);
+    if (operations.length === 0) return createQueryAnswer({ errorCode: QUERY_NOT_FOUND });
+    return createQueryAnswer({ secret: merchant.secretKey, order: read.order, operations });
+  }
+
+  /**
+   * A refund through the REST service (POST /sis/rest/trataPeticionREST, JSON, type 3 on the
+   * original order; redsys-notes §2). Refunds of an order add up to at most its amount. Answers
+   * are Redsys': a signed message with Ds_Response 0900 (refunded) or 0950 (the original payment
+   * was not authorised), or an unsigned {errorCode} (SIS0054 no such payment, SIS0057 more than
+   * what is left, SIS0042 bad signature...).
+   */
+  function refund(body: FormBody): RestAnswer {
     const read = readSignedRequest(body);
     if (!read.ok) return { errorCode: read.code };
     const { merchant, version, params } = read;
-    const terminal = getParameter(params, 'Ds_Merchant_Terminal') ?? '';
-    const order = getParameter(params, 'Ds_Merchant_Order') ?? '';
+    const param = (name: string) => getParameter(params, name);
+    if (param('Ds_Merchant_TransactionType') !== '3') return { errorCode: 'SIS0023' };
+    const amount = param('Ds_Merchant_Amount');
+    if (!amount) return { errorCode: 'SIS0018' };
+    if (!/^\d{1,12}$/.test(amount) || Number(amount) <= 0) return { errorCode: 'SIS0019' };
+    const currency = param('Ds_Merchant_Currency');
+    if (!currency) return { errorCode: 'SIS0015' };
+    const terminal = param('Ds_Merchant_Terminal') ?? '';
+    const order = param('Ds_Merchant_Order') ?? '';
     const record = orders.get(orderKey(merchant.merchantCode, terminal, order));
-    if (!record) return { errorCode: QUERY_NOT_FOUND };
-    const { date, hour } = madridDateTime(record.updatedAt);
-    const dsResponse =
-      record.dsResponse ??
-      (record.status === 'challenge'
-        ? DS_RESPONSE.awaitingAuthentication
-        : DS_RESPONSE.awaitingCard);
-    return createNotification({
-      version,
-      secret: merchant.secretKey,
-      params: {
-        Ds_Date: encodeURIComponent(date),
-        Ds_Hour: encodeURIComponent(hour),
-        Ds_Order: record.order,
-        Ds_MerchantCode: merchant.merchantCode,
-        Ds_Terminal: record.terminal,
-        Ds_Amount: record.amount,
-        Ds_Currency: record.currency,
-        Ds_TransactionType: record.transactionType,
-        Ds_Response: dsResponse,
-        Ds_AuthorisationCode: record.authorisationCode,
-        Ds_SecurePayment: record.securePayment ? '1' : '0',
-      },
-    });
+    if (!record || record.transactionType !== '0') return { errorCode: REFUND_ERRORS.noPayment };
+    if (currency !== record.currency) return { errorCode: 'SIS0027' };
+
+    const now = options.now();
+    const answer = (response: string, authorisationCode: string) =>
+      createRestResponse({
+        version,
+        secret: merchant.secretKey,
+        params: {
+          Ds_Amount: amount,
+          Ds_Currency: currency,
+          Ds_Order: order,
+          Ds_MerchantCode: merchant.merchantCode,
+          Ds_Terminal: record.terminal,
+          Ds_Response: response,
+          Ds_AuthorisationCode: authorisationCode,
+          Ds_TransactionType: '3',
+          Ds_SecurePayment: '0',
+          Ds_Language: '1',
+          Ds_MerchantData: '',
+          Ds_Card_Country: '724',
+        },
+      });
+    if (record.status !== 'done' || !isAuthorised(record.dsResponse ?? '')) {
+      return answer(DS_RESPONSE.refundNotAllowed, '');
+    }
+    const refunded = record.refunds.reduce((sum, r) => sum + r.amountCents, 0);
+    if (refunded + Number(amount) > Number(record.amount)) {
+      return { errorCode: REFUND_ERRORS.amountTooHigh };
+    }
+    const authorisationCode = newAuthorisationCode();
+    record.refunds.push({ amountCents: Number(amount), authorisationCode, at: now });
+    log.info({ order, amount }, 'refund applied');
+    return answer(REFUND_APPROVED, authorisationCode);
   }
 
   /** Sends the last notification of an order again, byte for byte, like a Redsys retry. */
@@ -544,7 +662,8 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     submitCard,
     submitSavedCard,
     submitChallenge,
-    query,
+    queryOperations,
+    refund,
     resendNotification,
     listNotifications: (order?: string) =>
       notifications.filter((notification) => !order || notification.order === order),

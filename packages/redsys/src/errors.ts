@@ -1,6 +1,11 @@
 /** Why a Redsys value could not be built or read; callers branch on `code`, never on the message. */
 export type RedsysErrorCode =
-  'INVALID_MERCHANT_PARAMETERS' | 'INVALID_SECRET' | 'MISSING_ORDER' | 'INVALID_AMOUNT';
+  | 'INVALID_MERCHANT_PARAMETERS'
+  | 'INVALID_SECRET'
+  | 'MISSING_ORDER'
+  | 'INVALID_AMOUNT'
+  | 'INVALID_QUERY'
+  | 'INVALID_REFUND';
 
 export class RedsysError extends Error {
   readonly code: RedsysErrorCode;

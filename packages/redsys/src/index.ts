@@ -18,8 +18,10 @@ export type { SignatureVersion } from './signature.ts';
 export {
   createNotification,
   createPaymentRequest,
+  createRestResponse,
   readNotification,
   readPaymentRequest,
+  readRestResponse,
 } from './messages.ts';
 export type { ReadFailure, ReadResult, SignedMessage, UntrustedSignedMessage } from './messages.ts';
 export { isAuthorised } from './response-codes.ts';
@@ -27,3 +29,36 @@ export { isValidOrderNumber, newOrderNumber } from './order-number.ts';
 export { amountToRedsys } from './amount.ts';
 export { isSameTerminal, padTerminal } from './terminal.ts';
 export { PUBLIC_TEST_MERCHANT } from './test-merchant.ts';
+export {
+  QUERY_BAD_ORDER,
+  QUERY_BAD_SIGNATURE,
+  QUERY_NOT_FOUND,
+  QUERY_SERVICE_PATH,
+  QUERY_SOAP_ACTION,
+  classifyOperation,
+  createQueryAnswer,
+  createQueryRequest,
+  isApproved,
+  readQueryAnswer,
+  readQueryMessages,
+  readQueryRequest,
+  signQueryVersion,
+  verifyQuerySignature,
+} from './query.ts';
+export type {
+  OperationOutcome,
+  QueryAnswer,
+  QueryAnswerFailure,
+  QueryMessage,
+  QueryOperation,
+  QueryRequest,
+  QueryRequestInput,
+  ReadQueryRequest,
+} from './query.ts';
+export {
+  REFUND_APPROVED,
+  REST_SERVICE_PATH,
+  createRefundRequest,
+  readRefundAnswer,
+} from './refund.ts';
+export type { RefundAnswer, RefundRequestInput } from './refund.ts';

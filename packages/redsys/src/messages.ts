@@ -66,6 +66,11 @@ export function createNotification(input: SignInput): SignedMessage {
   return { ...message, Ds_Signature: toUrlSafeKeepingPadding(message.Ds_Signature) };
 }
 
+/** The signed synchronous answer of a REST call (order: Ds_Order), standard base64. Simulator. */
+export function createRestResponse(input: SignInput): SignedMessage {
+  return signMessage('Ds_Order', input);
+}
+
 function readSigned(
   input: UntrustedSignedMessage,
   secret: string,
@@ -120,6 +125,18 @@ export function readPaymentRequest(
   allowedVersions: readonly SignatureVersion[],
 ): ReadResult {
   return readSigned(input, secret, allowedVersions, 'Ds_Merchant_Order');
+}
+
+/**
+ * Verifies the synchronous answer of a server-to-server REST call (`trataPeticionREST`), keyed on
+ * Ds_Order like a notification. Values come back as sent. Never throws.
+ */
+export function readRestResponse(
+  input: UntrustedSignedMessage,
+  secret: string,
+  allowedVersions: readonly SignatureVersion[],
+): ReadResult {
+  return readSigned(input, secret, allowedVersions, 'Ds_Order');
 }
 
 function urlDecode(value: string): string {

@@ -1,57 +1,64 @@
-import { createPaymentRequest, isSignatureVersion, readNotification } from '@portal/redsys';
+import { classifyOperation, type QueryOperation } from '@portal/redsys';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Database } from '../../db/database.ts';
-import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
+import type { RedsysClient } from './redsys-client.ts';
+import { createPaymentRepository, type AttemptRow } from './repository.ts';
 import type { NotificationOutcome, PaymentService } from './service.ts';
-
-/** Ds_Response of an order whose card page or 3DS challenge is still open. */
-const inProgress = new Set(['9998', '9999']);
-/** The query service's answer for an order it never received (the customer never got there). */
-const neverReceived = 'XML0024';
 
 export type ReconcileResult = {
   attemptId: string;
-  outcome: NotificationOutcome | 'released' | 'in_progress' | 'unsupported';
+  outcome:
+    | NotificationOutcome
+    /** The gateway never received the order (XML0024): the customer never reached it. */
+    | 'released'
+    /** Still not final after `releaseAfterMinutes` (or the gateway could not tell): let go. */
+    | 'expired'
+    /** The customer is still on the card or 3DS page: asked again on a later run. */
+    | 'in_progress'
+    /** No trustworthy answer (network, timeout, bad signature, error code): asked again later. */
+    | 'unanswered';
 };
 
 /**
- * Settles payments left pending (no notification after `afterMinutes`) by asking the gateway for
- * the order's outcome. Implemented for the local simulator's query endpoint; a tenant on Redsys'
- * real hosts needs an adapter for Redsys' query service (REST "consultas" or SOAP), not written
- * yet, so its stale attempts are reported and left for the notification retries.
+ * Settles payments left pending (no notification after `afterMinutes`) by asking the tenant's
+ * gateway through the SOAP query service, for every environment alike (simulator, Redsys test or
+ * production host; redsys-client.ts). Redsys notifies nothing when the customer never enters a
+ * card or closes the page, so asking is the only way to learn the outcome:
+ * - final and authorised: paid, through the same checks as a notification (`settleFromQuery`);
+ * - final and denied: failed, instalments freed;
+ * - never received (XML0024): released, instalments freed;
+ * - not final (S/P/A, 9998/9999), unknown states, or no trustworthy answer: left pending, until
+ *   the attempt is older than `releaseAfterMinutes`, then released all the same, so an abandoned
+ *   checkout never keeps its instalments locked. An authorisation that still arrives later is
+ *   honoured by the late-authorisation path of the payment service.
  */
 export function createReconciler(deps: {
   db: Database;
   secretBox: SecretBox;
   service: PaymentService;
-  simulatorUrl: string;
+  client: RedsysClient;
   afterMinutes: number;
+  /** Age after which a pending attempt is released whatever the gateway says (never below afterMinutes). */
+  releaseAfterMinutes: number;
   log: { warn: (obj: object, msg: string) => void };
+  now?: () => number;
 }) {
   const repository = createPaymentRepository(deps.secretBox);
+  const now = deps.now ?? Date.now;
+  const releaseAfterMs = Math.max(deps.releaseAfterMinutes, deps.afterMinutes) * 60_000;
 
-  async function ask(
-    gateway: TenantGatewayRow,
-    attempt: AttemptRow,
-  ): Promise<Record<string, unknown> | null> {
-    const version = gateway.redsys_signature_versions.find(isSignatureVersion);
-    if (!version || !gateway.redsys_secret_key) return null;
-    const request = createPaymentRequest({
-      version,
-      secret: gateway.redsys_secret_key,
-      params: {
-        Ds_Merchant_Order: attempt.order_number,
-        Ds_Merchant_MerchantCode: attempt.merchant_code,
-        Ds_Merchant_Terminal: attempt.terminal,
-      },
-    });
-    const response = await fetch(`${deps.simulatorUrl}/sis/rest/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return (await response.json()) as Record<string, unknown>;
+  /** The parameters a notification would carry, built from the query's operation. */
+  function paramsOf(operation: QueryOperation): Record<string, string> {
+    return {
+      Ds_Order: operation.order,
+      Ds_MerchantCode: operation.merchantCode,
+      Ds_Terminal: operation.terminal,
+      Ds_Amount: String(operation.amountCents),
+      Ds_Currency: operation.currency,
+      Ds_Response: operation.response ?? '',
+      Ds_TransactionType: operation.transactionType,
+      Ds_AuthorisationCode: operation.authorisationCode ?? '',
+    };
   }
 
   async function reconcileTenant(tenantId: string): Promise<ReconcileResult[]> {
@@ -61,42 +68,52 @@ export function createReconciler(deps: {
     }));
     if (!gateway || stale.length === 0) return [];
     const results: ReconcileResult[] = [];
+
+    async function letGoIfOld(attempt: AttemptRow, otherwise: ReconcileResult['outcome']) {
+      if (now() - attempt.created_at.getTime() < releaseAfterMs) return otherwise;
+      await deps.service.releaseAttempt(tenantId, attempt.id);
+      return 'expired' as const;
+    }
+
     for (const attempt of stale) {
-      if (gateway.redsys_environment !== 'simulator') {
-        deps.log.warn(
-          { tenantId, order: attempt.order_number },
-          'stale payment: no query adapter for Redsys hosts',
-        );
-        results.push({ attemptId: attempt.id, outcome: 'unsupported' });
-        continue;
-      }
-      const answer = await ask(gateway, attempt);
-      if (!answer) continue;
-      if (answer.errorCode === neverReceived) {
-        await deps.service.releaseAttempt(tenantId, attempt.id);
-        results.push({ attemptId: attempt.id, outcome: 'released' });
-        continue;
-      }
-      const read = readNotification(
-        answer,
-        gateway.redsys_secret_key ?? '',
-        gateway.redsys_signature_versions.filter(isSignatureVersion),
-      );
-      if (!read.ok) {
-        deps.log.warn(
-          { tenantId, order: attempt.order_number, reason: read.reason },
-          'ALERT: gateway query answer refused',
-        );
-        continue;
-      }
-      if (inProgress.has(read.params.Ds_Response ?? '')) {
-        results.push({ attemptId: attempt.id, outcome: 'in_progress' });
-        continue;
-      }
-      results.push({
-        attemptId: attempt.id,
-        outcome: await deps.service.settleFromQuery(tenantId, read.params),
+      const transactionType = attempt.kind === 'card_verification' ? '7' : '0';
+      const answer = await deps.client.queryOrder(gateway, attempt.order_number, {
+        transactionType,
+        merchantCode: attempt.merchant_code,
+        terminal: attempt.terminal,
       });
+      const context = { tenantId, order: attempt.order_number };
+      let outcome: ReconcileResult['outcome'];
+      if (answer.kind === 'not_found') {
+        await deps.service.releaseAttempt(tenantId, attempt.id);
+        outcome = 'released';
+      } else if (answer.kind === 'ok') {
+        const operation = answer.operations.find(
+          (candidate) =>
+            candidate.order === attempt.order_number &&
+            candidate.transactionType === transactionType,
+        );
+        const state = operation ? classifyOperation(operation) : 'unknown';
+        if (operation && (state === 'approved' || state === 'denied')) {
+          outcome = await deps.service.settleFromQuery(tenantId, paramsOf(operation));
+          if (outcome === 'mismatch') {
+            deps.log.warn(context, 'ALERT: gateway query answer does not match the attempt');
+          }
+        } else {
+          if (state === 'unknown') {
+            deps.log.warn(
+              { ...context, state: operation?.state, response: operation?.response },
+              'gateway query: operation in a state that is not provably final',
+            );
+          }
+          outcome = await letGoIfOld(attempt, 'in_progress');
+        }
+      } else {
+        const detail = answer.kind === 'error' ? { code: answer.code } : { reason: answer.reason };
+        deps.log.warn({ ...context, ...detail }, 'ALERT: gateway query gave no usable answer');
+        outcome = await letGoIfOld(attempt, 'unanswered');
+      }
+      results.push({ attemptId: attempt.id, outcome });
     }
     return results;
   }

@@ -5,6 +5,8 @@ import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
+import { createRefunder } from './refunds.ts';
+import { createRedsysClient } from './redsys-client.ts';
 import { createPaymentService } from './service.ts';
 
 export const notificationPath = '/redsys/notification';
@@ -20,6 +22,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
   });
   const auth = { preValidation: [ctx.requireCustomer] };
 
+  const client = createRedsysClient({ simulatorUrl: ctx.config.redsysSimulatorUrl });
   // Payments the gateway never notified are settled by asking it (see reconcile.ts).
   const every = ctx.config.RECONCILE_INTERVAL_SECONDS;
   if (every > 0) {
@@ -27,11 +30,24 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       db: ctx.db,
       secretBox: ctx.secretBox,
       service,
-      simulatorUrl: ctx.config.redsysSimulatorUrl,
+      client,
       afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,
+      releaseAfterMinutes: ctx.config.RECONCILE_RELEASE_AFTER_MINUTES,
       log: app.log,
     });
     runEvery(app, every, 'reconciliation', () => reconciler.reconcileAll());
+  }
+  // Overpayments are refunded through the gateway by the refund outbox (refunds.ts), on the
+  // outboxes' timer: each refund leased, sent once, retried or left for the operator.
+  const outboxEvery = ctx.config.OUTBOX_INTERVAL_SECONDS;
+  if (outboxEvery > 0) {
+    const refunder = createRefunder({
+      db: ctx.db,
+      secretBox: ctx.secretBox,
+      refundGateway: (gateway, request) => client.refund(gateway, request),
+      log: app.log,
+    });
+    runEvery(app, outboxEvery, 'refund outbox', () => refunder.sendDue());
   }
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,

@@ -20,14 +20,12 @@ import type { Database, Sql } from '../../db/database.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { centsToAmount, todayIso } from '../../lib/dates.ts';
 import type { Language } from '../mail/messages.ts';
+import { gatewayOrigin } from './gateway-origin.ts';
 import { formatEuros, paymentMessages, redsysLanguage } from './messages.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
 
-export const redsysHosts = {
-  test: 'https://sis-t.redsys.es:25443',
-  production: 'https://sis.redsys.es',
-} as const;
+export { gatewayOrigin, redsysHosts } from './gateway-origin.ts';
 
 export type PaymentServiceDeps = {
   db: Database;
@@ -56,13 +54,6 @@ export type NotificationOutcome =
 type Settled = { outcome: NotificationOutcome; attempt?: AttemptRow; invoices?: string[] };
 
 const toCents = (amount: number): number => Math.round(amount * 100);
-
-export function gatewayOrigin(
-  environment: TenantGatewayRow['redsys_environment'],
-  simulatorUrl: string,
-): string {
-  return environment === 'simulator' ? simulatorUrl : redsysHosts[environment];
-}
 
 function allowedVersions(gateway: TenantGatewayRow): SignatureVersion[] {
   return gateway.redsys_signature_versions.filter(isSignatureVersion);
