@@ -72,6 +72,18 @@ describe('verifying a payment with the server (PRODUCT.md "Payments")', () => {
     expect(fetchStatus).toHaveBeenCalledTimes(2);
   });
 
+  it('pending -> superseded: a newer payment replaced it, no more checks', async () => {
+    const clock = fakeClock();
+    const fetchStatus = server(answer('pending'), answer('superseded'), answer('paid'));
+    const result = await verifyPayment({
+      fetchStatus,
+      signal: new AbortController().signal,
+      ...clock,
+    });
+    expect(result).toEqual({ phase: 'superseded', payment: answer('superseded') });
+    expect(fetchStatus).toHaveBeenCalledTimes(2);
+  });
+
   it('settled at once: no waiting', async () => {
     const clock = fakeClock();
     const result = await verifyPayment({
