@@ -49,10 +49,10 @@ export type RefundLimits = {
   batchSize: number;
 };
 
-/** About eight tries over a day: 1, 2, 4 ... minutes, at most 6 hours apart. */
+/** Eight tries over about ten hours: 5, 10, 20 ... minutes apart (at most 6 hours). */
 export const defaultRefundLimits: RefundLimits = {
   maxAttempts: 8,
-  retryBaseSeconds: 60,
+  retryBaseSeconds: 300,
   retryMaxSeconds: 6 * 3600,
   leaseSeconds: 300,
   batchSize: 10,
