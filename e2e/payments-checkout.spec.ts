@@ -40,6 +40,9 @@ type CheckoutTexts = {
     timedOut: { title: string };
     success: { title: string };
     failure: { title: string; text: string };
+    refunded: { title: string };
+    superseded: { title: string };
+    refund: { status: { refunded: string } };
     status: { completed: string; failed: string };
     actions: { home: string; viewInvoice: string; paymentMethods: string; retry: string };
   };
@@ -387,6 +390,119 @@ test.describe('paying by card through the Redsys simulator', () => {
   });
 });
 
+test.describe('back from the card page (issue 20)', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  type Started = { payment_id: string; redsys_params: Record<string, string> };
+  type StatusAnswer = {
+    status: string;
+    amount: number;
+    refund: { amount: number; status: string } | null;
+  };
+
+  /** Card, conditions and "Aceptar y continuar", whatever the form kept from before Back. */
+  async function confirmAgain(page: Page) {
+    const card = page.getByRole('radio', { name: new RegExp(escape(t.checkin.method.creditCard)) });
+    if (!(await card.isChecked())) await card.check();
+    const conditions = page.getByRole('checkbox', { name: t.checkin.conditions.accept });
+    if (!(await conditions.isChecked())) await conditions.check();
+    await acceptButton(page).click();
+  }
+
+  test('pays again at once after Back; the first page paid later is refunded', async ({
+    page,
+    context,
+  }, testInfo) => {
+    // Tenant 1's invoice of last month (e2e/invoices*.spec.ts still find this month's pending).
+    const account = accounts.clienteOne;
+    await signInThroughApi(page, account);
+    const invoice = await invoiceOf(page, account, 1);
+    const before = await invoiceDetail(page, account, invoice.invoice_id);
+    expect(before.pending).toBeGreaterThan(0);
+
+    // Every start's answer, read as it passes (the page navigates away at once).
+    const starts: { status: number; body: Started }[] = [];
+    await page.route(/\/redsys\/init-payment$/, async (route) => {
+      const response = await route.fetch();
+      starts.push({ status: response.status(), body: (await response.json()) as Started });
+      await route.fulfill({ response });
+    });
+
+    // First start: the card page opens...
+    await openCheckinFromInvoice(page, account, invoice);
+    await confirmWithCard(page);
+    await expect(page).toHaveURL(new RegExp(`^${escape(simulatorOrigin)}/`));
+    const first = starts[0]?.body as Started;
+    // ...and the customer goes Back, then pays again at once: no "payment in progress".
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: t.checkin.title })).toBeVisible();
+    await confirmAgain(page);
+    await expect(page).toHaveURL(new RegExp(`^${escape(simulatorOrigin)}/`));
+    expect(starts.map((s) => s.status)).toEqual([200, 200]);
+    expect(starts[1]?.body.payment_id).not.toBe(first.payment_id);
+    await payOnGateway(page, cards.authorised);
+    await expectResult(page, 'success', account.tenant.origin);
+    // Back on the portal: the first attempt was superseded by the second.
+    expect(
+      (await api<StatusAnswer>(page, account, `/redsys/payment/${first.payment_id}/status`)).status,
+    ).toBe('superseded');
+    expect(await invoiceDetail(page, account, invoice.invoice_id)).toMatchObject({
+      status: 1,
+      pending: 0,
+    });
+
+    // The first card page was still open in another tab, and the customer pays there too.
+    const tab = await context.newPage();
+    await tab.setContent(
+      `<form method="post" action="${simulatorOrigin}/sis/realizarPago">${Object.entries(
+        first.redsys_params,
+      )
+        .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+        .join('')}<button>Go</button></form>`,
+    );
+    await tab.getByRole('button', { name: 'Go' }).click();
+    await payOnGateway(tab, cards.authorised);
+    // Money is never dropped: the payment is recorded, and refunded because it was already paid.
+    await expect(tab).toHaveURL(new RegExp(`/payment/success\\?payment_id=${first.payment_id}`));
+    await expect(
+      tab.getByRole('heading', { level: 1, name: t.result.refunded.title }),
+    ).toBeVisible();
+    await expect
+      .poll(
+        async () =>
+          (await api<StatusAnswer>(tab, account, `/redsys/payment/${first.payment_id}/status`))
+            .refund?.status,
+        { timeout: 30_000 },
+      )
+      .toBe('refunded');
+    const answer = await api<StatusAnswer>(
+      tab,
+      account,
+      `/redsys/payment/${first.payment_id}/status`,
+    );
+    expect(answer).toMatchObject({ status: 'paid', refund: { amount: answer.amount } });
+
+    // The result screen of the refunded payment, as the customer sees it, in both sizes and themes.
+    for (const { width, height } of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await tab.setViewportSize({ width, height });
+        await tab.emulateMedia({ colorScheme });
+        await tab.reload();
+        await expect(tab.getByText(t.result.refund.status.refunded, { exact: true })).toBeVisible();
+        await tab.screenshot({
+          path: testInfo.outputPath(`refunded-${width}-${colorScheme}.png`),
+          fullPage: true,
+        });
+      }
+    }
+    const { violations } = await analyzeSettled(tab);
+    expect(violations).toEqual([]);
+  });
+});
+
 test.describe('the confirmation without what to pay', () => {
   test('shows the errors of spec §8 and offers no payment', async ({ page }) => {
     await signInThroughApi(page, accounts.clienteOne);
@@ -415,7 +531,10 @@ test.describe('accessibility (axe)', () => {
   }
 
   const paymentId = '6f1c1d2e-0000-4000-8000-000000000001';
-  const statusAnswer = (status: 'pending' | 'paid' | 'failed') => ({
+  const statusAnswer = (
+    status: 'pending' | 'paid' | 'failed' | 'superseded',
+    refund: { amount: number; status: string } | null = null,
+  ) => ({
     payment_id: paymentId,
     order_id: '4821Xk9PqA2b',
     status,
@@ -424,6 +543,7 @@ test.describe('accessibility (axe)', () => {
     card_saved: status === 'paid',
     created_at: '2026-11-21T15:30:00.000Z',
     settled_at: status === 'pending' ? null : '2026-11-21T15:31:00.000Z',
+    refund,
   });
 
   // Tenant 1 (orange) for the confirmation, tenant demo (violet) for the result: both colours.
@@ -459,7 +579,9 @@ test.describe('accessibility (axe)', () => {
       await checkAxe(page, `confirmation without an invoice ${at}`);
     });
 
-    test(`the result: verifying, success, failure (${at})`, async ({ page }) => {
+    test(`the result: verifying, success, failure, refunded, superseded (${at})`, async ({
+      page,
+    }) => {
       const account = accounts.segundoDemo;
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme });
@@ -484,6 +606,14 @@ test.describe('accessibility (axe)', () => {
       await page.goto(url.replace('/payment/success', '/payment/error'));
       await expect(page.getByRole('heading', { name: t.result.failure.title })).toBeVisible();
       await checkAxe(page, `failure ${at}`);
+      answer = statusAnswer('paid', { amount: 83.49, status: 'pending' });
+      await page.goto(url);
+      await expect(page.getByRole('heading', { name: t.result.refunded.title })).toBeVisible();
+      await checkAxe(page, `refunded ${at}`);
+      answer = statusAnswer('superseded');
+      await page.goto(url);
+      await expect(page.getByRole('heading', { name: t.result.superseded.title })).toBeVisible();
+      await checkAxe(page, `superseded ${at}`);
       // A minute without an answer: "still verifying", with a way to check again.
       answer = statusAnswer('pending');
       await page.clock.install();

@@ -142,15 +142,64 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
     }
   });
 
-  it('starts one payment when two requests for one instalment arrive at once', async () => {
+  /** The attempts of the instalment `id` and whether each still holds it. */
+  const holdersOf = (id: string | undefined) =>
+    db.withTenant('demo', (sql) =>
+      sql.query<{ id: string; status: string; active: boolean }>(
+        `SELECT a.id, a.status, i.active FROM payment_attempt_items i JOIN payment_attempts a
+            ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
+          WHERE i.instalment_id = $1 ORDER BY a.created_at, a.id`,
+        [id],
+      ),
+    );
+
+  it('lets a customer back from the gateway start again at once: the first attempt is superseded', async () => {
+    const [, second] = await unpaidPayments(other);
+    const body = { amount: second?.amount, payment_ids: [second?.payment_id] };
+    const first = await init(body, other);
+    expect(first.statusCode).toBe(200);
+    const firstId = first.json<{ payment_id: string }>().payment_id;
+    // Back from the card page, "Pay" again right away: no 409, a new attempt.
+    const again = await init(body, other);
+    expect(again.statusCode, again.body).toBe(200);
+    const againId = again.json<{ payment_id: string }>().payment_id;
+    expect(againId).not.toBe(firstId);
+    expect(paramsOf(again).Ds_Merchant_Order).not.toBe(paramsOf(first).Ds_Merchant_Order);
+    expect((await other.get(`/redsys/payment/${firstId}/status`)).json()).toMatchObject({
+      status: 'superseded',
+      settled_at: null,
+      refund: null,
+    });
+    expect((await other.get(`/redsys/payment/${againId}/status`)).json()).toMatchObject({
+      status: 'pending',
+    });
+    expect(await holdersOf(second?.payment_id)).toEqual([
+      { id: firstId, status: 'superseded', active: false },
+      { id: againId, status: 'pending', active: true },
+    ]);
+    // The customer cancels on the gateway's page: the second fails, nothing stays locked.
+    await notify('demo', notification(answerFor(paramsOf(again), '9915')));
+  });
+
+  it('leaves one open attempt when three starts of one instalment arrive at once', async () => {
     const [, second] = await unpaidPayments(other);
     const body = { amount: second?.amount, payment_ids: [second?.payment_id] };
     const results = await Promise.all([init(body, other), init(body, other), init(body, other)]);
-    const statuses = results.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([200, 409, 409]);
-    expect(results.find((r) => r.statusCode === 409)?.json()).toMatchObject({
-      code: 'payment_in_progress',
-    });
+    // Each start supersedes the one before it (or, at worst, is refused): never two open.
+    for (const r of results) expect([200, 409]).toContain(r.statusCode);
+    const started = results
+      .filter((r) => r.statusCode === 200)
+      .map((r) => r.json<{ payment_id: string }>().payment_id);
+    expect(started.length).toBeGreaterThanOrEqual(1);
+    const holders = (await holdersOf(second?.payment_id)).filter((h) => started.includes(h.id));
+    expect(holders.map((h) => h.status).sort()).toEqual([
+      'pending',
+      ...started.slice(1).map(() => 'superseded'),
+    ]);
+    expect(holders.filter((h) => h.active).map((h) => h.status)).toEqual(['pending']);
+    const open = holders.find((h) => h.status === 'pending');
+    const answer = results.find((r) => r.json<{ payment_id?: string }>().payment_id === open?.id);
+    if (answer) await notify('demo', notification(answerFor(paramsOf(answer), '9915')));
   });
 
   it('marks instalments paid only on a valid notification, once, and sends a receipt', async () => {

@@ -351,4 +351,50 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
       await setEnvironment('simulator');
     }
   });
+
+  it('asks the gateway about a superseded attempt: paid on the old card page, it pays', async () => {
+    const [first] = (
+      await me.post('/payments', { ...range, page: '1', pending: true, overdue: true })
+    ).json<{
+      payments: { payment_id: string; amount: number }[];
+    }>().payments;
+    const body = { amount: first?.amount, payment_ids: [first?.payment_id] };
+    const old = (await me.post('/redsys/init-payment', body)).json<{
+      payment_id: string;
+      redsys_params: Record<string, string>;
+    }>();
+    // The customer opened the card page, went Back and started again (the old one is superseded)...
+    const again = (await me.post('/redsys/init-payment', body)).json<{ payment_id: string }>();
+    expect(await statusOf(old.payment_id)).toBe('superseded');
+    // ...but then paid on the old page after all, and its notification was lost.
+    const page = await sim.inject({
+      method: 'POST',
+      url: '/sis/realizarPago',
+      payload: new URLSearchParams(old.redsys_params).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
+    await sim.inject({
+      method: 'POST',
+      url: new URL(action, simUrl).pathname,
+      payload: new URLSearchParams({
+        card_number: '4548812049400004',
+        expiry: '12/30',
+        cvc: '123',
+        action: 'pay',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await age(old.payment_id);
+    await age(again.payment_id);
+    const results = await reconciler().reconcileTenant('demo');
+    // The old attempt's money is recorded and pays the instalment; the new one was never paid.
+    expect(results).toContainEqual({ attemptId: old.payment_id, outcome: 'paid' });
+    expect(results).toContainEqual({ attemptId: again.payment_id, outcome: 'released' });
+    expect(await statusOf(old.payment_id)).toBe('paid');
+    // Settled: neither is asked about again.
+    const later = await reconciler().reconcileTenant('demo');
+    expect(later.map((r) => r.attemptId)).not.toContain(old.payment_id);
+    expect(later.map((r) => r.attemptId)).not.toContain(again.payment_id);
+  });
 });

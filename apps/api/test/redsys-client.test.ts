@@ -56,6 +56,7 @@ describe('the gateway client (redsys-client.ts) against a Redsys-shaped HTTP ser
       redsys_secret_key: KEY,
       redsys_signature_versions: ['HMAC_SHA256_V1'],
       redsys_pay_methods: [],
+      auto_refund: true,
     }) satisfies TenantGatewayRow;
   const client = (timeoutMs = 2_000) => createRedsysClient({ simulatorUrl: origin, timeoutMs });
   const operation = {

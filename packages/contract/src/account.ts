@@ -98,6 +98,11 @@ export const ZNotification = z.object({
   type: z.string(),
   /** Where "Acceder" leads (a route of the web app), if anywhere. */
   link: z.string().nullable(),
+  /**
+   * What the notification is about, for the web app to word it in the reader's language (amounts
+   * in cents, invoice ids); null for notifications that carry only their own title and message.
+   */
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.array(z.string())])).nullable(),
 });
 export type TNotification = z.infer<typeof ZNotification>;
 

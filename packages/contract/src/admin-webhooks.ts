@@ -44,6 +44,12 @@ export const ZWebhookUrl = z
 export const ZWebhookEventType = z.enum([
   'payment.succeeded',
   'payment.failed',
+  /** An authorisation charged for instalments already paid: a refund of the surplus is recorded. */
+  'payment.overpaid',
+  /** Redsys refunded an overpayment (Ds_Response 0900). */
+  'payment.refunded',
+  /** An automatic refund was given up (refused, too many failures, outcome unknown): see the admin CLI. */
+  'payment.refund_failed',
   'payment_method.request_created',
   'ping',
 ]);

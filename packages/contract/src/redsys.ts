@@ -49,15 +49,34 @@ export const ZInitPaymentResponse = z.object({
 export type TInitPaymentResponse = z.infer<typeof ZInitPaymentResponse>;
 
 export const ZPaymentStatusParams = z.object({ id: z.string().min(1).max(64) });
+
+/**
+ * The refund of what an authorised payment charged for instalments that were already paid (a late
+ * or duplicate payment): on its way to the card (`pending`), `refunded`, waiting for the
+ * provider's team (`review`), or dealt with by them (`resolved`).
+ */
+export const ZPaymentRefund = z.object({
+  amount: z.number(),
+  status: z.enum(['pending', 'refunded', 'review', 'resolved']),
+});
+export type TPaymentRefund = z.infer<typeof ZPaymentRefund>;
+
 export const ZPaymentStatusResponse = z.object({
   payment_id: z.string(),
   order_id: z.string(),
-  status: z.enum(['pending', 'paid', 'failed']),
+  /**
+   * `superseded`: the customer started a new payment of the same instalments before this one was
+   * answered (Back from the gateway, a closed tab). If the gateway authorises it after all, it
+   * becomes `paid`, with a `refund` of what was already paid.
+   */
+  status: z.enum(['pending', 'paid', 'failed', 'superseded']),
   amount: z.number(),
   invoices: z.array(z.string()),
   card_saved: z.boolean(),
   /** When the attempt was created and settled (ISO 8601). */
   created_at: z.string(),
   settled_at: z.string().nullable(),
+  /** Set when (part of) this payment was for instalments already paid. */
+  refund: ZPaymentRefund.nullable(),
 });
 export type TPaymentStatusResponse = z.infer<typeof ZPaymentStatusResponse>;

@@ -9,6 +9,7 @@ export type NotificationRow = {
   is_read: boolean;
   type: string;
   link: string | null;
+  params: Record<string, string | number | string[]> | null;
 };
 
 const filters = {
@@ -27,7 +28,7 @@ export function createNotificationRepository() {
         `SELECT id, title, message,
                 to_char(created_at AT TIME ZONE 'Europe/Madrid', 'YYYY-MM-DD') AS date,
                 to_char(created_at AT TIME ZONE 'Europe/Madrid', 'HH24:MI') AS time,
-                read_at IS NOT NULL AS is_read, type, link
+                read_at IS NOT NULL AS is_read, type, link, params
            FROM notifications
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 ${filters[q.filter]}
           ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,

@@ -37,6 +37,7 @@ export default async function notificationRoutes(app: FastifyInstance, ctx: AppC
           isRead: n.is_read,
           type: n.type,
           link: n.link,
+          params: n.params,
         })),
         has_more: rows.length > pageSize,
         unread,

@@ -4,6 +4,9 @@ import { unpaidStates } from '../invoices/repository.ts';
 
 export type PayableRow = { id: string; invoice_id: string; amount_cents: number; status: string };
 
+/** `superseded`: a newer start of the same instalments replaced it (see `supersedeHolders`). */
+export type AttemptStatus = 'pending' | 'paid' | 'failed' | 'superseded';
+
 export type AttemptRow = {
   id: string;
   customer_id: string;
@@ -12,7 +15,7 @@ export type AttemptRow = {
   terminal: string;
   amount_cents: number;
   currency: string;
-  status: 'pending' | 'paid' | 'failed';
+  status: AttemptStatus;
   save_card: boolean;
   language: string;
   kind: 'payment' | 'card_verification';
@@ -30,10 +33,69 @@ export type TenantGatewayRow = {
   redsys_secret_key: string | null;
   redsys_signature_versions: string[];
   redsys_pay_methods: string[];
+  /** A surplus is refunded through Redsys (on) or listed for the operator (off). */
+  auto_refund: boolean;
 };
+
+/** What a customer can be told about the refund of an overpayment. */
+export type RefundStatus = 'pending' | 'sending' | 'refunded' | 'review' | 'resolved';
+export type RefundReviewReason =
+  'auto_refund_off' | 'refused' | 'failed_attempts' | 'outcome_unknown' | 'not_configured';
+
+export type RefundRow = {
+  id: string;
+  attempt_id: string;
+  customer_id: string;
+  customer_code: string;
+  order_number: string;
+  merchant_code: string;
+  terminal: string;
+  paid_cents: number;
+  amount_cents: number;
+  status: RefundStatus;
+  review_reason: RefundReviewReason | null;
+  attempts: number;
+  last_code: string | null;
+  ds_authorisation_code: string | null;
+  resolved_note: string | null;
+  language: string;
+  created_at: Date;
+  updated_at: Date;
+  refunded_at: Date | null;
+  resolved_at: Date | null;
+};
+
+const refundColumns = `r.id, r.attempt_id, r.customer_id, c.code AS customer_code, a.order_number, a.merchant_code,
+  a.terminal, a.amount_cents AS paid_cents, r.amount_cents, r.status, r.review_reason,
+  r.attempts, r.last_code, r.ds_authorisation_code, r.resolved_note, a.language, r.created_at, r.updated_at,
+  r.refunded_at, r.resolved_at`;
+const refundJoins = `payment_refunds r
+  JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
+  JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`;
 
 const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, amount_cents, currency, status,
   save_card, language, kind, card_alias, created_at, settled_at`;
+
+async function findRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefined> {
+  const rows = await sql.query<RefundRow>(
+    `SELECT ${refundColumns} FROM ${refundJoins}
+      WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id::text = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/**
+ * The tenants with refunds due (the refund outbox's one cross-tenant read, on the owner's
+ * connection); each tenant's refunds are then taken under its row-level security.
+ */
+export async function tenantsWithDueRefunds(sql: SqlQuery): Promise<string[]> {
+  const rows = await sql.query<{ tenant_id: string }>(
+    `SELECT DISTINCT tenant_id FROM payment_refunds
+      WHERE status IN ('pending', 'sending') AND next_attempt_at <= now() ORDER BY 1`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
 
 /** `box` opens the tenant's Redsys key, sealed at rest (lib/secret-box.ts). */
 export function createPaymentRepository(box: SecretBox) {
@@ -41,7 +103,7 @@ export function createPaymentRepository(box: SecretBox) {
     async gateway(sql: SqlQuery): Promise<TenantGatewayRow | undefined> {
       const rows = await sql.query<TenantGatewayRow & { id: string }>(
         `SELECT id, company_name, canonical_url, redsys_environment, redsys_merchant_code, redsys_terminal,
-                redsys_secret_key, redsys_signature_versions, redsys_pay_methods
+                redsys_secret_key, redsys_signature_versions, redsys_pay_methods, auto_refund
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       const row = rows[0];
@@ -156,16 +218,119 @@ export function createPaymentRepository(box: SecretBox) {
       return rows[0];
     },
 
+    /** The attempt of an order, unlocked: what a notification is checked against first. */
+    async findAttempt(
+      sql: SqlQuery,
+      merchantCode: string,
+      orderNumber: string,
+    ): Promise<AttemptRow | undefined> {
+      const rows = await sql.query<AttemptRow>(
+        `SELECT ${attemptColumns} FROM payment_attempts
+          WHERE tenant_id = current_setting('app.tenant_id') AND merchant_code = $1 AND order_number = $2`,
+        [merchantCode, orderNumber],
+      );
+      return rows[0];
+    },
+
+    /**
+     * Locks the instalments of an attempt, in the order `lockInstalments` takes them. Everything
+     * that settles or supersedes an attempt takes its instalments first and the attempt after, so
+     * that a start and a notification racing over the same instalments wait instead of deadlocking.
+     */
+    async lockAttemptInstalments(sql: SqlQuery, attemptId: string): Promise<void> {
+      await sql.query(
+        `SELECT e.id FROM instalments e JOIN payment_attempt_items i
+            ON i.tenant_id = e.tenant_id AND i.instalment_id = e.id
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
+          ORDER BY e.invoice_id, e.seq FOR UPDATE OF e`,
+        [attemptId],
+      );
+    },
+
+    /**
+     * A new start of some instalments: the open attempts holding any of them (locked by the caller)
+     * become 'superseded' and their items stop holding instalments. Answers the ids superseded.
+     */
+    async supersedeHolders(
+      sql: SqlQuery,
+      instalmentIds: string[],
+      newAttemptId: string,
+    ): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(
+        `UPDATE payment_attempts a SET status = 'superseded', superseded_by = $2
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.status = 'pending'
+            AND a.id IN (SELECT i.attempt_id FROM payment_attempt_items i
+                          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.active
+                            AND i.instalment_id::text = ANY($1))
+          RETURNING a.id`,
+        [instalmentIds, newAttemptId],
+      );
+      const ids = rows.map((r) => r.id);
+      if (ids.length > 0) {
+        await sql.query(
+          `UPDATE payment_attempt_items SET active = false
+            WHERE tenant_id = current_setting('app.tenant_id') AND attempt_id::text = ANY($1)`,
+          [ids],
+        );
+      }
+      return ids;
+    },
+
+    /**
+     * The gateway's final word on a superseded attempt that changes nothing (a denial, or the
+     * query service never received it): the attempt stays superseded and is no longer asked for.
+     */
+    async closeSuperseded(sql: SqlQuery, id: string, dsResponse: string | null): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE payment_attempts SET settled_at = now(), ds_response = coalesce($2, ds_response)
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1
+            AND status = 'superseded' AND settled_at IS NULL RETURNING id`,
+        [id, dsResponse],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * An authorisation: the attempt is paid, whatever it was before (pending, superseded, or failed
+     * by a release), and its items stop holding instalments.
+     */
+    async markAuthorised(
+      sql: SqlQuery,
+      id: string,
+      outcome: { dsResponse: string; authorisation: string | null; methodId: string | null },
+    ): Promise<void> {
+      await sql.query(
+        `UPDATE payment_attempts SET status = 'paid', ds_response = $2, ds_authorisation_code = $3,
+                settled_at = now(), payment_method_id = coalesce($4, payment_method_id)
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status <> 'paid'`,
+        [id, outcome.dsResponse, outcome.authorisation, outcome.methodId],
+      );
+      await sql.query(
+        `UPDATE payment_attempt_items SET active = false
+          WHERE tenant_id = current_setting('app.tenant_id') AND attempt_id = $1 AND active`,
+        [id],
+      );
+    },
+
     async findOwnAttempt(sql: SqlQuery, customerId: string, id: string) {
-      const rows = await sql.query<AttemptRow & { invoices: string[]; card_saved: boolean }>(
+      const rows = await sql.query<
+        AttemptRow & {
+          invoices: string[];
+          card_saved: boolean;
+          refund_cents: number | null;
+          refund_status: RefundStatus | null;
+        }
+      >(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.created_at, a.settled_at,
                 coalesce((SELECT array_agg(DISTINCT e.invoice_id ORDER BY e.invoice_id)
                             FROM payment_attempt_items i JOIN instalments e
                               ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
                            WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id), '{}') AS invoices,
-                (a.payment_method_id IS NOT NULL AND a.save_card) AS card_saved
+                (a.payment_method_id IS NOT NULL AND a.save_card) AS card_saved,
+                r.amount_cents AS refund_cents, r.status AS refund_status
            FROM payment_attempts a
+           LEFT JOIN payment_refunds r ON r.tenant_id = a.tenant_id AND r.attempt_id = a.id
           WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1 AND a.id::text = $2`,
         [customerId, id],
       );
@@ -194,17 +359,34 @@ export function createPaymentRepository(box: SecretBox) {
       );
     },
 
-    /** Marks the attempt's instalments paid; answers how many were still unpaid. */
-    async payInstalments(sql: SqlQuery, attemptId: string, paidDate: string): Promise<number> {
-      const rows = await sql.query(
+    /**
+     * Marks the attempt's instalments that are still unpaid paid; answers those, with the amount
+     * the attempt charged for each (the rest of the attempt's amount paid nothing: a surplus).
+     */
+    async payInstalments(
+      sql: SqlQuery,
+      attemptId: string,
+      paidDate: string,
+    ): Promise<{ id: string; invoice_id: string; amount_cents: number }[]> {
+      return sql.query<{ id: string; invoice_id: string; amount_cents: number }>(
         `UPDATE instalments e SET status = 'paid', paid_date = $2, method = 'Tarjeta'
            FROM payment_attempt_items i
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
-          RETURNING e.id`,
+          RETURNING e.id, e.invoice_id, i.amount_cents`,
         [attemptId, paidDate],
       );
-      return rows.length;
+    },
+
+    /** The invoices of an attempt's items. */
+    async attemptInvoices(sql: SqlQuery, attemptId: string): Promise<string[]> {
+      const rows = await sql.query<{ invoice_id: string }>(
+        `SELECT DISTINCT e.invoice_id FROM payment_attempt_items i
+           JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1 ORDER BY 1`,
+        [attemptId],
+      );
+      return rows.map((r) => r.invoice_id);
     },
 
     async insertCard(
@@ -238,12 +420,27 @@ export function createPaymentRepository(box: SecretBox) {
 
     async insertNotification(
       sql: SqlQuery,
-      n: { customerId: string; type: string; title: string; message: string; link: string | null },
+      n: {
+        customerId: string;
+        type: string;
+        title: string;
+        message: string;
+        link: string | null;
+        /** What the web app words the notification from (amounts in cents, invoice ids). */
+        params?: Record<string, string | number | string[]>;
+      },
     ): Promise<void> {
       await sql.query(
-        `INSERT INTO notifications (tenant_id, customer_id, type, title, message, link)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)`,
-        [n.customerId, n.type, n.title, n.message, n.link],
+        `INSERT INTO notifications (tenant_id, customer_id, type, title, message, link, params)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6::jsonb)`,
+        [
+          n.customerId,
+          n.type,
+          n.title,
+          n.message,
+          n.link,
+          n.params ? JSON.stringify(n.params) : null,
+        ],
       );
     },
 
@@ -279,11 +476,152 @@ export function createPaymentRepository(box: SecretBox) {
       return rows[0];
     },
 
-    /** Pending attempts older than `minutes`, skipping ones another instance is settling. */
+    // ---- Overpayments and their refunds (payment_refunds: this module is its only writer) ----
+
+    /**
+     * Records the surplus of an authorisation, once per attempt (the unique key): answers the new
+     * refund's id, or undefined when the attempt already has one.
+     */
+    async insertRefund(
+      sql: SqlQuery,
+      r: {
+        attemptId: string;
+        customerId: string;
+        amountCents: number;
+        status: 'pending' | 'review';
+        reviewReason: RefundReviewReason | null;
+      },
+    ): Promise<string | undefined> {
+      const rows = await sql.query<{ id: string }>(
+        `INSERT INTO payment_refunds (tenant_id, attempt_id, customer_id, amount_cents, status, review_reason)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, attempt_id) DO NOTHING RETURNING id`,
+        [r.attemptId, r.customerId, r.amountCents, r.status, r.reviewReason],
+      );
+      return rows[0]?.id;
+    },
+
+    /**
+     * A sender's lease that ran out while the refund was being sent: whether Redsys refunded is
+     * unknown, so it is never sent again automatically; the operator checks it.
+     */
+    async expireRefundLeases(sql: SqlQuery): Promise<RefundRow[]> {
+      return sql.query<RefundRow>(
+        `WITH expired AS (
+           UPDATE payment_refunds SET status = 'review', review_reason = 'outcome_unknown', updated_at = now()
+            WHERE tenant_id = current_setting('app.tenant_id') AND status = 'sending'
+              AND next_attempt_at <= now()
+            RETURNING *)
+         SELECT ${refundColumns} FROM expired r
+           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
+           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`,
+      );
+    },
+
+    /**
+     * Takes up to `limit` due refunds for sending: each becomes 'sending' under a lease of
+     * `leaseSeconds` and counts one more attempt, in the caller's (short) transaction.
+     */
+    async claimDueRefunds(
+      sql: SqlQuery,
+      q: { limit: number; leaseSeconds: number },
+    ): Promise<RefundRow[]> {
+      return sql.query<RefundRow>(
+        `WITH due AS (
+           SELECT id FROM payment_refunds
+            WHERE tenant_id = current_setting('app.tenant_id') AND status = 'pending'
+              AND next_attempt_at <= now()
+            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE payment_refunds r SET status = 'sending', attempts = r.attempts + 1,
+                  next_attempt_at = now() + make_interval(secs => $2), updated_at = now()
+             FROM due WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id = due.id
+            RETURNING r.*)
+         SELECT ${refundColumns} FROM claimed r
+           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
+           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+          ORDER BY r.created_at`,
+        [q.limit, q.leaseSeconds],
+      );
+    },
+
+    /** What the gateway answered for a refund being sent; false when it was no longer sending. */
+    async recordRefundOutcome(
+      sql: SqlQuery,
+      id: string,
+      outcome:
+        | { status: 'refunded'; authorisation: string | null }
+        | { status: 'pending'; code: string; retryInSeconds: number }
+        | { status: 'review'; code: string; reason: RefundReviewReason },
+    ): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE payment_refunds
+            SET status = $2,
+                ds_authorisation_code = CASE WHEN $2 = 'refunded' THEN $3 ELSE ds_authorisation_code END,
+                last_code = CASE WHEN $2 = 'refunded' THEN last_code ELSE $3 END,
+                review_reason = $4,
+                next_attempt_at = now() + make_interval(secs => $5),
+                refunded_at = CASE WHEN $2 = 'refunded' THEN now() END,
+                updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = 'sending'
+          RETURNING id`,
+        [
+          id,
+          outcome.status,
+          outcome.status === 'refunded' ? outcome.authorisation : outcome.code,
+          outcome.status === 'review' ? outcome.reason : null,
+          outcome.status === 'pending' ? outcome.retryInSeconds : 0,
+        ],
+      );
+      return rows.length > 0;
+    },
+
+    /** Overpayments of the tenant, newest first: those waiting for the operator, or all. */
+    async listRefunds(sql: SqlQuery, q: { all: boolean; limit: number }): Promise<RefundRow[]> {
+      return sql.query<RefundRow>(
+        `SELECT ${refundColumns} FROM ${refundJoins}
+          WHERE r.tenant_id = current_setting('app.tenant_id') ${q.all ? '' : "AND r.status = 'review'"}
+          ORDER BY r.created_at DESC, r.id LIMIT $1`,
+        [q.limit],
+      );
+    },
+
+    /** The operator dealt with an overpayment waiting for them (refunded by hand, credited...). */
+    async resolveRefund(sql: SqlQuery, id: string, note: string): Promise<RefundRow | undefined> {
+      const rows = await sql.query<{ id: string }>(
+        `UPDATE payment_refunds SET status = 'resolved', resolved_note = $2, resolved_at = now(),
+                updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id::text = $1 AND status = 'review'
+          RETURNING id`,
+        [id, note],
+      );
+      return rows[0] ? findRefund(sql, rows[0].id) : undefined;
+    },
+
+    /** The operator asks for an overpayment waiting for them to be refunded through Redsys. */
+    async retryRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefined> {
+      const rows = await sql.query<{ id: string }>(
+        `UPDATE payment_refunds SET status = 'pending', review_reason = NULL, attempts = 0,
+                next_attempt_at = now(), updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id::text = $1 AND status = 'review'
+          RETURNING id`,
+        [id],
+      );
+      return rows[0] ? findRefund(sql, rows[0].id) : undefined;
+    },
+
+    refund: findRefund,
+
+    /**
+     * Attempts the gateway has not answered for, older than `minutes`: pending ones, and superseded
+     * ones (the customer may still have paid on the old card page), skipping ones another instance
+     * is settling.
+     */
     async stalePending(sql: SqlQuery, minutes: number): Promise<AttemptRow[]> {
       return sql.query<AttemptRow>(
         `SELECT ${attemptColumns} FROM payment_attempts
-          WHERE tenant_id = current_setting('app.tenant_id') AND status = 'pending'
+          WHERE tenant_id = current_setting('app.tenant_id')
+            AND (status = 'pending' OR (status = 'superseded' AND settled_at IS NULL))
             AND created_at < now() - make_interval(mins => $1)
           ORDER BY created_at LIMIT 50 FOR UPDATE SKIP LOCKED`,
         [minutes],

@@ -6,6 +6,7 @@ import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
+import { createRefunder } from './refunds.ts';
 import { createRedsysClient } from './redsys-client.ts';
 import { createPaymentService } from './service.ts';
 
@@ -39,6 +40,18 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       log: app.log,
     });
     runEvery(app, every, 'reconciliation', () => reconciler.reconcileAll());
+  }
+  // Overpayments are refunded through the gateway by the refund outbox (refunds.ts), on the
+  // outboxes' timer: each refund leased, sent once, retried or left for the operator.
+  const outboxEvery = ctx.config.OUTBOX_INTERVAL_SECONDS;
+  if (outboxEvery > 0) {
+    const refunder = createRefunder({
+      db: ctx.db,
+      secretBox: ctx.secretBox,
+      refundGateway: (gateway, request) => redsys.refund(gateway, request),
+      log: app.log,
+    });
+    runEvery(app, outboxEvery, 'refund outbox', () => refunder.sendDue());
   }
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,

@@ -42,12 +42,16 @@ export type PaymentServiceDeps = {
 
 export type NotificationOutcome =
   | 'paid'
+  /** Authorised, and (part of) what it charged was already paid: a refund is recorded. */
+  | 'overpaid'
   | 'failed'
   | 'duplicate'
   | 'bad_signature'
   | 'unknown_order'
   | 'mismatch'
   | 'not_configured';
+
+type Settled = { outcome: NotificationOutcome; attempt?: AttemptRow; invoices?: string[] };
 
 const toCents = (amount: number): number => Math.round(amount * 100);
 
@@ -108,37 +112,49 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return { outcome: ok && methodId ? ('paid' as const) : ('failed' as const), attempt };
   }
 
-  /** Applies a verified notification to its attempt, once: the row lock serialises duplicates. */
+  /**
+   * Applies a verified notification (or the query service's answer) to its attempt, once. The
+   * attempt's instalments are locked first and the attempt after (the order `initPayment` takes
+   * them in), so duplicates and a new start of the same instalments wait for each other.
+   */
   async function settle(
     sql: Sql,
     tenantId: string,
     params: Record<string, string>,
     gateway: TenantGatewayRow,
-  ): Promise<{ outcome: NotificationOutcome; attempt?: AttemptRow; invoices?: string[] }> {
+  ): Promise<Settled> {
     const order = params.Ds_Order ?? '';
-    const attempt = await repository.findAttemptForUpdate(
-      sql,
-      gateway.redsys_merchant_code ?? '',
-      order,
-    );
-    if (!attempt) return { outcome: 'unknown_order' };
+    const merchantCode = gateway.redsys_merchant_code ?? '';
+    const found = await repository.findAttempt(sql, merchantCode, order);
+    if (!found) return { outcome: 'unknown_order' };
     const matches =
-      params.Ds_MerchantCode === attempt.merchant_code &&
-      isSameTerminal(params.Ds_Terminal ?? '', attempt.terminal) &&
-      params.Ds_Amount === String(attempt.amount_cents) &&
-      params.Ds_Currency === attempt.currency &&
+      params.Ds_MerchantCode === found.merchant_code &&
+      isSameTerminal(params.Ds_Terminal ?? '', found.terminal) &&
+      params.Ds_Amount === String(found.amount_cents) &&
+      params.Ds_Currency === found.currency &&
       (params.Ds_TransactionType === undefined ||
-        params.Ds_TransactionType === (attempt.kind === 'card_verification' ? '7' : '0'));
-    if (!matches) return { outcome: 'mismatch', attempt };
-    // A settled attempt never changes again (a denial after an authorisation, a replay...).
-    if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
+        params.Ds_TransactionType === (found.kind === 'card_verification' ? '7' : '0'));
+    if (!matches) return { outcome: 'mismatch', attempt: found };
+    if (found.kind === 'payment') await repository.lockAttemptInstalments(sql, found.id);
+    const attempt = await repository.findAttemptForUpdate(sql, merchantCode, order);
+    if (!attempt) return { outcome: 'unknown_order' };
+    // An authorisation is final: a denial after it, or a replay, changes nothing.
+    if (attempt.status === 'paid') return { outcome: 'duplicate', attempt };
 
     const response = params.Ds_Response ?? '';
     const language = (attempt.language in paymentMessages ? attempt.language : 'es') as Language;
     const m = paymentMessages[language];
-    if (attempt.kind === 'card_verification')
+    if (attempt.kind === 'card_verification') {
+      if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
       return saveVerifiedCard(sql, attempt, params, response);
+    }
     if (!isAuthorised(response)) {
+      if (attempt.status === 'superseded') {
+        // The old card page's final word: nothing to do but stop asking the gateway about it.
+        const closed = await repository.closeSuperseded(sql, attempt.id, response || null);
+        return { outcome: closed ? 'failed' : 'duplicate', attempt };
+      }
+      if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
       await repository.settleAttempt(sql, attempt.id, {
         status: 'failed',
         dsResponse: response || null,
@@ -150,39 +166,103 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         title: m.failedTitle,
         message: m.failedMessage(formatEuros(attempt.amount_cents)),
         link: '/mis-pagos',
+        params: { payment_id: attempt.id, amount_cents: attempt.amount_cents },
       });
       return { outcome: 'failed', attempt };
     }
+    return recordAuthorisation(sql, tenantId, attempt, params, gateway);
+  }
 
+  /**
+   * Money was taken: whatever the attempt was (pending, superseded by a newer start, failed by a
+   * release or a denial), the authorisation is recorded. It pays the attempt's instalments that are
+   * still unpaid; what it charged for instalments already paid is a surplus, recorded once as a
+   * refund (sent through Redsys by the refund outbox, or left for the operator where the tenant
+   * turned automatic refunds off).
+   */
+  async function recordAuthorisation(
+    sql: Sql,
+    tenantId: string,
+    attempt: AttemptRow,
+    params: Record<string, string>,
+    gateway: TenantGatewayRow,
+  ): Promise<Settled> {
+    const response = params.Ds_Response ?? '';
+    const language = (attempt.language in paymentMessages ? attempt.language : 'es') as Language;
+    const m = paymentMessages[language];
+    const late = attempt.status !== 'pending';
     const paid = await repository.payInstalments(sql, attempt.id, todayIso());
-    const items = await sql.query<{ invoice_id: string }>(
-      `SELECT DISTINCT e.invoice_id FROM payment_attempt_items i
-         JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-        WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1 ORDER BY 1`,
-      [attempt.id],
-    );
-    const invoices = items.map((r) => r.invoice_id);
-    if (paid < invoices.length) {
-      deps.log.warn(
-        { tenantId, order, paid },
-        'ALERT: card payment for instalments no longer unpaid: refund needed',
-      );
-    }
+    const appliedCents = paid.reduce((sum, i) => sum + i.amount_cents, 0);
+    const surplusCents = attempt.amount_cents - appliedCents;
+    const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
+    const allInvoices = await repository.attemptInvoices(sql, attempt.id);
     const methodId = attempt.save_card ? await saveCard(sql, attempt, params) : null;
-    await repository.settleAttempt(sql, attempt.id, {
-      status: 'paid',
+    await repository.markAuthorised(sql, attempt.id, {
       dsResponse: response,
       authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
       methodId,
     });
-    await repository.insertNotification(sql, {
+    if (appliedCents > 0) {
+      await repository.insertNotification(sql, {
+        customerId: attempt.customer_id,
+        type: 'payment_succeeded',
+        title: m.paidTitle,
+        message: m.paidMessage(formatEuros(appliedCents), paidInvoices.join(', ')),
+        link: paidInvoices.length === 1 ? `/invoice-detail/${paidInvoices[0]}` : '/mis-pagos',
+        params: { payment_id: attempt.id, amount_cents: appliedCents, invoices: paidInvoices },
+      });
+    }
+    if (surplusCents <= 0) {
+      if (late) {
+        deps.log.warn(
+          { tenantId, order: attempt.order_number, was: attempt.status },
+          'late card authorisation recorded: it paid its instalments',
+        );
+      }
+      return { outcome: 'paid', attempt, invoices: paidInvoices };
+    }
+
+    const automatic = gateway.auto_refund;
+    const refundId = await repository.insertRefund(sql, {
+      attemptId: attempt.id,
       customerId: attempt.customer_id,
-      type: 'payment_succeeded',
-      title: m.paidTitle,
-      message: m.paidMessage(formatEuros(attempt.amount_cents), invoices.join(', ')),
-      link: invoices.length === 1 ? `/invoice-detail/${invoices[0]}` : '/mis-pagos',
+      amountCents: surplusCents,
+      status: automatic ? 'pending' : 'review',
+      reviewReason: automatic ? null : 'auto_refund_off',
     });
-    return { outcome: 'paid', attempt, invoices };
+    if (refundId) {
+      const overpaidInvoices = allInvoices.filter((id) => !paidInvoices.includes(id));
+      const shown = (overpaidInvoices.length > 0 ? overpaidInvoices : allInvoices).join(', ');
+      const amount = formatEuros(attempt.amount_cents);
+      const refund = formatEuros(surplusCents);
+      await repository.insertNotification(sql, {
+        customerId: attempt.customer_id,
+        type: 'payment_overpaid',
+        title: automatic ? m.overpaidTitle : m.overpaidManualTitle,
+        message: automatic
+          ? m.overpaidMessage(amount, refund, shown)
+          : m.overpaidManualMessage(amount, refund, shown),
+        link: '/mis-pagos',
+        params: {
+          payment_id: attempt.id,
+          amount_cents: attempt.amount_cents,
+          refund_cents: surplusCents,
+          invoices: overpaidInvoices.length > 0 ? overpaidInvoices : allInvoices,
+          refund: automatic ? 'automatic' : 'manual',
+        },
+      });
+    }
+    deps.log.warn(
+      {
+        tenantId,
+        order: attempt.order_number,
+        was: attempt.status,
+        surplusCents,
+        refund: automatic ? 'automatic' : 'operator',
+      },
+      'ALERT: card payment for instalments already paid: overpayment recorded',
+    );
+    return { outcome: 'overpaid', attempt, invoices: paidInvoices };
   }
 
   return {
@@ -256,9 +336,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           signatureVersion: version,
           language,
         });
+        // A customer back from the gateway (Back, a closed tab) starts again at once: the open
+        // attempts holding any of these instalments are superseded, in this transaction. Starts of
+        // the same instalments queue on the instalment locks taken above, so each one finds the one
+        // before it committed and supersedes it: one open attempt, however many start at once. A
+        // late authorisation of a superseded attempt is still honoured (recordAuthorisation).
+        await repository.supersedeHolders(
+          sql,
+          items.map((i) => i.id),
+          attempt.id,
+        );
         try {
-          // One active item per instalment (unique index): a second simultaneous payment fails here,
-          // and the whole transaction (this attempt included) rolls back.
+          // One active item per instalment (unique index): the last guard against two open
+          // attempts; the whole transaction (this attempt included) rolls back.
           await repository.insertItems(sql, attempt.id, items);
         } catch (error) {
           if ((error as { code?: string }).code === '23505') {
@@ -403,7 +493,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (result.outcome === 'mismatch') {
         deps.log.warn({ tenantId, outcome: result.outcome }, 'ALERT: Redsys notification refused');
       }
-      if (result.outcome === 'paid' && 'attempt' in result && result.attempt?.kind === 'payment') {
+      const receipt =
+        (result.outcome === 'paid' || result.outcome === 'overpaid') &&
+        'attempt' in result &&
+        result.attempt?.kind === 'payment' &&
+        (result.invoices?.length ?? 0) > 0;
+      if (receipt && result.attempt) {
         const { attempt, invoices = [] } = result;
         await deps
           .onPaid({ tenantId, attempt, invoices })
@@ -432,18 +527,31 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         card_saved: row.card_saved,
         created_at: row.created_at.toISOString(),
         settled_at: row.settled_at ? row.settled_at.toISOString() : null,
+        refund:
+          row.refund_cents !== null && row.refund_status !== null
+            ? {
+                amount: centsToAmount(row.refund_cents),
+                // The customer is told it is on its way while it is being sent.
+                status: row.refund_status === 'sending' ? 'pending' : row.refund_status,
+              }
+            : null,
       };
     },
 
-    /** Fails a pending attempt the gateway never received, freeing its instalments. */
+    /**
+     * The gateway never received an attempt (the customer never reached the card page): a pending
+     * one fails and frees its instalments; a superseded one is no longer asked for. Whatever the
+     * gateway says later is still honoured.
+     */
     async releaseAttempt(tenantId: string, attemptId: string): Promise<void> {
-      await db.withTenant(tenantId, (sql) =>
-        repository.settleAttempt(sql, attemptId, {
+      await db.withTenant(tenantId, async (sql) => {
+        if (await repository.closeSuperseded(sql, attemptId, null)) return;
+        await repository.settleAttempt(sql, attemptId, {
           status: 'failed',
           dsResponse: null,
           authorisation: null,
-        }),
-      );
+        });
+      });
     },
 
     /** Settles an attempt the gateway's query answered for (the reconciliation job). */

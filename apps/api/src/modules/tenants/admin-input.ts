@@ -249,6 +249,15 @@ export const tenantFields = {
         `${quoted(bad)} is not a Redsys pay-method code (letters, e.g. C card, z Bizum, R transfer)`,
     ),
   },
+  // Issue 20: what happens to the surplus of a payment for instalments already paid.
+  'auto-refund': {
+    column: 'auto_refund',
+    schema: z
+      .enum(['on', 'off'], {
+        error: (issue) => `expected on or off, got ${quoted(String(issue.input))}`,
+      })
+      .transform((v) => v === 'on'),
+  },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;
@@ -288,6 +297,13 @@ export const ZUuid = z.string().refine((v) => z.uuid().safeParse(v).success, {
   error: (issue) =>
     `${quoted(String(issue.input))} is not an API key id (a UUID; see api-key list)`,
 });
+
+/** The id of an overpayment (`overpayments list`): a UUID. */
+export const ZRefundId = z.string().refine((v) => z.uuid().safeParse(v).success, {
+  error: (issue) =>
+    `${quoted(String(issue.input))} is not an overpayment id (a UUID; see overpayments list)`,
+});
+export const ZResolvedNote = text(500);
 
 /** The logo's size limit: it is stored in the row and sent with every PDF. */
 export const maxLogoBytes = 512 * 1024;

@@ -22,8 +22,11 @@ import {
   ZSignInProvider,
   ZTenantIdOption,
   ZUuid,
+  ZRefundId,
+  ZResolvedNote,
   type InputProblem,
 } from './admin-input.ts';
+import { createPaymentRepository, type RefundRow } from '../payments/repository.ts';
 import { tenantFromHostname } from './host.ts';
 import { tenantModeProblems } from './payment-mode.ts';
 import { createTenantRepository } from './repository.ts';
@@ -182,6 +185,47 @@ const commands: Record<string, CommandSpec> = {
     required: ['tenant', 'provider', 'issuer', 'client-id'],
     prepare: prepareOidcSet,
   },
+  'overpayments list': {
+    synopsis:
+      'overpayments list --tenant <id> [--all] [--json]\n' +
+      '      Payments that charged for instalments already paid and wait for the operator (automatic\n' +
+      '      refunds off, or Redsys refused); --all lists every overpayment and its refund.',
+    options: { tenant: string, all: boolean, json: boolean },
+    required: ['tenant'],
+    prepare: async (values) => {
+      const tenant = parseOption('tenant', ZTenantIdOption, values.tenant);
+      return tenant.ok
+        ? listOverpayments(tenant.value, values.all === true, values.json === true)
+        : [tenant.problem];
+    },
+  },
+  'overpayments resolve': {
+    synopsis:
+      'overpayments resolve --tenant <id> --id <overpayment id> [--note <text>]\n' +
+      '      Marks an overpayment waiting for the operator as dealt with (refunded by hand...).',
+    options: { tenant: string, id: string, note: string },
+    required: ['tenant', 'id'],
+    prepare: async (values) => {
+      const tenant = parseOption('tenant', ZTenantIdOption, values.tenant);
+      const id = parseOption('id', ZRefundId, values.id);
+      const note = parseOption('note', ZResolvedNote, values.note ?? '');
+      if (!tenant.ok || !id.ok || !note.ok) return problemsOf(tenant, id, note);
+      return changeOverpayment('resolve', tenant.value, id.value, note.value);
+    },
+  },
+  'overpayments retry': {
+    synopsis:
+      'overpayments retry --tenant <id> --id <overpayment id>\n' +
+      '      Sends an overpayment waiting for the operator back to Redsys as an automatic refund.',
+    options: { tenant: string, id: string },
+    required: ['tenant', 'id'],
+    prepare: async (values) => {
+      const tenant = parseOption('tenant', ZTenantIdOption, values.tenant);
+      const id = parseOption('id', ZRefundId, values.id);
+      if (!tenant.ok || !id.ok) return problemsOf(tenant, id);
+      return changeOverpayment('retry', tenant.value, id.value, '');
+    },
+  },
   'oidc remove': {
     synopsis: 'oidc remove --tenant <id> --provider google|apple|microsoft',
     options: { tenant: string, provider: string },
@@ -212,7 +256,9 @@ const fieldHelp = `Fields of tenant create and update (an empty value clears an 
                                      every screen says they are not real; live: Redsys' production
                                      host with the merchant's own code and key. A new tenant is live
                                      unless --test-mode; NODE_ENV=production refuses a tenant whose
-                                     mode does not match its gateway.`;
+                                     mode does not match its gateway.
+  --auto-refund on|off               refund overpayments through Redsys (on, the default) or list
+                                     them for the operator (overpayments list)`;
 
 const generalUsage = `Tenant administration of the portal.
 
@@ -703,6 +749,7 @@ type TenantDetails = {
   has_redsys_key: boolean;
   redsys_signature_versions: string[];
   redsys_pay_methods: string[];
+  auto_refund: boolean;
   created_at: Date;
   updated_at: Date;
 };
@@ -718,7 +765,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
                 contact_email, privacy_email, dpo_email, mail_from, bank_iban, bank_beneficiary,
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
-                redsys_signature_versions, redsys_pay_methods, created_at, updated_at
+                redsys_signature_versions, redsys_pay_methods, auto_refund, created_at, updated_at
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       if (!tenant) throw new AdminFailure(`--id: no tenant ${tenantId} (see tenant list)`);
@@ -784,6 +831,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['redsys-key', setOrNot(has_redsys_key)],
       ['redsys-signature-versions', shown(tenant.redsys_signature_versions.join(','))],
       ['redsys-pay-methods', shown(tenant.redsys_pay_methods.join(','))],
+      ['auto-refund', tenant.auto_refund ? 'on' : 'off'],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,
@@ -865,6 +913,99 @@ function revokeKey(tenantId: string, keyId: string): AdminRunner {
       );
     }
     out(`Revoked API key ${keyId} of tenant ${tenantId}: it no longer authenticates.`);
+    return adminExit.ok;
+  };
+}
+
+const euros = (cents: number): string => (cents / 100).toFixed(2);
+
+const overpaymentJson = (r: RefundRow) => ({
+  id: r.id,
+  payment_id: r.attempt_id,
+  order_number: r.order_number,
+  customer_code: r.customer_code,
+  paid_cents: r.paid_cents,
+  refund_cents: r.amount_cents,
+  status: r.status,
+  review_reason: r.review_reason,
+  attempts: r.attempts,
+  last_code: r.last_code,
+  authorisation_code: r.ds_authorisation_code,
+  resolved_note: r.resolved_note,
+  created_at: iso(r.created_at),
+  refunded_at: iso(r.refunded_at),
+  resolved_at: iso(r.resolved_at),
+});
+
+function listOverpayments(tenantId: string, all: boolean, json: boolean): AdminRunner {
+  return async ({ db, box, out, err }) => {
+    const repository = createPaymentRepository(box);
+    const rows = await db.withTenant(tenantId, async (sql) => {
+      await requireTenant(sql, tenantId);
+      return repository.listRefunds(sql, { all, limit: 1000 });
+    });
+    if (json) {
+      out(JSON.stringify(rows.map(overpaymentJson), null, 2));
+      return adminExit.ok;
+    }
+    if (rows.length === 0) {
+      err(
+        all
+          ? `Tenant ${tenantId} has no overpayments.`
+          : `No overpayment of tenant ${tenantId} waits for the operator (--all lists every one).`,
+      );
+      return adminExit.ok;
+    }
+    for (const line of table(
+      ['ID', 'CREATED', 'ORDER', 'CUSTOMER', 'PAID', 'REFUND', 'STATUS', 'TRIES', 'WHY'],
+      rows.map((r) => [
+        r.id,
+        iso(r.created_at) ?? '-',
+        r.order_number,
+        r.customer_code,
+        euros(r.paid_cents),
+        euros(r.amount_cents),
+        r.status,
+        String(r.attempts),
+        [r.review_reason, r.last_code].filter(Boolean).join(' ') || '-',
+      ]),
+    )) {
+      out(line);
+    }
+    if (!all) {
+      err(
+        'Refund each one in the Redsys back office (or `overpayments retry` to send it again), ' +
+          'then `overpayments resolve`.',
+      );
+    }
+    return adminExit.ok;
+  };
+}
+
+function changeOverpayment(
+  action: 'resolve' | 'retry',
+  tenantId: string,
+  id: string,
+  note: string,
+): AdminRunner {
+  return async ({ db, box, out }) => {
+    const repository = createPaymentRepository(box);
+    const row = await db.withTenant(tenantId, async (sql) => {
+      await requireTenant(sql, tenantId);
+      return action === 'resolve'
+        ? repository.resolveRefund(sql, id, note)
+        : repository.retryRefund(sql, id);
+    });
+    if (!row) {
+      throw new AdminFailure(
+        `--id: tenant ${tenantId} has no overpayment ${id} waiting for the operator (see overpayments list)`,
+      );
+    }
+    out(
+      action === 'resolve'
+        ? `Resolved overpayment ${id} (order ${row.order_number}, ${euros(row.amount_cents)} EUR).`
+        : `Overpayment ${id} (order ${row.order_number}, ${euros(row.amount_cents)} EUR) will be refunded through Redsys.`,
+    );
     return adminExit.ok;
   };
 }

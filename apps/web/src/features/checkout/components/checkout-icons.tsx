@@ -18,6 +18,15 @@ export const CrossCircleIcon = (p: IconProps) => (
   </Outline>
 );
 
+/** Money going back: an arrow turning back over a circle. */
+export const RefundIcon = (p: IconProps) => (
+  <Outline {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M15.5 14.5a3.5 3.5 0 1 0-1-5.5" />
+    <path d="M14.5 6.5v2.75h2.75" />
+  </Outline>
+);
+
 export const ClockIcon = (p: IconProps) => (
   <Outline {...p}>
     <circle cx="12" cy="12" r="9" />

@@ -20,6 +20,7 @@ const status = (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: state === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  refund: null,
   ...patch,
 });
 
@@ -94,6 +95,42 @@ describe('payment result (spec §2 "Payment result")', () => {
       '/invoice-detail/F2025-00012',
     );
     expect(screen.queryByRole('link', { name: es.result.actions.paymentMethods })).toBeNull();
+  });
+
+  it('says a payment that was already paid is refunded, and how far the refund is', async () => {
+    await renderResult(`/payment/success?payment_id=${id}`, [
+      status('paid', { refund: { amount: 47.2, status: 'refunded' } }),
+    ]);
+    await screen.findByText(es.result.refunded.title, {}, { timeout: 5000 });
+    expect(
+      screen.getByText(es.result.refund.whole.refunded.replace('{{amount}}', '47,20 €')),
+    ).toBeDefined();
+    expect(screen.getByText(es.result.refund.status.refunded)).toBeDefined();
+    // Not a success: no receipt wording, no way to the invoice as if it were paid by this.
+    expect(screen.queryByText(es.result.success.title)).toBeNull();
+    expect(screen.getByRole('link', { name: es.result.actions.viewPayments })).toBeDefined();
+  });
+
+  it('shows a partial surplus beside the success', async () => {
+    await renderResult(`/payment/success?payment_id=${id}`, [
+      status('paid', { refund: { amount: 12.5, status: 'review' } }),
+    ]);
+    await screen.findByText(es.result.success.title, {}, { timeout: 5000 });
+    expect(
+      screen.getByText(es.result.refund.partial.review.replace('{{amount}}', '12,50 €')),
+    ).toBeDefined();
+    expect(screen.getByText(es.result.details.refund)).toBeDefined();
+    expect(screen.getByText(es.result.refund.status.review)).toBeDefined();
+  });
+
+  it('stops verifying a payment replaced by a newer one and says so', async () => {
+    const fetchMock = await renderResult(`/payment/success?payment_id=${id}`, [
+      status('superseded', { settled_at: null }),
+    ]);
+    await screen.findByText(es.result.superseded.title, {}, { timeout: 5000 });
+    expect(screen.getByText(es.result.superseded.detail)).toBeDefined();
+    expect(screen.getByText(es.result.status.superseded)).toBeDefined();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('retries several invoices from the payments list', async () => {

@@ -11,18 +11,34 @@ import { formatAmount } from '@/lib/money';
 import { cn } from '@/utils/cn';
 import { formatDateTime } from '../utils/format';
 import { readPaymentSession } from '../utils/payment-session';
-import type { PaymentStatusAnswer } from '../utils/payment-verification';
+import { toCents } from '@/lib/money';
+import type { PaymentStatusAnswer, Verification } from '../utils/payment-verification';
 import { parseResultQuery, type ResultQuery, retryHref } from '../utils/result-query';
-import { CheckCircleIcon, ClockIcon, CrossCircleIcon } from './checkout-icons';
+import { CheckCircleIcon, ClockIcon, CrossCircleIcon, RefundIcon } from './checkout-icons';
 import { usePaymentVerification } from './use-payment-verification';
+
+type TPaymentRefund = NonNullable<PaymentStatusAnswer['refund']>;
 
 /** What the screen shows: the server's word on the payment, or the address's claim of a failure. */
 type ResultView =
   | { phase: 'verifying' }
   | { phase: 'timedOut' }
   | { phase: 'paid'; payment: PaymentStatusAnswer }
+  /** Paid, but all of it was for instalments already paid: it is (being) refunded. */
+  | { phase: 'refunded'; payment: PaymentStatusAnswer; refund: TPaymentRefund }
   | { phase: 'failed'; payment: PaymentStatusAnswer | null }
+  | { phase: 'superseded'; payment: PaymentStatusAnswer }
   | { phase: 'unknown' };
+
+/** A paid payment whose whole amount is refunded reads as a refund, not as a success. */
+function viewOf(verification: Verification): ResultView {
+  if (verification.phase !== 'paid') return verification;
+  const { refund } = verification.payment;
+  if (refund && toCents(refund.amount) >= toCents(verification.payment.amount)) {
+    return { phase: 'refunded', payment: verification.payment, refund };
+  }
+  return verification;
+}
 
 /**
  * Spec §2 "Payment result" (/payment/success, /payment/error, /payment-checkout). The address is
@@ -38,14 +54,16 @@ export function ResultScreen() {
     [pathname, search],
   );
   const { verification, checkAgain } = usePaymentVerification(query.paymentId);
-  const view: ResultView =
-    verification ??
-    (query.claim === 'failure' ? { phase: 'failed', payment: null } : { phase: 'unknown' });
+  const view: ResultView = verification
+    ? viewOf(verification)
+    : query.claim === 'failure'
+      ? { phase: 'failed', payment: null }
+      : { phase: 'unknown' };
 
   const queryClient = useQueryClient();
   useEffect(() => {
     // What was paid shows as paid on the lists and the invoice from now on.
-    if (view.phase === 'paid') void queryClient.invalidateQueries();
+    if (view.phase === 'paid' || view.phase === 'refunded') void queryClient.invalidateQueries();
   }, [view.phase, queryClient]);
 
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -127,6 +145,15 @@ function ResultMark({ phase }: { phase: ResultView['phase'] }) {
           <CrossCircleIcon className="size-9" />
         </span>
       );
+    case 'refunded':
+      return (
+        <span
+          className={cn(circle, 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100')}
+        >
+          <RefundIcon className="size-9" />
+        </span>
+      );
+    case 'superseded':
     case 'unknown':
       return (
         <span
@@ -149,6 +176,10 @@ function ResultTitle({ phase }: { phase: ResultView['phase'] }) {
       return t('result.success.title');
     case 'failed':
       return t('result.failure.title');
+    case 'refunded':
+      return t('result.refunded.title');
+    case 'superseded':
+      return t('result.superseded.title');
     case 'unknown':
       return t('result.unknown.title');
   }
@@ -163,11 +194,33 @@ function ResultText({ view }: { view: ResultView }) {
       return <p className={lead}>{t('result.verifying.text')}</p>;
     case 'timedOut':
       return <p className={lead}>{t('result.timedOut.text')}</p>;
-    case 'paid':
+    case 'paid': {
+      const { refund } = view.payment;
       return (
         <>
           <p className={lead}>{t('result.success.text')}</p>
+          {refund && (
+            <p className={cn(lead, 'font-medium text-gray-900 dark:text-gray-50')}>
+              {t(`result.refund.partial.${refund.status}`, { amount: formatAmount(refund.amount) })}
+            </p>
+          )}
           {view.payment.card_saved && <p className={lead}>{t('result.success.cardSaved')}</p>}
+        </>
+      );
+    }
+    case 'refunded':
+      return (
+        <p className={lead}>
+          {t(`result.refund.whole.${view.refund.status}`, {
+            amount: formatAmount(view.refund.amount),
+          })}
+        </p>
+      );
+    case 'superseded':
+      return (
+        <>
+          <p className={lead}>{t('result.superseded.text')}</p>
+          <p className={lead}>{t('result.superseded.detail')}</p>
         </>
       );
     case 'failed':
@@ -184,10 +237,24 @@ function ResultText({ view }: { view: ResultView }) {
   }
 }
 
+const refundTones: Record<TPaymentRefund['status'], 'info' | 'success' | 'warning'> = {
+  pending: 'info',
+  refunded: 'success',
+  review: 'warning',
+  resolved: 'success',
+};
+
 /** Spec §2: payment id, amount, invoice and date, with the status completed or failed. */
 function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }) {
   const { t } = useTranslation('checkout');
-  if (view.phase !== 'paid' && view.phase !== 'failed') return null;
+  if (
+    view.phase !== 'paid' &&
+    view.phase !== 'failed' &&
+    view.phase !== 'refunded' &&
+    view.phase !== 'superseded'
+  ) {
+    return null;
+  }
   const payment = view.payment;
   const invoices = payment ? payment.invoices : query.invoiceIds;
   const amount = payment ? payment.amount : query.amount;
@@ -209,10 +276,30 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
     value:
       view.phase === 'paid' ? (
         <StatusBadge tone="success">{t('result.status.completed')}</StatusBadge>
+      ) : view.phase === 'refunded' ? (
+        <StatusBadge tone={refundTones[view.refund.status]}>
+          {t(`result.refund.status.${view.refund.status}`)}
+        </StatusBadge>
+      ) : view.phase === 'superseded' ? (
+        <StatusBadge tone="neutral">{t('result.status.superseded')}</StatusBadge>
       ) : (
         <StatusBadge tone="danger">{t('result.status.failed')}</StatusBadge>
       ),
   });
+  const refund = payment?.refund;
+  if (refund && view.phase === 'paid') {
+    rows.push({
+      label: t('result.details.refund'),
+      value: (
+        <span className="inline-flex flex-wrap items-baseline justify-end gap-2">
+          {formatAmount(refund.amount)}
+          <StatusBadge tone={refundTones[refund.status]}>
+            {t(`result.refund.status.${refund.status}`)}
+          </StatusBadge>
+        </span>
+      ),
+    });
+  }
   if (payment) {
     rows.push({ label: t('result.details.paymentId'), value: payment.payment_id, mono: true });
   }
@@ -313,6 +400,8 @@ function ResultActions({
         </>
       );
       break;
+    case 'refunded':
+    case 'superseded':
     case 'unknown':
       actions = (
         <>

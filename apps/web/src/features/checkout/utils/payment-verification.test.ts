@@ -17,6 +17,7 @@ const answer = (status: PaymentStatusAnswer['status']): PaymentStatusAnswer => (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: status === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  refund: null,
 });
 
 /** A clock that only moves when the poller waits: the whole minute runs in no time. */
@@ -68,6 +69,18 @@ describe('verifying a payment with the server (PRODUCT.md "Payments")', () => {
       ...clock,
     });
     expect(result).toEqual({ phase: 'failed', payment: answer('failed') });
+    expect(fetchStatus).toHaveBeenCalledTimes(2);
+  });
+
+  it('pending -> superseded: a newer payment replaced it, no more checks', async () => {
+    const clock = fakeClock();
+    const fetchStatus = server(answer('pending'), answer('superseded'), answer('paid'));
+    const result = await verifyPayment({
+      fetchStatus,
+      signal: new AbortController().signal,
+      ...clock,
+    });
+    expect(result).toEqual({ phase: 'superseded', payment: answer('superseded') });
     expect(fetchStatus).toHaveBeenCalledTimes(2);
   });
 

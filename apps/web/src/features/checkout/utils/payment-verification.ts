@@ -5,12 +5,14 @@ export type PaymentStatusAnswer = ApiResponse<'paymentStatus'>;
 /**
  * What the result screen knows about a payment (PRODUCT.md "Payments"): only the signed
  * notification settles it, so the screen says "verifying" and asks the server until the attempt
- * is paid or failed; after a while it stops and says the customer will be notified.
+ * is paid, failed or superseded; after a while it stops and says the customer will be notified.
  */
 export type Verification =
   | { phase: 'verifying' }
   | { phase: 'paid'; payment: PaymentStatusAnswer }
   | { phase: 'failed'; payment: PaymentStatusAnswer }
+  /** Replaced by a newer payment of the same instalments (the customer came back and paid again). */
+  | { phase: 'superseded'; payment: PaymentStatusAnswer }
   /** Still pending when the time ran out; "check again" starts over. */
   | { phase: 'timedOut' }
   /** The server does not know this payment for this customer (404), or refused to say. */
@@ -85,6 +87,7 @@ export async function verifyPayment({
       const payment = await fetchStatus(signal);
       if (payment.status === 'paid') return { phase: 'paid', payment };
       if (payment.status === 'failed') return { phase: 'failed', payment };
+      if (payment.status === 'superseded') return { phase: 'superseded', payment };
     } catch (error) {
       signal.throwIfAborted();
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {

@@ -7,6 +7,7 @@ import { cn } from '@/utils/cn';
 import type { NotificationItem } from '../api/get-notifications';
 import { useNotificationsT } from '../use-notifications-t';
 import { appLinkOf } from '../utils/app-link';
+import { wordNotification } from '../utils/payment-wording';
 import { CheckIcon, TrashIcon } from './notification-icons';
 
 type NotificationCardProps = {
@@ -38,7 +39,9 @@ export function NotificationCard({
 }: NotificationCardProps) {
   const { t } = useNotificationsT();
   const titleId = useId();
-  const { title, message, time, date, isRead } = notification;
+  const { time, date, isRead } = notification;
+  // Payment notifications are worded here, in the reader's language, from their parameters.
+  const { title, message } = wordNotification(notification, t);
   const link = appLinkOf(notification.link);
   // Every card has the same buttons: their names also say which notification they act on.
   const about = (action: string) => `${action}: ${title}`;

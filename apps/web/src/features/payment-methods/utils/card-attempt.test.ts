@@ -10,6 +10,7 @@ const attempt = (patch: Partial<CardAttemptStatus>): CardAttemptStatus => ({
   card_saved: false,
   created_at: '2026-11-21T15:30:00.000Z',
   settled_at: null,
+  refund: null,
   ...patch,
 });
 

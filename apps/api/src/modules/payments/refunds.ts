@@ -1,0 +1,206 @@
+import type { Database, SqlQuery } from '../../db/database.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import type { Language } from '../mail/messages.ts';
+import { retryDelaySeconds } from '../webhooks/retry.ts';
+import { formatEuros, paymentMessages } from './messages.ts';
+import {
+  createPaymentRepository,
+  tenantsWithDueRefunds,
+  type RefundRow,
+  type TenantGatewayRow,
+} from './repository.ts';
+
+/** A refund of (part of) an authorised payment, on its original order (Redsys type 3). */
+export type RefundRequest = {
+  order: string;
+  amountCents: number;
+  terminal: string;
+  merchantCode: string;
+};
+
+/**
+ * What the gateway answered: refunded (Ds_Response 0900), or refused with its code. `retryable`
+ * says whether asking again may succeed (the gateway unreachable, busy); a refusal that cannot
+ * change (no such operation, amount over what was paid) is not.
+ */
+export type RefundAnswer =
+  { ok: true; authorisationCode: string | null } | { ok: false; code: string; retryable: boolean };
+
+/**
+ * Answers after which the refund may or may not have been made (no answer in time). Refunds of one
+ * order add up at Redsys, so such a refund is never sent again blindly: the operator checks it.
+ */
+const ambiguousCodes = new Set(['timeout', 'outcome_unknown']);
+
+/** Sends one refund to the tenant's gateway (trataPeticionREST on Redsys or the simulator). */
+export type RefundGateway = (
+  gateway: TenantGatewayRow,
+  request: RefundRequest,
+) => Promise<RefundAnswer>;
+
+export type RefundLimits = {
+  /** Failed sends before a refund is left for the operator. */
+  maxAttempts: number;
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+  /** How long a sender holds a refund it is sending; longer than the gateway call's timeout. */
+  leaseSeconds: number;
+  /** Refunds of one tenant taken per run. */
+  batchSize: number;
+};
+
+/** Eight tries over about ten hours: 5, 10, 20 ... minutes apart (at most 6 hours). */
+export const defaultRefundLimits: RefundLimits = {
+  maxAttempts: 8,
+  retryBaseSeconds: 300,
+  retryMaxSeconds: 6 * 3600,
+  leaseSeconds: 300,
+  batchSize: 10,
+};
+
+export type RefundResult = {
+  refundId: string;
+  outcome: 'refunded' | 'retry' | 'review';
+  code?: string;
+};
+
+/**
+ * The refund outbox: the overpayments the payment service recorded (`payment_refunds`, status
+ * pending) are sent to Redsys here, outside any transaction, each under a lease. Money leaves only
+ * once: a refund is marked `sending` (and its attempt counted) before the call; a call whose
+ * outcome was never recorded (the process died) is NOT sent again when its lease runs out but left
+ * for the operator (`outcome_unknown`), who checks the Redsys back office. A refusal the gateway
+ * may change its mind about is retried with backoff; after `maxAttempts`, or a refusal that cannot
+ * change, the refund waits for the operator (npm run admin -- overpayments list) and a
+ * `payment.refund_failed` webhook event says so. Nothing is dropped.
+ */
+export function createRefunder(deps: {
+  db: Database;
+  secretBox: SecretBox;
+  refundGateway: RefundGateway;
+  limits?: Partial<RefundLimits>;
+  log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  /** Jitter of the retry schedule (tests pin it). */
+  random?: () => number;
+}) {
+  const limits = { ...defaultRefundLimits, ...deps.limits };
+  const repository = createPaymentRepository(deps.secretBox);
+
+  async function send(gateway: TenantGatewayRow | undefined, refund: RefundRow) {
+    if (!gateway?.redsys_secret_key || !gateway.redsys_merchant_code) {
+      return { ok: false as const, code: 'not_configured', retryable: false, configured: false };
+    }
+    try {
+      const answer = await deps.refundGateway(gateway, {
+        order: refund.order_number,
+        amountCents: refund.amount_cents,
+        terminal: refund.terminal,
+        merchantCode: refund.merchant_code,
+      });
+      return { ...answer, configured: true };
+    } catch (error) {
+      // The adapter answers every expected failure; an exception leaves it unknown whether the
+      // gateway refunded, so it is never retried blindly.
+      deps.log.error({ err: error, refundId: refund.id }, 'refund call failed unexpectedly');
+      return { ok: false as const, code: 'outcome_unknown', retryable: false, configured: true };
+    }
+  }
+
+  async function refundTenant(tenantId: string): Promise<RefundResult[]> {
+    const { gateway, claimed, expired } = await deps.db.withTenant(tenantId, async (sql) => ({
+      expired: await repository.expireRefundLeases(sql),
+      gateway: await repository.gateway(sql),
+      claimed: await repository.claimDueRefunds(sql, {
+        limit: limits.batchSize,
+        leaseSeconds: limits.leaseSeconds,
+      }),
+    }));
+    const results: RefundResult[] = [];
+    for (const refund of expired) {
+      deps.log.warn(
+        { tenantId, refundId: refund.id, order: refund.order_number },
+        'ALERT: a refund was being sent when its sender stopped: left for the operator',
+      );
+      results.push({ refundId: refund.id, outcome: 'review', code: 'outcome_unknown' });
+    }
+    for (const refund of claimed) {
+      const answer = await send(gateway, refund);
+      const result = await deps.db.withTenant(tenantId, async (sql): Promise<RefundResult> => {
+        if (answer.ok) {
+          await repository.recordRefundOutcome(sql, refund.id, {
+            status: 'refunded',
+            authorisation: answer.authorisationCode?.slice(0, 12) || null,
+          });
+          await notifyRefunded(sql, refund);
+          return { refundId: refund.id, outcome: 'refunded' };
+        }
+        const code = answer.code.slice(0, 40);
+        const ambiguous = ambiguousCodes.has(code);
+        if (answer.retryable && !ambiguous && refund.attempts < limits.maxAttempts) {
+          await repository.recordRefundOutcome(sql, refund.id, {
+            status: 'pending',
+            code,
+            retryInSeconds: retryDelaySeconds(
+              refund.attempts,
+              { baseSeconds: limits.retryBaseSeconds, maxSeconds: limits.retryMaxSeconds },
+              deps.random,
+            ),
+          });
+          return { refundId: refund.id, outcome: 'retry', code };
+        }
+        await repository.recordRefundOutcome(sql, refund.id, {
+          status: 'review',
+          code,
+          reason: !answer.configured
+            ? 'not_configured'
+            : ambiguous
+              ? 'outcome_unknown'
+              : answer.retryable
+                ? 'failed_attempts'
+                : 'refused',
+        });
+        return { refundId: refund.id, outcome: 'review', code };
+      });
+      if (result.outcome === 'review') {
+        deps.log.warn(
+          { tenantId, refundId: refund.id, order: refund.order_number, code: result.code },
+          'ALERT: refund not made: left for the operator (npm run admin -- overpayments list)',
+        );
+      }
+      results.push(result);
+    }
+    return results;
+  }
+
+  async function notifyRefunded(sql: SqlQuery, refund: RefundRow) {
+    const language = (refund.language in paymentMessages ? refund.language : 'es') as Language;
+    const m = paymentMessages[language];
+    const invoices = await repository.attemptInvoices(sql, refund.attempt_id);
+    await repository.insertNotification(sql, {
+      customerId: refund.customer_id,
+      type: 'payment_refunded',
+      title: m.refundedTitle,
+      message: m.refundedMessage(formatEuros(refund.amount_cents), invoices.join(', ')),
+      link: '/mis-pagos',
+      params: { payment_id: refund.attempt_id, refund_cents: refund.amount_cents, invoices },
+    });
+  }
+
+  return {
+    refundTenant,
+    /** Every tenant's due refunds; each tenant's work runs under its row-level security. */
+    async sendDue(): Promise<RefundResult[]> {
+      const tenants = await deps.db.withOwner((sql) => tenantsWithDueRefunds(sql));
+      const all: RefundResult[] = [];
+      for (const tenantId of tenants) {
+        try {
+          all.push(...(await refundTenant(tenantId)));
+        } catch (error) {
+          deps.log.error({ err: error, tenantId }, 'refund outbox failed for a tenant');
+        }
+      }
+      return all;
+    },
+  };
+}
+export type Refunder = ReturnType<typeof createRefunder>;
