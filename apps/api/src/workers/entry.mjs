@@ -9,3 +9,7 @@ const tasks = await tsImport('./tasks.ts', import.meta.url);
 export async function renderInvoicePdf(input) {
   return move(await tasks.renderInvoicePdf(input));
 }
+
+export function prepareInvoices(body) {
+  return tasks.prepareInvoices(body);
+}

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { ErrorCode } from '@portal/contract';
 import { Piscina } from 'piscina';
 import { AppError } from '../lib/app-error.ts';
+import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
 
 /** Threads by default: one per core but one, which stays with the event loop (at least one). */
@@ -16,6 +17,8 @@ export const workersBusy = (): AppError =>
 export type HeavyWork = {
   /** The invoice PDF's bytes, drawn on a worker thread. */
   renderInvoicePdf(input: PdfInput): Promise<Buffer>;
+  /** An invoice batch's JSON text parsed, validated and made into parameters (ingestion). */
+  prepareInvoices(body: unknown): Promise<PreparedInvoices>;
   readonly threads: number;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
@@ -55,6 +58,7 @@ export function createHeavyWork({
       const bytes = await run<Uint8Array>('renderInvoicePdf', input);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
+    prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),
     close: () => pool.close(),
   };
 }

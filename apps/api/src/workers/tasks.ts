@@ -1,4 +1,5 @@
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
 
 /**
  * The work the pool's threads do (entry.mjs exports each under the same name). Inputs and results

@@ -1,6 +1,9 @@
 import { ingestionRoutes as defs } from '@portal/contract/admin-ingestion';
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
+import { AppError, FieldValidationError } from '../../lib/app-error.ts';
+import { toFieldErrors } from '../../plugins/app/error-handler.ts';
 import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createInvitationSender } from './invitations.ts';
@@ -38,12 +41,29 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
     ({ request, query }) => service.listRequests(request.tenant.id, query),
     auth,
   );
-  route(
-    app,
-    defs.ingestInvoices,
-    ({ request, body }) => service.ingestInvoices(request.tenant.id, body.invoices),
-    auth,
-  );
+  // Up to 10,000 invoices: the JSON text goes as it came to the heavy-work pool, which parses,
+  // validates and prepares it (~250 ms of CPU that held the event loop); only the checks against
+  // the database and the statements run here.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) =>
+      done(null, text),
+    );
+    route(
+      scope,
+      defs.ingestInvoices,
+      async ({ request }) => {
+        const prepared = await ctx.heavyWork.prepareInvoices(request.body);
+        if (prepared.kind === 'malformed') {
+          throw new AppError(400, ErrorCode.badRequest, 'Bad request');
+        }
+        if (prepared.kind === 'invalid')
+          throw new FieldValidationError(toFieldErrors(prepared.issues));
+        return service.ingestInvoices(request.tenant.id, prepared.batch);
+      },
+      { ...auth, validateBody: false },
+    );
+  });
   route(
     app,
     defs.changeInstalmentStatus,
