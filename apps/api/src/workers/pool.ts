@@ -5,8 +5,13 @@ import { AppError } from '../lib/app-error.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
 
-/** Threads by default: one per core but one, which stays with the event loop (at least one). */
-export const defaultWorkerThreads = (): number => Math.max(1, availableParallelism() - 1);
+/**
+ * Threads by default: one per core but one, which stays with the event loop (at least one), and at
+ * most four: a thread that has drawn a PDF holds ~110 MB (its own V8 heap, pdfkit and its fonts),
+ * so the default stays bounded on a large machine. WORKER_THREADS sets another number.
+ */
+export const defaultWorkerThreads = (): number =>
+  Math.max(1, Math.min(availableParallelism() - 1, 4));
 
 /** The 503 of a full queue: the client retries shortly; nothing waits without bound. */
 export const workersBusy = (): AppError =>
