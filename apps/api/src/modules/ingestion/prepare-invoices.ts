@@ -1,5 +1,6 @@
 import { FieldError } from '@portal/contract';
 import { ZIngestInvoicesRequest } from '@portal/contract/admin-ingestion';
+import secureJson from 'secure-json-parse';
 import { checkInvoice, createBatchErrors, repeatedIndexes } from './batch-checks.ts';
 
 /** A schema issue as fastify-type-provider-zod reports it (the error handler words it the same). */
@@ -44,7 +45,8 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
   let json: unknown = body;
   if (typeof body === 'string') {
     try {
-      json = JSON.parse(body);
+      // As Fastify's own JSON parser: a `__proto__` or `constructor` key is a 400.
+      json = secureJson.parse(body, null, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       return { kind: 'malformed' };
     }
