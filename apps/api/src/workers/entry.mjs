@@ -13,3 +13,7 @@ export async function renderInvoicePdf(input) {
 export function prepareInvoices(body) {
   return tasks.prepareInvoices(body);
 }
+
+export function parseBatch({ name, body }) {
+  return tasks.parseBatch(name, body);
+}

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { ErrorCode } from '@portal/contract';
 import { Piscina } from 'piscina';
 import { AppError } from '../lib/app-error.ts';
+import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
 
@@ -24,6 +25,8 @@ export type HeavyWork = {
   renderInvoicePdf(input: PdfInput): Promise<Buffer>;
   /** An invoice batch's JSON text parsed, validated and made into parameters (ingestion). */
   prepareInvoices(body: unknown): Promise<PreparedInvoices>;
+  /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
+  parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
   readonly threads: number;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
@@ -67,6 +70,8 @@ export function createHeavyWork({
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
     prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),
+    parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
+      run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
     close: () => pool.close(),
   };
 }

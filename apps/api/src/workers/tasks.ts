@@ -1,4 +1,5 @@
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
 
 /**

@@ -53,8 +53,8 @@ describe('prepareInvoices (the heavy-work pool part of PUT /admin/invoices)', ()
       invoices: [invoice('A', [1, 2], [1, 2]), invoice('B', [1, 1], [1]), invoice('A', [], [])],
     };
     const prepared = prepareInvoices(JSON.stringify(body));
-    if (prepared.kind !== 'batch') throw new Error(prepared.kind);
-    const { batch } = prepared;
+    if (prepared.kind !== 'valid') throw new Error(prepared.kind);
+    const batch = prepared.data;
     expect(batch.errors).toEqual({
       'invoices.2.id': ['duplicate'],
       'invoices.1.lines.1.line_no': ['duplicate'],
