@@ -18,15 +18,20 @@ export type BatchCall = (typeof batchCalls)[number];
 export type BatchBody<N extends BatchCall> = z.output<(typeof ingestionRoutes)[N]['body']>;
 
 /**
- * A request body as Fastify's JSON parser and the route's validator would take it: the JSON text
- * (a `__proto__` or `constructor` key is malformed, a 400, as with Fastify's parser), then the
- * contract's schema. Anything that is not a text (no body at all) is validated as it is.
+ * A request body as Fastify's JSON parser and the route's validator would take it: the JSON bytes
+ * as they came (decoded here too: 3 MB of UTF-8 is ~5 ms), parsed as Fastify parses (a
+ * `__proto__` or `constructor` key is malformed, a 400), then the contract's schema. Anything else
+ * (no body at all) is validated as it is.
  */
 export function parseBody<T>(body: unknown, schema: z.ZodType<T>): Parsed<T> {
   let json: unknown = body;
-  if (typeof body === 'string') {
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    const text =
+      typeof body === 'string'
+        ? body
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
     try {
-      json = secureJson.parse(body, null, { protoAction: 'error', constructorAction: 'error' });
+      json = secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       return { kind: 'malformed' };
     }

@@ -52,7 +52,9 @@ describe('prepareInvoices (the heavy-work pool part of PUT /admin/invoices)', ()
     const body = {
       invoices: [invoice('A', [1, 2], [1, 2]), invoice('B', [1, 1], [1]), invoice('A', [], [])],
     };
-    const prepared = prepareInvoices(JSON.stringify(body));
+    // The route hands over the bytes as they came; a text works the same.
+    const prepared = prepareInvoices(new TextEncoder().encode(JSON.stringify(body)));
+    expect(prepareInvoices(JSON.stringify(body))).toEqual(prepared);
     if (prepared.kind !== 'valid') throw new Error(prepared.kind);
     const batch = prepared.data;
     expect(batch.errors).toEqual({

@@ -36,14 +36,15 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
     ({ request, query }) => service.listRequests(request.tenant.id, query),
     auth,
   );
-  // The batch calls (up to 10,000 items, several MB): the JSON text goes as it came to the
+  // The batch calls (up to 10,000 items, several MB): the JSON goes as it came to the
   // heavy-work pool, which parses and validates it (~100-250 ms of CPU that held the event loop
   // in one piece) and, for invoices, prepares the statements' parameters; only the checks against
   // the database and the statements run here.
   await app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) =>
-      done(null, text),
+    // The bytes as they came: even decoding them to a string is left to the pool.
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) =>
+      done(null, bytes),
     );
     const offLoop = { ...auth, validateBody: false } as const;
     const accepted = <T>(parsed: Parsed<T>): T => {
