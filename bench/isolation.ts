@@ -261,9 +261,14 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
           } else heavy.failures += 1;
         }
       };
+      // A request that fails outright (the server gone) is a failure of the run, not a crash.
+      const counted = (loop: Promise<void>) =>
+        loop.catch(() => {
+          heavy.failures += 1;
+        });
       return Promise.all([
-        ...Array.from({ length: options.pdfDownloaders }, (_, k) => pdfLoop(k)),
-        batchLoop(),
+        ...Array.from({ length: options.pdfDownloaders }, (_, k) => counted(pdfLoop(k))),
+        counted(batchLoop()),
       ]);
     };
 
@@ -331,7 +336,11 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     log(
       `  /invoices p99 ${alone.medianP99} ms alone, ${loaded.medianP99} ms beside the heavy work: ${results.ratio}x`,
     );
-    if (heavy.failures > 0) throw new Error(`${heavy.failures} heavy requests failed`);
+    if (heavy.failures > 0) {
+      throw new Error(
+        `${heavy.failures} heavy requests failed; the portal said:\n${server.output()}`,
+      );
+    }
     return results;
   } finally {
     await server.stop();
