@@ -79,7 +79,7 @@ export const fixedRateFloor = 'floor: node:http GET /health';
 export const nodeHttpClientSuffix = ', node:http client';
 
 /** The portal's answer to a sign-in. */
-type Session = { tenant: string; customerId: string; token: string; invoiceIds: string[] };
+export type Session = { tenant: string; customerId: string; token: string; invoiceIds: string[] };
 
 const apiDate = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
 
@@ -105,7 +105,7 @@ export const benchAppSecret = Buffer.from('portal-bench-app-secret-not-for-produ
 );
 
 /** Portal server environment shared by the PostgreSQL and the embedded runs. */
-function portalEnv(port: number, appSecret: string): Record<string, string> {
+export function portalEnv(port: number, appSecret: string): Record<string, string> {
   return {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -122,7 +122,7 @@ function portalEnv(port: number, appSecret: string): Record<string, string> {
   };
 }
 
-async function startPortal(name: string, env: Record<string, string>): Promise<Server> {
+export async function startPortal(name: string, env: Record<string, string>): Promise<Server> {
   return startServer({
     name,
     command: tsxBin,
@@ -135,10 +135,16 @@ async function startPortal(name: string, env: Record<string, string>): Promise<S
 }
 
 /** Signs `perTenant` random customers of every tenant in through the portal's `/login`. */
-async function signIn(server: Server, shape: LoadShape, perTenant: number): Promise<Session[]> {
+export async function signIn(
+  server: Server,
+  shape: LoadShape,
+  perTenant: number,
+  onlyTenants?: readonly number[],
+): Promise<Session[]> {
   const random = seededRandom(6);
   const sessions: Session[] = [];
   for (let t = 0; t < shape.tenants; t++) {
+    if (onlyTenants && !onlyTenants.includes(t)) continue;
     const tenant = loadTenantId(t);
     const chosen = new Set<number>();
     while (chosen.size < Math.min(perTenant, shape.customersPerTenant)) {

@@ -28,10 +28,10 @@ function check(
 
 /** The budgets of the sections that ran; a section that failed misses its budgets. */
 export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetCheck[] {
-  const failed = (section: 'api' | 'pdf' | 'web', budget: number) =>
+  const failed = (section: 'api' | 'pdf' | 'isolation' | 'web', budget: number) =>
     results.errors[section] !== undefined ? budget : undefined;
   const nan = Number.NaN;
-  const { api, pdf, web } = results;
+  const { api, pdf, isolation, web } = results;
   const invoices = api?.throughput['/invoices']?.median;
   const minimal = api?.throughput['fastify + pg']?.median;
   return [
@@ -52,6 +52,13 @@ export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetChec
       'ms',
     ),
     ...check('Invoice PDF p50', pdf?.portal.p50 ?? failed('pdf', nan), 'max', 10, 'ms'),
+    ...check(
+      '/invoices p99 beside PDFs + a 10,000-invoice batch of another tenant, vs alone',
+      isolation?.ratio ?? failed('isolation', nan),
+      'max',
+      2,
+      'x',
+    ),
     ...check(
       '/login JS+CSS (compressed)',
       web ? Math.round((web.bytes.login.bytes / KiB) * 10) / 10 : failed('web', nan),

@@ -177,6 +177,27 @@ export function toMarkdown(r: BenchResults): string {
     );
   }
 
+  if (r.isolation) {
+    const { isolation: iso } = r;
+    const h = iso.heavy;
+    out.push(
+      `**Isolation**: \`/invoices\` of tenant load01 at a fixed ${n(iso.settings.rate)} req/s, ` +
+        `${iso.settings.seconds} s a run, median of ${iso.settings.rounds} (alone and loaded in turn), ` +
+        `alone and while tenant load02 downloads PDFs of ${iso.settings.pdfLines}-line invoices ` +
+        `(${iso.settings.pdfDownloaders} at a time) and ingests batches of ${n(iso.settings.batchInvoices)} invoices, one after another:`,
+      '',
+      '| `/invoices` of load01 | p50 | p99 | p99 of each round |',
+      '|---|--:|--:|---|',
+      `| alone | ${n(iso.alone.medianP50, 1)} ms | ${n(iso.alone.medianP99, 1)} ms | ${iso.alone.p99.map((v) => n(v, 1)).join(', ')} |`,
+      `| beside load02's PDFs and batches | ${n(iso.loaded.medianP50, 1)} ms | ${n(iso.loaded.medianP99, 1)} ms | ${iso.loaded.p99.map((v) => n(v, 1)).join(', ')} |`,
+      '',
+      `p99 beside the heavy work / alone: ${x(iso.ratio)}. Heavy work done meanwhile: ${n(h.pdfs)} PDFs ` +
+        `(median ${n(h.pdfMedianMs)} ms each, ${n(h.pdfRefused)} refused with 503), ${n(h.batches)} batches ` +
+        `(median ${n(h.batchMedianMs)} ms each).`,
+      '',
+    );
+  }
+
   if (r.web) {
     const { web } = r;
     const enc = web.bytes.login.files[0]?.encoding ?? '?';

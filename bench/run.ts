@@ -5,6 +5,7 @@ import { defaultLoadShape, type LoadShape } from '../apps/api/src/db/seed/genera
 import { benchApi, type ApiResults } from './api.ts';
 import { checkBudgets, type BudgetCheck } from './budgets.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
+import { benchIsolation, type IsolationResults } from './isolation.ts';
 import { benchPdf, type PdfResults } from './pdf.ts';
 import { writeResults } from './results.ts';
 import { benchStartup, type StartupResults } from './startup.ts';
@@ -12,7 +13,7 @@ import { benchWeb, type WebResults } from './web.ts';
 
 const usage = `npm run bench -- [options]
 
-  --only LIST        sections to run, of api,pdf,web,startup (default: all)
+  --only LIST        sections to run, of api,pdf,isolation,web,startup (default: all)
   --skip LIST        sections to leave out; --skip-web is --skip web
   --quick            short runs (5 s, 1 round, 1 Lighthouse run) to try things; results are
                      written as <date>-partial and the README is left alone
@@ -20,6 +21,7 @@ const usage = `npm run bench -- [options]
   --rounds N         runs per figure, whose median is reported (5)
   --connections N    autocannon connections (50)
   --rate N           requests per second of the fixed-rate latency runs (1000)
+  --isolation-rate N requests per second of /invoices in the isolation scenario (200)
   --tenants N --customers N --invoices N
                      the data set's shape (10 x 1000 x 100); another shape gets its own database
   --pglite-customers N
@@ -30,7 +32,7 @@ const usage = `npm run bench -- [options]
   PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), where the
   data set is kept as database portal_bench. Chromium: CHROME_PATH (default /usr/bin/chromium).`;
 
-const sections = ['api', 'pdf', 'web', 'startup'] as const;
+const sections = ['api', 'pdf', 'isolation', 'web', 'startup'] as const;
 type Section = (typeof sections)[number];
 
 export type BenchResults = {
@@ -44,6 +46,7 @@ export type BenchResults = {
   };
   api?: ApiResults;
   pdf?: PdfResults;
+  isolation?: IsolationResults;
   web?: WebResults;
   startup?: StartupResults;
   budgets: BudgetCheck[];
@@ -63,6 +66,7 @@ function parseOptions() {
       rounds: { type: 'string' },
       connections: { type: 'string' },
       rate: { type: 'string' },
+      'isolation-rate': { type: 'string' },
       tenants: { type: 'string' },
       customers: { type: 'string' },
       invoices: { type: 'string' },
@@ -117,6 +121,7 @@ function parseOptions() {
     rounds: int(values.rounds, quick ? 1 : 5),
     connections: int(values.connections, 50),
     rate: int(values.rate, 1000),
+    isolationRate: int(values['isolation-rate'], 200),
     shape,
     database: isDefault
       ? 'portal_bench'
@@ -154,7 +159,9 @@ async function main() {
   const log = (line: string) => console.log(line);
   const section = (name: string) =>
     log(`\n== ${name} (load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores)`);
-  const needsPostgres = options.sections.includes('api') || options.sections.includes('pdf');
+  const needsPostgres = ['api', 'pdf', 'isolation'].some((s) =>
+    options.sections.includes(s as Section),
+  );
   const results: BenchResults = {
     date: new Date().toISOString(),
     partial: options.partial,
@@ -209,6 +216,23 @@ async function main() {
       log,
     });
   });
+  await attempt(
+    'isolation',
+    'Isolation: heavy work of one tenant beside the reads of another',
+    async () => {
+      results.isolation = await benchIsolation({
+        adminUrl: options.adminUrl,
+        database: options.database,
+        shape: options.shape,
+        seconds: options.seconds,
+        rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+        connections: options.connections,
+        rate: options.isolationRate,
+        pdfDownloaders: 2,
+        log,
+      });
+    },
+  );
   await attempt('web', 'Web', async () => {
     results.web = await benchWeb({
       rebuild: options.rebuildWeb,

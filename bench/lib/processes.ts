@@ -14,6 +14,8 @@ export type Server = {
   readyMs: number;
   /** Resident memory of the process and all its descendants, in bytes. */
   rss(): number;
+  /** The last 4,000 characters the process wrote (stdout and stderr). */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -75,6 +77,7 @@ export async function startServer(options: {
     pid,
     readyMs,
     rss: () => treeRss(pid),
+    output: () => output,
     stop: () => stopGroup(child),
   };
 }

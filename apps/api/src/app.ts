@@ -70,6 +70,8 @@ export async function buildApp({
   app.decorateRequest('customerId', '');
   app.addHook('onClose', async () => {
     ctx.redis?.disconnect();
+    // After the requests in flight (server.ts drains them first): their tasks have finished.
+    await ctx.heavyWork.close();
   });
   await app.register(db, { db: database });
   await app.register(errorHandler);

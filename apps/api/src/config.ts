@@ -135,6 +135,13 @@ const ZEnv = z.object({
    * over plain http too (the tests' local receiver).
    */
   WEBHOOK_ALLOW_PRIVATE: ZBoolean.default(false),
+  /**
+   * Worker threads of the heavy-work pool (invoice PDFs, ingestion batches); default one per core
+   * but one, which stays with the event loop.
+   */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Heavy tasks that may wait for a thread (default 16 per thread); beyond, a 503 with Retry-After. */
+  WORKER_QUEUE: z.coerce.number().int().min(1).max(10_000).optional(),
   /** Extra origins a payment form may be posted to (the local Redsys simulator). */
   PAYMENT_FORM_ORIGINS: z
     .string()

@@ -19,6 +19,7 @@ import {
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
 import { requireApiKey } from './plugins/app/require-api-key.ts';
+import { createHeavyWork, defaultWorkerThreads, type HeavyWork } from './workers/pool.ts';
 
 /** What the modules share, built once per app from the configuration and the root secret. */
 export type AppContext = {
@@ -35,6 +36,8 @@ export type AppContext = {
   redis: Redis | null;
   /** Seals and opens the secrets kept in the database (lib/secret-box.ts). */
   secretBox: SecretBox;
+  /** CPU-heavy work off the event loop (workers/pool.ts); closed with the app. */
+  heavyWork: HeavyWork;
 };
 
 export function createContext(
@@ -50,6 +53,7 @@ export function createContext(
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
     : null;
+  const threads = config.WORKER_THREADS ?? defaultWorkerThreads();
   return {
     config,
     db,
@@ -66,5 +70,6 @@ export function createContext(
     requireApiKey: requireApiKey(db),
     redis,
     secretBox: createSecretBox(rootSecret),
+    heavyWork: createHeavyWork({ threads, maxQueue: config.WORKER_QUEUE ?? 16 * threads }),
   };
 }

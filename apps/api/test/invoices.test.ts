@@ -258,6 +258,39 @@ describe.each(engines())('invoices and payments on $name', (engine) => {
       expect((await app.inject({ method: 'GET', url: `${url}x` })).statusCode).toBe(404);
     });
 
+    it('answers 503 with Retry-After, at once, to PDFs beyond the worker queue', async () => {
+      // One thread and one waiting place: while the thread starts, the first PDF holds it and
+      // the second waits; the others are refused rather than queued without bound.
+      const busy = await buildTestApp(db, { WORKER_THREADS: '1', WORKER_QUEUE: '1' });
+      try {
+        const customer = await signedIn(busy, 'demo');
+        const [latest] = (await customer.post('/invoices', { ...range, page: '1' })).json<{
+          invoices: Item[];
+        }>().invoices;
+        const { url } = (
+          await customer.post('/invoice/pdf', { invoice_id: latest?.invoice_id })
+        ).json<{ url: string }>();
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, () => busy.inject({ method: 'GET', url })),
+        );
+        const statuses = answers.map((a) => a.statusCode);
+        expect(statuses).toContain(200);
+        expect(statuses).toContain(503);
+        expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+        for (const refused of answers.filter((a) => a.statusCode === 503)) {
+          expect(refused.headers['retry-after']).toBe('2');
+          expect(refused.json()).toEqual({
+            message: 'Too much heavy work at once, retry shortly',
+            code: 'service_unavailable',
+          });
+        }
+        // The line frees up: the same link works again.
+        expect((await busy.inject({ method: 'GET', url })).statusCode).toBe(200);
+      } finally {
+        await busy.close();
+      }
+    });
+
     it("writes the PDF in the customer's chosen language", async () => {
       const [latest] = (await me.post('/invoices', { ...range, page: '1' })).json<{
         invoices: Item[];

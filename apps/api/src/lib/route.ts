@@ -5,6 +5,7 @@ import type {
   FastifyRequest,
   preValidationHookHandler,
 } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 
 /** Error answers every route may give, documented in the OpenAPI document. */
@@ -48,6 +49,12 @@ export function route<R extends TRouteDef>(
      */
     preValidation?: preValidationHookHandler[];
     config?: Record<string, unknown>;
+    /**
+     * The body is not validated here: the handler gets it as the parser left it (a JSON text, for
+     * a batch parsed and validated off the event loop) and validates it itself against `def.body`,
+     * which still documents it.
+     */
+    validateBody?: false;
   } = {},
 ): void {
   const params = def.params
@@ -68,6 +75,14 @@ export function route<R extends TRouteDef>(
       ...(def.auth === 'apiKey' ? { security: [{ apiKey: [] }], tags: ['admin'] } : {}),
     },
     preValidation: options.preValidation ?? [],
+    ...(options.validateBody === false
+      ? {
+          validatorCompiler: (input: { schema: unknown; httpPart?: string }) =>
+            input.httpPart === 'body'
+              ? (data: unknown) => ({ value: data })
+              : validatorCompiler(input as Parameters<typeof validatorCompiler>[0]),
+        }
+      : {}),
     async handler(request, reply) {
       const result = await handler({
         request,

@@ -100,8 +100,8 @@ export function createAdmission({
  * Retry-After.
  */
 const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-const slots = Math.max(1, Math.min(availableParallelism() - 1, threadPool - 1));
+export const passwordSlots = Math.max(1, Math.min(availableParallelism() - 1, threadPool - 1));
 export const passwordAdmission: Admission = createAdmission({
-  maxInFlight: slots,
-  maxQueued: 16 * slots,
+  maxInFlight: passwordSlots,
+  maxQueued: 16 * passwordSlots,
 });

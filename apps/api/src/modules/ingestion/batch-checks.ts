@@ -16,6 +16,10 @@ export function createBatchErrors() {
     get count() {
       return Object.keys(errors).length;
     },
+    /** The errors found so far, as plain data (to pass between threads). */
+    toJSON(): Record<string, string[]> {
+      return structuredClone(errors);
+    },
     /** Throws the 422 when anything was found; the caller's transaction then rolls back. */
     throwIfAny() {
       if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
@@ -71,7 +75,9 @@ export const isLocked = (e: ExistingInstalment): boolean => e.status === 'paid' 
  * a locked instalment stays with its customer.
  */
 export function checkAgainstStored(
-  invoice: TIngestInvoice,
+  invoice: {
+    instalments: readonly Pick<TIngestInvoice['instalments'][number], 'seq' | 'amount_cents'>[];
+  },
   path: string,
   stored: { customerChanged: boolean; instalments: readonly ExistingInstalment[] },
   errors: BatchErrors,

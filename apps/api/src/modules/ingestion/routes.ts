@@ -1,9 +1,13 @@
 import { ingestionRoutes as defs } from '@portal/contract/admin-ingestion';
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
+import { AppError, FieldValidationError } from '../../lib/app-error.ts';
+import { toFieldErrors } from '../../plugins/app/error-handler.ts';
 import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createInvitationSender } from './invitations.ts';
+import type { Parsed } from './parse-batch.ts';
 import { createIngestionService } from './service.ts';
 
 /**
@@ -22,12 +26,6 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
 
   route(
     app,
-    defs.ingestCustomers,
-    ({ request, body }) => service.ingestCustomers(request.tenant.id, body.customers),
-    auth,
-  );
-  route(
-    app,
     defs.inviteCustomers,
     ({ request, body }) => service.inviteCustomers(request.tenant.id, body.codes),
     auth,
@@ -38,24 +36,61 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
     ({ request, query }) => service.listRequests(request.tenant.id, query),
     auth,
   );
-  route(
-    app,
-    defs.ingestInvoices,
-    ({ request, body }) => service.ingestInvoices(request.tenant.id, body.invoices),
-    auth,
-  );
-  route(
-    app,
-    defs.changeInstalmentStatus,
-    ({ request, body }) => service.changeInstalmentStatus(request.tenant.id, body.changes),
-    auth,
-  );
-  route(
-    app,
-    defs.ingestNotifications,
-    ({ request, body }) => service.ingestNotifications(request.tenant.id, body.notifications),
-    auth,
-  );
+  // The batch calls (up to 10,000 items, several MB): the JSON goes as it came to the
+  // heavy-work pool, which parses and validates it (~100-250 ms of CPU that held the event loop
+  // in one piece) and, for invoices, prepares the statements' parameters; only the checks against
+  // the database and the statements run here.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    // The bytes as they came: even decoding them to a string is left to the pool.
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) =>
+      done(null, bytes),
+    );
+    const offLoop = { ...auth, validateBody: false } as const;
+    const accepted = <T>(parsed: Parsed<T>): T => {
+      if (parsed.kind === 'malformed') throw new AppError(400, ErrorCode.badRequest, 'Bad request');
+      if (parsed.kind === 'invalid') throw new FieldValidationError(toFieldErrors(parsed.issues));
+      return parsed.data;
+    };
+    route(
+      scope,
+      defs.ingestInvoices,
+      async ({ request }) => {
+        const batch = accepted(await ctx.heavyWork.prepareInvoices(request.body));
+        return service.ingestInvoices(request.tenant.id, batch);
+      },
+      offLoop,
+    );
+    route(
+      scope,
+      defs.ingestCustomers,
+      async ({ request }) => {
+        const body = accepted(await ctx.heavyWork.parseBatch('ingestCustomers', request.body));
+        return service.ingestCustomers(request.tenant.id, body.customers);
+      },
+      offLoop,
+    );
+    route(
+      scope,
+      defs.changeInstalmentStatus,
+      async ({ request }) => {
+        const body = accepted(
+          await ctx.heavyWork.parseBatch('changeInstalmentStatus', request.body),
+        );
+        return service.changeInstalmentStatus(request.tenant.id, body.changes);
+      },
+      offLoop,
+    );
+    route(
+      scope,
+      defs.ingestNotifications,
+      async ({ request }) => {
+        const body = accepted(await ctx.heavyWork.parseBatch('ingestNotifications', request.body));
+        return service.ingestNotifications(request.tenant.id, body.notifications);
+      },
+      offLoop,
+    );
+  });
   route(
     app,
     defs.reviewPaymentMethodRequest,

@@ -3,7 +3,6 @@ import type {
   TBatchResult,
   TIngestCustomer,
   TIngestCustomersResult,
-  TIngestInvoice,
   TIngestNotification,
   TInstalmentStatusChange,
   TInviteCustomersResult,
@@ -14,7 +13,6 @@ import type { Database, Sql } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/app-error.ts';
 import {
   checkAgainstStored,
-  checkInvoice,
   createBatchErrors,
   repeatedIndexes,
   type BatchErrors,
@@ -25,8 +23,8 @@ import {
   customerColumns,
   type CustomerRecord,
   type InstalmentKey,
-  type InstalmentRecord,
 } from './repository.ts';
+import type { InvoiceBatch } from './prepare-invoices.ts';
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 const instalmentKey = (invoiceId: string, seq: number) => `${invoiceId}\u0000${seq}`;
@@ -131,17 +129,20 @@ export function createIngestionService({ db }: { db: Database }) {
       });
     },
 
-    async ingestInvoices(tenantId: string, invoices: TIngestInvoice[]): Promise<TBatchResult> {
+    /**
+     * An invoice batch, already parsed, validated and checked on its own by `prepareInvoices` (on
+     * the heavy-work pool): here only the checks against what is stored, and the statements.
+     */
+    async ingestInvoices(tenantId: string, batch: InvoiceBatch): Promise<TBatchResult> {
       const errors = createBatchErrors();
-      for (const i of repeatedIndexes(invoices.map((v) => v.id)))
-        errors.add(`invoices.${i}.id`, FieldError.duplicate);
-      invoices.forEach((invoice, i) => checkInvoice(invoice, `invoices.${i}`, errors));
-      const ids = invoices.map((v) => v.id);
+      for (const [path, codes] of Object.entries(batch.errors))
+        for (const code of codes) errors.add(path, code);
+      const { ids } = batch;
 
       return db.withTenant(tenantId, async (sql) => {
         const customerIds = await resolveCustomers(
           sql,
-          invoices.map((v) => v.customer_code),
+          batch.customerCodes,
           (i) => `invoices.${i}.customer_code`,
           errors,
         );
@@ -153,109 +154,65 @@ export function createIngestionService({ db }: { db: Database }) {
           list.push(e);
           instalmentsOf.set(e.invoice_id, list);
         }
-        invoices.forEach((invoice, i) => {
-          const storedCustomer = stored.get(invoice.id);
+        const sentInstalments = (i: number) => {
+          const sent: { seq: number; amount_cents: number }[] = [];
+          for (let k = batch.instalmentStart[i] ?? 0; k < (batch.instalmentStart[i + 1] ?? 0); k++)
+            sent.push({ seq: batch.seqs[k] ?? 0, amount_cents: batch.amounts[k] ?? 0 });
+          return sent;
+        };
+        // Only invoices already stored have anything to check, remove or update.
+        const removedLines: { invoice_id: string; line_no: number }[] = [];
+        const removedInstalments: InstalmentKey[] = [];
+        const storedLines = new Map<string, number[]>();
+        for (const l of await repository.existingLines(sql, storedIds)) {
+          const list = storedLines.get(l.invoice_id) ?? [];
+          list.push(l.line_no);
+          storedLines.set(l.invoice_id, list);
+        }
+        ids.forEach((id, i) => {
+          const storedCustomer = stored.get(id);
           if (storedCustomer === undefined) return;
-          const customerId = customerIds.get(invoice.customer_code);
+          const customerId = customerIds.get(batch.customerCodes[i] ?? '');
+          const instalments = sentInstalments(i);
+          const storedInstalments = instalmentsOf.get(id) ?? [];
           checkAgainstStored(
-            invoice,
+            { instalments },
             `invoices.${i}`,
             {
               customerChanged: customerId !== undefined && customerId !== storedCustomer,
-              instalments: instalmentsOf.get(invoice.id) ?? [],
+              instalments: storedInstalments,
             },
             errors,
           );
+          // The batch holds each invoice's complete lines and instalments: the others go.
+          const sentLines = new Set(
+            batch.lineNos.slice(batch.lineStart[i], batch.lineStart[i + 1]),
+          );
+          for (const lineNo of storedLines.get(id) ?? [])
+            if (!sentLines.has(lineNo)) removedLines.push({ invoice_id: id, line_no: lineNo });
+          const sentSeqs = new Set(instalments.map((e) => e.seq));
+          for (const e of storedInstalments)
+            if (!sentSeqs.has(e.seq)) removedInstalments.push({ invoice_id: id, seq: e.seq });
         });
         errors.throwIfAny();
 
-        const customerOf = (invoice: TIngestInvoice) =>
-          customerIds.get(invoice.customer_code) ?? '';
+        // The statements answer only the stored invoices they changed: new ones count as created.
         const touched = new Set<string>();
         const touch = (written: string[]) => written.forEach((id) => touched.add(id));
-
-        touch(
-          await repository.upsertInvoices(
-            sql,
-            invoices.map((v) => ({
-              id: v.id,
-              customer_id: customerOf(v),
-              invoice_date: v.invoice_date,
-              base_cents: v.base_cents,
-              vat_cents: v.vat_cents,
-              total_cents: v.total_cents,
-              cancelled: v.cancelled,
-            })),
-          ),
-        );
-
-        // Lines: the batch holds each invoice's complete list.
-        const sentLines = new Set(
-          invoices.flatMap((v) => v.lines.map((l) => instalmentKey(v.id, l.line_no))),
-        );
-        const oldLines = await repository.existingLines(sql, storedIds);
-        touch(
-          await repository.deleteLines(
-            sql,
-            oldLines.filter((l) => !sentLines.has(instalmentKey(l.invoice_id, l.line_no))),
-          ),
-        );
-        touch(
-          await repository.upsertLines(
-            sql,
-            invoices.flatMap((v) =>
-              v.lines.map((l) => ({
-                invoice_id: v.id,
-                line_no: l.line_no,
-                person: l.person,
-                concept: l.concept,
-                quota: l.quota,
-                quantity: l.quantity,
-                unit_price_cents: l.unit_price_cents,
-                vat_rate: l.vat_rate,
-              })),
-            ),
-          ),
-        );
-
+        touch(await repository.upsertInvoices(sql, batch.invoicesJson, storedIds));
+        touch(await repository.deleteLines(sql, removedLines));
+        if (batch.lineNos.length > 0)
+          touch(await repository.upsertLines(sql, batch.linesJson, storedIds));
         // Instalments: those left out go (checked removable), stored ones change, new ones come.
-        const sentSeqs = new Set(
-          invoices.flatMap((v) => v.instalments.map((e) => instalmentKey(v.id, e.seq))),
-        );
-        const storedSeqs = new Set<string>();
-        const removed: InstalmentKey[] = [];
-        for (const [invoiceId, list] of instalmentsOf) {
-          for (const e of list) {
-            const key = instalmentKey(invoiceId, e.seq);
-            storedSeqs.add(key);
-            if (!sentSeqs.has(key)) removed.push({ invoice_id: invoiceId, seq: e.seq });
-          }
+        touch(await repository.deleteInstalments(sql, removedInstalments));
+        if (batch.seqs.length > 0) {
+          touch(await repository.updateInstalments(sql, batch.instalmentsJson, storedIds));
+          touch(await repository.insertInstalments(sql, batch.instalmentsJson, storedIds));
         }
-        touch(await repository.deleteInstalments(sql, removed));
-        const changed: InstalmentRecord[] = [];
-        const added: InstalmentRecord[] = [];
-        for (const v of invoices) {
-          for (const e of v.instalments) {
-            const status = e.status ?? 'pending';
-            const record: InstalmentRecord = {
-              invoice_id: v.id,
-              seq: e.seq,
-              customer_id: customerOf(v),
-              due_date: e.due_date,
-              amount_cents: e.amount_cents,
-              method: e.method ?? null,
-              status,
-              paid_date: status === 'paid' ? (e.paid_date ?? null) : null,
-            };
-            (storedSeqs.has(instalmentKey(v.id, e.seq)) ? changed : added).push(record);
-          }
-        }
-        touch(await repository.updateInstalments(sql, changed));
-        touch(await repository.insertInstalments(sql, added));
 
-        const created = invoices.filter((v) => !stored.has(v.id)).length;
-        const updated = invoices.filter((v) => stored.has(v.id) && touched.has(v.id)).length;
-        return { created, updated, unchanged: invoices.length - created - updated };
+        const created = ids.filter((id) => !stored.has(id)).length;
+        const updated = ids.filter((id) => stored.has(id) && touched.has(id)).length;
+        return { created, updated, unchanged: ids.length - created - updated };
       });
     },
 

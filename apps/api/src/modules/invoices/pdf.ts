@@ -38,13 +38,17 @@ const formatQuantity = (n: number): string =>
  * both parties' fiscal data, the lines, VAT, totals and the instalments with their state. Standard
  * PDF fonts (Helvetica, WinAnsi) cover Spanish, Catalan and Basque text and the euro sign.
  */
-export function renderInvoicePdf(input: {
+export type PdfInput = {
   invoice: TInvoiceDetail;
   tenant: PdfTenant;
   customer: PdfCustomer;
   language: Language;
   todayApi: string;
-}): PDFKit.PDFDocument {
+  /** The document's creation date (now by default); fixed, the output is the same bytes. */
+  createdAt?: Date;
+};
+
+export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   const { invoice, tenant, customer, todayApi } = input;
   const m = pdfMessages[input.language];
   const color = `#${tenant.primary_color.replace(/^#/, '')}`;
@@ -55,6 +59,7 @@ export function renderInvoicePdf(input: {
     info: {
       Title: `${m.invoice} ${invoice.invoice_id}`,
       Author: tenant.legal_name || tenant.company_name,
+      ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
     },
   });
   const left = 48;
@@ -249,4 +254,15 @@ export function renderInvoicePdf(input: {
   }
   doc.end();
   return doc;
+}
+
+/** The whole document as bytes: what a worker thread of the heavy-work pool sends back. */
+export function renderInvoicePdfBytes(input: PdfInput): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const doc = renderInvoicePdf(input);
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
 }

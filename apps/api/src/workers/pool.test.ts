@@ -1,0 +1,122 @@
+import type { TInvoiceDetail } from '@portal/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../lib/app-error.ts';
+import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+import { createHeavyWork, type HeavyWork } from './pool.ts';
+
+/** An invoice of `lines` lines, with the tenant's SVG logo (bytes that cross the thread too). */
+function longInvoice(lines: number): PdfInput {
+  const invoice: TInvoiceDetail = {
+    invoice_id: `LONG-${lines}`,
+    invoice_date: '20260301',
+    base: lines * 10,
+    iva: lines * 2.1,
+    total: lines * 12.1,
+    import: lines * 12.1,
+    pending: lines * 12.1,
+    customer_name: 'Laura García Martín',
+    status: 0,
+    lines: Array.from({ length: lines }, (_, i) => ({
+      person: `Alumno ${i + 1}`,
+      concept: `Cuota mensual de la actividad número ${i + 1}`,
+      quota: 'Marzo 2026',
+      quantity: 1,
+      unit_price: 10,
+      iva: 21,
+    })),
+    payments: [
+      {
+        payment_id: 'p1',
+        duedate: '20260305',
+        method: 'Domiciliación',
+        import: lines * 12.1,
+        paiddate: null,
+        state: 'pending',
+      },
+    ],
+  };
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0a7"/></svg>`;
+  return {
+    invoice,
+    tenant: {
+      company_name: 'Demo Fitness',
+      legal_name: 'Demo Fitness S.L.',
+      legal_nif: 'B12345678',
+      legal_address: 'Carrer Major 1, Girona',
+      contact_email: 'secretaria@demo.test',
+      primary_color: '0a7a55',
+      logo_mime: 'image/svg+xml',
+      logo_data: new TextEncoder().encode(svg),
+    },
+    customer: {
+      name: 'Laura García Martín',
+      nif: '12345678Z',
+      address: 'Carrer Nou 2',
+      postal_code: '17001',
+      city: 'Girona',
+      province: 'Girona',
+      country: 'España',
+      email: 'cliente@demo.test',
+    },
+    language: 'es',
+    todayApi: '20260310',
+    createdAt: new Date('2026-03-10T10:00:00Z'),
+  };
+}
+
+describe('the heavy-work pool', () => {
+  let pool: HeavyWork | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('draws on a worker thread the same bytes as the renderer in process', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 4 });
+    const input = longInvoice(120);
+    const inProcess = Buffer.from(await renderInvoicePdfBytes(input));
+    const fromPool = await pool.renderInvoicePdf(input);
+    expect(fromPool.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(fromPool.equals(inProcess)).toBe(true);
+  });
+
+  it('keeps the event loop free while a long PDF is drawn', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 4 });
+    // The thread is started (and the renderer compiled) first, so that only the drawing counts.
+    await pool.renderInvoicePdf(longInvoice(1));
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 1);
+    await pool.renderInvoicePdf(longInvoice(500));
+    clearInterval(timer);
+    // Drawn in process, the 500 lines hold the loop in one piece: not one tick until the end.
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 1 });
+    const settled: string[] = [];
+    const runs = Array.from({ length: 4 }, (_, i) =>
+      (pool as HeavyWork).renderInvoicePdf(longInvoice(200)).then(
+        () => settled.push(`done ${i}`),
+        (error: unknown) => {
+          settled.push(`refused ${i}`);
+          throw error;
+        },
+      ),
+    );
+    const results = await Promise.allSettled(runs);
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({
+        statusCode: 503,
+        code: 'service_unavailable',
+        headers: { 'retry-after': '2' },
+      });
+    }
+    // The refusals came before any accepted document was done: nothing waited to be refused.
+    expect(settled.slice(0, refused.length).every((s) => s.startsWith('refused'))).toBe(true);
+    expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+  });
+});

@@ -1,0 +1,77 @@
+import { availableParallelism } from 'node:os';
+import { ErrorCode } from '@portal/contract';
+import { Piscina } from 'piscina';
+import { AppError } from '../lib/app-error.ts';
+import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
+import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
+import type { PdfInput } from '../modules/invoices/pdf.ts';
+
+/**
+ * Threads by default: one per core but one, which stays with the event loop (at least one), and at
+ * most four: a thread that has drawn a PDF holds ~110 MB (its own V8 heap, pdfkit and its fonts),
+ * so the default stays bounded on a large machine. WORKER_THREADS sets another number.
+ */
+export const defaultWorkerThreads = (): number =>
+  Math.max(1, Math.min(availableParallelism() - 1, 4));
+
+/** The 503 of a full queue: the client retries shortly; nothing waits without bound. */
+export const workersBusy = (): AppError =>
+  new AppError(503, ErrorCode.unavailable, 'Too much heavy work at once, retry shortly', {
+    'retry-after': '2',
+  });
+
+export type HeavyWork = {
+  /** The invoice PDF's bytes, drawn on a worker thread. */
+  renderInvoicePdf(input: PdfInput): Promise<Buffer>;
+  /** An invoice batch's JSON text parsed, validated and made into parameters (ingestion). */
+  prepareInvoices(body: unknown): Promise<PreparedInvoices>;
+  /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
+  parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
+  readonly threads: number;
+  /** Lets the running tasks finish, then ends the threads (the app's onClose). */
+  close(): Promise<void>;
+};
+
+/**
+ * The heavy-work pool: `threads` worker threads, started on first use and ended after a minute
+ * idle (an idle server keeps no thread's memory), and at most `maxQueue` tasks waiting for one;
+ * the next task is refused at once with a 503 and Retry-After instead of waiting without bound.
+ */
+export function createHeavyWork({
+  threads,
+  maxQueue,
+}: {
+  threads: number;
+  maxQueue: number;
+}): HeavyWork {
+  const pool = new Piscina({
+    filename: new URL('./entry.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    maxQueue,
+    idleTimeout: 60_000,
+    // The threads run at a lower priority (nice +10, Linux: per thread): when the cores are all
+    // busy, the event loop, PostgreSQL and the other tenants' work go first, the heavy work after.
+    niceIncrement: 10,
+  });
+  async function run<R>(name: string, task: unknown): Promise<R> {
+    try {
+      return (await pool.run(task, { name })) as R;
+    } catch (error) {
+      // piscina's own error of a full queue (errors.ts, TaskQueueAtLimit).
+      if (error instanceof Error && error.message === 'Task queue is at limit') throw workersBusy();
+      throw error;
+    }
+  }
+  return {
+    threads,
+    async renderInvoicePdf(input) {
+      const bytes = await run<Uint8Array>('renderInvoicePdf', input);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),
+    parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
+      run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
+    close: () => pool.close(),
+  };
+}

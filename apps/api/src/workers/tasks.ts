@@ -1,0 +1,13 @@
+import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+export { parseBatch } from '../modules/ingestion/parse-batch.ts';
+export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
+
+/**
+ * The work the pool's threads do (entry.mjs exports each under the same name). Inputs and results
+ * cross threads by structured clone: plain data only.
+ */
+export async function renderInvoicePdf(input: PdfInput): Promise<Uint8Array> {
+  // A buffer of its own (Buffer.concat may hand out a slice of Node's shared pool), so that it
+  // can be moved to the main thread.
+  return new Uint8Array(await renderInvoicePdfBytes(input));
+}

@@ -1,0 +1,352 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openPostgres } from '../apps/api/src/db/database.ts';
+import {
+  loadCustomerEmail,
+  loadPassword,
+  loadTenantId,
+  type LoadShape,
+} from '../apps/api/src/db/seed/generate.ts';
+import { seededRandom } from '../apps/api/src/db/seed/random.ts';
+import { createApiKey, revokeApiKey } from '../apps/api/src/modules/admin/api-keys.ts';
+import {
+  benchAppSecret,
+  benchRanges,
+  portalEnv,
+  signIn,
+  startPortal,
+  type Session,
+} from './api.ts';
+import { ensurePostgresDataset } from './lib/dataset.ts';
+import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts';
+import { freePort } from './lib/ports.ts';
+import type { Server } from './lib/processes.ts';
+import { median, round } from './lib/stats.ts';
+
+export type IsolationOptions = {
+  adminUrl: string;
+  database: string;
+  shape: LoadShape;
+  seconds: number;
+  rounds: number;
+  connections: number;
+  /** Requests per second of `/invoices` on the quiet tenant. */
+  rate: number;
+  /** PDF downloads in flight at once on the busy tenant. */
+  pdfDownloaders: number;
+  log: (line: string) => void;
+};
+
+type Phase = { p50: number[]; p99: number[]; medianP50: number; medianP99: number };
+
+export type IsolationResults = {
+  settings: {
+    seconds: number;
+    rounds: number;
+    rate: number;
+    pdfLines: number;
+    batchInvoices: number;
+    pdfDownloaders: number;
+  };
+  /** `/invoices` of tenant load01 alone, then while tenant load02 downloads PDFs and ingests. */
+  alone: Phase;
+  loaded: Phase;
+  /** medianP99(loaded) / medianP99(alone): the budget (≤ 2x). */
+  ratio: number;
+  /** The heavy work done on the busy tenant during the loaded runs, all rounds together. */
+  heavy: {
+    pdfs: number;
+    pdfRefused: number;
+    pdfMedianMs: number;
+    batches: number;
+    batchMedianMs: number;
+    failures: number;
+  };
+};
+
+const pdfLines = 500;
+const pdfInvoices = 4;
+const batchSize = 10_000;
+
+const phase = (): Phase => ({ p50: [], p99: [], medianP50: 0, medianP99: 0 });
+const record = (p: Phase, r: LoadResult) => {
+  p.p50.push(r.p50);
+  p.p99.push(r.p99);
+  p.medianP50 = median(p.p50);
+  p.medianP99 = median(p.p99);
+};
+
+/** `count` invoices of one customer, each with `lines` lines and one instalment. */
+function invoiceBatch(
+  prefix: string,
+  customerCode: string,
+  count: number,
+  lines: number,
+  cents = 0,
+) {
+  return {
+    invoices: Array.from({ length: count }, (_, i) => {
+      const unit = 1_000 + (i % 97) + cents;
+      const base = unit * lines;
+      const vat = Math.round(base * 0.21);
+      return {
+        id: `${prefix}-${String(i).padStart(5, '0')}`,
+        customer_code: customerCode,
+        invoice_date: '2026-10-01',
+        base_cents: base,
+        vat_cents: vat,
+        total_cents: base + vat,
+        lines: Array.from({ length: lines }, (_, j) => ({
+          line_no: j + 1,
+          person: `Alumno ${j + 1}`,
+          concept: `Actividad ${j + 1}: cuota mensual`,
+          quota: 'Octubre 2026',
+          quantity: 1,
+          unit_price_cents: unit,
+          vat_rate: 21,
+        })),
+        instalments: [
+          { seq: 1, due_date: '2026-10-05', amount_cents: base + vat, method: 'Domiciliación' },
+        ],
+      };
+    }),
+  };
+}
+
+/**
+ * Heavy work never stalls other tenants (issue 20): p99 of `/invoices` on tenant load01 at a fixed
+ * rate, alone and then while tenant load02 downloads PDFs of 500-line invoices and ingests a batch
+ * of 10,000 invoices in a loop, round after round; the budget is the ratio of the two medians.
+ */
+export async function benchIsolation(options: IsolationOptions): Promise<IsolationResults> {
+  const { log, shape } = options;
+  if (shape.tenants < 2) throw new Error('the isolation scenario needs two tenants');
+  const dataset = await ensurePostgresDataset(options.adminUrl, options.database, shape);
+  const quiet = loadTenantId(0);
+  const busy = loadTenantId(1);
+  const pdfCustomer = shape.customersPerTenant - 1;
+
+  // The busy tenant's provider key, its 500-line invoices and its bulk customer (kept between
+  // runs: the batch replays the same 10,000 ids, with other amounts each time).
+  const db = openPostgres({ connectionString: dataset.url, max: 1 });
+  let key: { key: string; id: string };
+  let pdfCustomerCode: string;
+  try {
+    const created = await db.withTenant(busy, (sql) => createApiKey(sql, 'bench isolation'));
+    key = { key: created.key, id: created.row.id };
+    const [row] = await db.withOwner((sql) =>
+      sql.query<{ code: string }>(
+        `SELECT code FROM customers WHERE tenant_id = $1 AND email = $2`,
+        [busy, loadCustomerEmail(pdfCustomer)],
+      ),
+    );
+    if (!row) throw new Error(`no customer ${loadCustomerEmail(pdfCustomer)} on ${busy}`);
+    pdfCustomerCode = row.code;
+  } finally {
+    await db.close();
+  }
+
+  const port = await freePort();
+  const server: Server = await startPortal('portal (isolation)', {
+    ...portalEnv(port, benchAppSecret),
+    DATABASE_URL: dataset.url,
+    DATABASE_POOL_SIZE: '10',
+  });
+  const admin = (path: string, body: string) =>
+    fetch(`${server.url}/${busy}/api/1.0/admin${path}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` },
+      body,
+    });
+  try {
+    const setup = async (path: string, body: object) => {
+      const res = await admin(path, JSON.stringify(body));
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    };
+    await setup('/customers', {
+      customers: [
+        {
+          code: 'BENCH-BULK',
+          email: 'bench-bulk@carga.test',
+          name: 'Carga masiva',
+          send_invitation: false,
+        },
+      ],
+    });
+    await setup('/invoices', invoiceBatch('BENCH-PDF', pdfCustomerCode, pdfInvoices, pdfLines));
+    // Two bodies built once: each batch changes every invoice of the previous one.
+    const batches = [0, 1].map((k) =>
+      JSON.stringify(invoiceBatch('BENCH-BULK', 'BENCH-BULK', batchSize, 1, k)),
+    );
+    const first = await admin('/invoices', batches[1] as string);
+    if (first.status !== 200) throw new Error(`/invoices: ${first.status} ${await first.text()}`);
+
+    const sessions = await signIn(server, shape, 20, [0]);
+    const [pdfSession] = await (async () => {
+      const res = await fetch(`${server.url}/${busy}/api/1.0/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: loadCustomerEmail(pdfCustomer), password: loadPassword }),
+      });
+      if (res.status !== 200) throw new Error(`sign-in on ${busy}: ${res.status}`);
+      return [((await res.json()) as { access_token: string }).access_token];
+    })();
+    log(`  signed in ${sessions.length} customers of ${quiet}; PDFs and batches on ${busy}`);
+
+    const ranges = benchRanges(shape);
+    const random = seededRandom(20);
+    const next = (): LoadRequest => {
+      const s = sessions[Math.floor(random() * sessions.length)] as Session;
+      return {
+        method: 'POST',
+        path: `/${s.tenant}/api/1.0/invoices`,
+        headers: { authorization: `Bearer ${s.token}` },
+        body: JSON.stringify({ ...ranges.invoices, page: 1 }),
+      };
+    };
+    const measure = async () => {
+      const r = await runFixedRate({
+        url: server.url,
+        next,
+        seconds: options.seconds,
+        connections: options.connections,
+        rate: options.rate,
+      });
+      if (r.failures > 0) throw new Error(`/invoices: ${r.failures} of ${r.requests} failed`);
+      return r;
+    };
+
+    const heavy = { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 };
+    const pdfMs: number[] = [];
+    const batchMs: number[] = [];
+    /** PDF downloads and batches on the busy tenant until `stop` says so. */
+    const heavyLoad = (stop: { done: boolean }) => {
+      const pdfLoop = async (k: number) => {
+        for (let i = k; !stop.done; i++) {
+          const started = performance.now();
+          const link = await fetch(`${server.url}/${busy}/api/1.0/invoice/pdf`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${pdfSession}`,
+            },
+            body: JSON.stringify({
+              invoice_id: `BENCH-PDF-${String(i % pdfInvoices).padStart(5, '0')}`,
+            }),
+          });
+          if (link.status !== 200) {
+            heavy.failures += 1;
+            await link.arrayBuffer();
+            continue;
+          }
+          const { url } = (await link.json()) as { url: string };
+          const pdf = await fetch(server.url + url);
+          await pdf.arrayBuffer();
+          if (pdf.status === 200) {
+            heavy.pdfs += 1;
+            pdfMs.push(performance.now() - started);
+          } else if (pdf.status === 503) {
+            heavy.pdfRefused += 1;
+            await sleep(Number(pdf.headers.get('retry-after') ?? 1) * 1000);
+          } else heavy.failures += 1;
+        }
+      };
+      const batchLoop = async () => {
+        for (let i = 0; !stop.done; i++) {
+          const started = performance.now();
+          const res = await admin('/invoices', batches[i % 2] as string);
+          await res.arrayBuffer();
+          if (res.status === 200) {
+            heavy.batches += 1;
+            batchMs.push(performance.now() - started);
+          } else heavy.failures += 1;
+        }
+      };
+      // A request that fails outright (the server gone) is a failure of the run, not a crash.
+      const counted = (loop: Promise<void>) =>
+        loop.catch(() => {
+          heavy.failures += 1;
+        });
+      return Promise.all([
+        ...Array.from({ length: options.pdfDownloaders }, (_, k) => counted(pdfLoop(k))),
+        counted(batchLoop()),
+      ]);
+    };
+
+    // Warm-up: the quiet tenant's reads, and one pass of the heavy work (the pool's thread starts).
+    await runFixedRate({
+      url: server.url,
+      next,
+      seconds: 2,
+      connections: options.connections,
+      rate: options.rate,
+    });
+    {
+      const stop = { done: false };
+      const running = heavyLoad(stop);
+      await sleep(3000);
+      stop.done = true;
+      await running;
+    }
+    Object.assign(heavy, { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 });
+    pdfMs.length = 0;
+    batchMs.length = 0;
+
+    const alone = phase();
+    const loaded = phase();
+    for (let r = 0; r < options.rounds; r++) {
+      const quietRun = await measure();
+      record(alone, quietRun);
+      log(
+        `  round ${r + 1}/${options.rounds} /invoices alone          at ${options.rate} req/s: p50 ${quietRun.p50} ms  p99 ${quietRun.p99} ms (generator late p99 ${quietRun.lateP99} ms)`,
+      );
+      const stop = { done: false };
+      const running = heavyLoad(stop);
+      // The heavy work is under way (a batch is being sent, PDFs are being drawn) before measuring.
+      await sleep(500);
+      const busyRun = await measure();
+      stop.done = true;
+      await running;
+      record(loaded, busyRun);
+      log(
+        `  round ${r + 1}/${options.rounds} /invoices beside PDFs+batch at ${options.rate} req/s: p50 ${busyRun.p50} ms  p99 ${busyRun.p99} ms (generator late p99 ${busyRun.lateP99} ms)`,
+      );
+    }
+    const results: IsolationResults = {
+      settings: {
+        seconds: options.seconds,
+        rounds: options.rounds,
+        rate: options.rate,
+        pdfLines,
+        batchInvoices: batchSize,
+        pdfDownloaders: options.pdfDownloaders,
+      },
+      alone,
+      loaded,
+      ratio: round(loaded.medianP99 / alone.medianP99, 2),
+      heavy: {
+        ...heavy,
+        pdfMedianMs: round(median(pdfMs), 0),
+        batchMedianMs: round(median(batchMs), 0),
+      },
+    };
+    log(
+      `  heavy work on ${busy} meanwhile: ${heavy.pdfs} PDFs of ${pdfLines} lines (median ${results.heavy.pdfMedianMs} ms, ${heavy.pdfRefused} refused with 503), ` +
+        `${heavy.batches} batches of ${batchSize} invoices (median ${results.heavy.batchMedianMs} ms), ${heavy.failures} failures`,
+    );
+    log(
+      `  /invoices p99 ${alone.medianP99} ms alone, ${loaded.medianP99} ms beside the heavy work: ${results.ratio}x`,
+    );
+    if (heavy.failures > 0) {
+      throw new Error(
+        `${heavy.failures} heavy requests failed; the portal said:\n${server.output()}`,
+      );
+    }
+    return results;
+  } finally {
+    await server.stop();
+    const cleanup = openPostgres({ connectionString: dataset.url, max: 1 });
+    await cleanup
+      .withTenant(busy, (sql) => revokeApiKey(sql, key.id))
+      .finally(() => cleanup.close());
+  }
+}
