@@ -32,17 +32,9 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
 
   /**
    * Refresh and logout are authenticated by a cookie, so they need proof that this page sent them:
-   * the XSRF double-submit, and an Origin (when the browser sends one) of this tenant.
+   * the XSRF double-submit (the Origin of every write is checked by plugins/app/same-origin.ts).
    */
   function checkCookieCall(request: FastifyRequest) {
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      const allowed = new Set([
-        new URL(request.tenant.canonical_url).origin,
-        ...ctx.config.ALLOWED_ORIGINS,
-      ]);
-      if (!allowed.has(origin)) throw new AppError(403, ErrorCode.forbidden, 'Origin not allowed');
-    }
     const header = request.headers[xsrfHeader];
     if (
       !ctx.xsrf.verify(request.cookies[xsrfCookie], typeof header === 'string' ? header : undefined)
