@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
@@ -57,10 +59,23 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = createContext(config, database, rootSecret, (msg) => app.log.info(msg));
+  const ctx: AppContext = createContext(
+    config,
+    database,
+    rootSecret,
+    (msg) => app.log.info(msg),
+    (error, msg) => app.log.error({ err: error }, msg),
+  );
   app.decorateRequest('customerId', '');
   app.addHook('onClose', async () => {
     ctx.redis?.disconnect();
+  });
+  // Limits and revocations live in Redis when it is configured: give its connection a moment to
+  // open before the first request (its commands do not queue while it is down).
+  app.addHook('onReady', async () => {
+    const redis = ctx.redis;
+    if (!redis || redis.status === 'ready') return;
+    await Promise.race([once(redis, 'ready'), setTimeout(5000)]);
   });
   await app.register(db, { db: database });
   await app.register(errorHandler);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { SignJWT, UnsecuredJWT } from 'jose';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
@@ -224,7 +224,7 @@ describe.each(engines())('accounts and sessions on $name', (engine) => {
       const { body } = await signIn('demo');
       const key = deriveKey(rootSecret, 'access-token');
       const now = Math.floor(Date.now() / 1000);
-      const expired = await new SignJWT({ tid: 'demo' })
+      const expired = await new SignJWT({ tid: 'demo', sid: decodeJwt(body.access_token).sid })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer(tokenIssuer)
         .setAudience(tokenAudience('demo'))

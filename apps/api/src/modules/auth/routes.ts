@@ -25,6 +25,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     db: ctx.db,
     tokens: ctx.tokens,
     limiter: ctx.limiter,
+    revocations: ctx.revocations,
     sendResetMail: createResetMailer(ctx.db, ctx.mailer, (msg) => app.log.info(msg)),
     onBackgroundError: (error) => app.log.error({ err: error }, 'password-reset e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,

@@ -3,6 +3,7 @@ import { ErrorCode, FieldError, type TAuthUser } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { Revocations } from './revocations.ts';
 import { isWeakPassword } from './common-passwords.ts';
 import {
   hashPassword,
@@ -55,6 +56,8 @@ export type AuthServiceDeps = {
   db: Database;
   tokens: AccessTokens;
   limiter: RateLimiter;
+  /** Ended sessions: told of every family a logout, a reset or a replayed refresh token ends. */
+  revocations: Revocations;
   sendResetMail: (input: {
     tenantId: string;
     customer: CustomerAuthRow;
@@ -71,6 +74,7 @@ export function createAuthService({
   db,
   tokens,
   limiter,
+  revocations,
   sendResetMail,
   onBackgroundError,
   limitScale,
@@ -95,16 +99,21 @@ export function createAuthService({
     persistent: boolean,
   ): Promise<Session> {
     const refreshToken = newOpaqueToken();
+    const familyId = randomUUID();
     await db.withTenant(tenantId, (sql) =>
       repository.insertRefresh(sql, {
-        familyId: randomUUID(),
+        familyId,
         customerId: customer.id,
         tokenHash: hashToken(refreshToken),
         persistent,
         expiresAt: expiry(persistent),
       }),
     );
-    const accessToken = await tokens.sign({ customerId: customer.id, tenantId });
+    const accessToken = await tokens.sign({
+      customerId: customer.id,
+      tenantId,
+      sessionId: familyId,
+    });
     return { accessToken, refreshToken, persistent, user: toUser(customer) };
   }
 
@@ -184,7 +193,7 @@ export function createAuthService({
         if (!row || row.revoked_at) return { kind: 'invalid' as const };
         if (row.rotated_at) {
           await repository.revokeFamily(sql, row.family_id);
-          return { kind: 'reused' as const };
+          return { kind: 'reused' as const, familyId: row.family_id };
         }
         if (row.expires_at.getTime() <= Date.now()) return { kind: 'invalid' as const };
         const customer = await repository.findCustomerById(sql, row.customer_id);
@@ -198,10 +207,21 @@ export function createAuthService({
           persistent: row.persistent,
           expiresAt: expiry(row.persistent),
         });
-        return { kind: 'ok' as const, customer, next, persistent: row.persistent };
+        return {
+          kind: 'ok' as const,
+          customer,
+          next,
+          persistent: row.persistent,
+          familyId: row.family_id,
+        };
       });
+      if (outcome.kind === 'reused') await revocations.revoked(tenantId, [outcome.familyId]);
       if (outcome.kind !== 'ok') throw unauthorized;
-      const accessToken = await tokens.sign({ customerId: outcome.customer.id, tenantId });
+      const accessToken = await tokens.sign({
+        customerId: outcome.customer.id,
+        tenantId,
+        sessionId: outcome.familyId,
+      });
       return {
         accessToken,
         refreshToken: outcome.next,
@@ -210,12 +230,16 @@ export function createAuthService({
       };
     },
 
+    /** Ends the session: its refresh tokens and, at once, every access token issued for it. */
     async logout(tenantId: string, refreshToken: string | undefined): Promise<void> {
       if (!refreshToken || refreshToken.length > 200) return;
-      await db.withTenant(tenantId, async (sql) => {
+      const familyId = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
         if (row) await repository.revokeFamily(sql, row.family_id);
+        return row?.family_id;
       });
+      // Also when the family was already revoked: a retried logout completes what failed before.
+      if (familyId) await revocations.revoked(tenantId, [familyId]);
     },
 
     /**
@@ -266,14 +290,16 @@ export function createAuthService({
         if (!row.customer_id) return 'gone' as const;
         await repository.setPasswordHash(sql, row.customer_id, newHash);
         await repository.spendResets(sql, row.customer_id);
-        await repository.revokeAllOfCustomer(sql, row.customer_id);
-        return 'ok' as const;
+        const ended = await repository.revokeAllOfCustomer(sql, row.customer_id);
+        return { ended };
       });
       if (outcome === 'invalid')
         throw new FieldValidationError({ token: [FieldError.invalidToken] });
       if (outcome === 'expired')
         throw new AppError(400, ErrorCode.resetTokenExpired, 'Reset link expired');
       if (outcome === 'gone') throw new AppError(404, ErrorCode.userNotFound, 'User not found');
+      // Every session of the customer ended with the old password, access tokens included.
+      await revocations.revoked(tenantId, outcome.ended);
     },
   };
 }
