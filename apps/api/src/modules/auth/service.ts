@@ -21,17 +21,40 @@ export const persistentSessionDays = 30;
 export const sessionHours = 12;
 export const resetTokenMinutes = 60;
 
-/** Limits: [count, window seconds]. Per IP, per account+IP, and per account. */
+/**
+ * Limits: [count, window seconds]. Sign-in attempts are refused per IP and per account+IP only:
+ * someone who knows a customer's e-mail must not be able to keep the customer out.
+ */
 export const limits = {
   loginPerIp: [30, 60],
   loginPerAccountAndIp: [10, 15 * 60],
-  loginPerAccount: [50, 60 * 60],
   forgotPerIp: [10, 15 * 60],
   // Beyond this an address gets no more e-mails for the hour, yet the answer is the same and the
   // links already sent keep working: someone flooding a customer's address cannot lock them out.
   forgotMailsPerAccount: [5, 60 * 60],
   resetPerIp: [20, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
+
+/**
+ * The account-wide limit only slows down. It counts the attempts on one account from every IP in
+ * a window; past `free` of them, each IP must leave a gap between two attempts on that account,
+ * growing with the count (one more second per `perSecond` attempts) up to `maxGapSeconds`. The
+ * first attempt from an IP is never refused, so the owner signing in from anywhere new gets in at
+ * once; after a typo they wait at most `maxGapSeconds`. A successful reset clears the count.
+ */
+export const accountSlowdown = {
+  windowSeconds: 15 * 60,
+  free: 20,
+  perSecond: 20,
+  maxGapSeconds: 5,
+} as const;
+
+/** Seconds an IP must wait between two attempts on an account tried `count` times (0: none). */
+export function accountGapSeconds(count: number, scale = 1): number {
+  const over = count - accountSlowdown.free * scale;
+  if (over <= 0) return 0;
+  return Math.min(accountSlowdown.maxGapSeconds, Math.ceil(over / accountSlowdown.perSecond));
+}
 
 export type Session = {
   accessToken: string;
@@ -158,7 +181,16 @@ export function createAuthService({
       const email = input.email.toLowerCase();
       await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
       await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
-      await enforce(`login:acct:${tenantId}:${email}`, limits.loginPerAccount);
+      const { count } = await limiter.hit(
+        `login:acct:${tenantId}:${email}`,
+        Number.MAX_SAFE_INTEGER,
+        accountSlowdown.windowSeconds,
+      );
+      const gap = accountGapSeconds(count, limitScale);
+      if (gap > 0) {
+        const verdict = await limiter.hit(`login:gap:${tenantId}:${email}:${ip}`, 1, gap);
+        if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
+      }
       // The lookup and the hashing wait for a slot of the password gate: a burst of sign-ins gets
       // 503s instead of a queue without end. Known or unknown e-mail, the same path.
       const customer = await passwordGate.run(async () => {
@@ -298,6 +330,14 @@ export function createAuthService({
       if (outcome === 'expired')
         throw new AppError(400, ErrorCode.resetTokenExpired, 'Reset link expired');
       if (outcome === 'gone') throw new AppError(404, ErrorCode.userNotFound, 'User not found');
+      // The owner proved who they are: whatever slowed sign-ins to this account ends, and this
+      // IP's failed attempts are forgotten.
+      const email = input.email.toLowerCase();
+      await Promise.all([
+        limiter.reset(`login:acct:${tenantId}:${email}`),
+        limiter.reset(`login:pair:${tenantId}:${email}:${ip}`),
+        limiter.reset(`login:gap:${tenantId}:${email}:${ip}`),
+      ]);
       // Every session of the customer ended with the old password, access tokens included.
       await revocations.revoked(tenantId, outcome.ended);
     },
