@@ -81,7 +81,8 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   });
 
   route(app, routes.resetPassword, async ({ request, body }) => {
-    await service.resetPassword(request.tenant.id, body, request.ip);
+    const { company_name: company, legal_name: legal } = request.tenant;
+    await service.resetPassword(request.tenant.id, body, request.ip, [company, legal]);
     return { message: 'Password changed' };
   });
 

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Revocations } from './revocations.ts';
-import { isWeakPassword } from './common-passwords.ts';
+import { newPasswordProblems } from './common-passwords.ts';
 import {
   hashPassword,
   needsRehash,
@@ -308,11 +308,15 @@ export function createAuthService({
       tenantId: string,
       input: { token: string; email: string; password: string },
       ip: string,
+      /** The tenant's company and legal names: a password must not contain them. */
+      organisationNames: readonly string[],
     ): Promise<void> {
       await enforce(`reset:ip:${tenantId}:${ip}`, limits.resetPerIp);
-      if (isWeakPassword(input.password, input.email)) {
-        throw new FieldValidationError({ password: [FieldError.weakPassword] });
-      }
+      const problems = newPasswordProblems(input.password, {
+        email: input.email,
+        organisationNames,
+      });
+      if (problems.length > 0) throw new FieldValidationError({ password: problems });
       const newHash = await passwordGate.run(() => hashPassword(input.password));
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findResetForUpdate(sql, hashToken(input.token));
