@@ -48,8 +48,31 @@ test('a forgotten password is reset from the link in the e-mail', async ({ page 
 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1, name: t.reset.title })).toBeVisible();
+
+  // The strength shows as the user types, in words; the rules are explained before sending.
+  const strength = page.getByTestId('password-strength').locator('[aria-live="polite"]');
+  const newField = passwordField(page, t.fields.newPassword);
+  await newField.fill('abcdefgh');
+  await expect(strength).toHaveText(`${t.reset.strength.label}: ${t.reset.strength.weak}`);
+  // Tenant 1 is the Club Deportivo Las Encinas.
+  await newField.fill('Encinas-2026!');
+  await expect(strength).toHaveText(
+    `${t.reset.strength.label}: ${t.reset.strength.tooWeak}. ${t.validation.passwordContainsName}`,
+  );
+  await passwordField(page, t.fields.confirmPassword).fill('Encinas-2026!');
+  await page.getByRole('button', { name: t.reset.submit }).click();
+  await expect(page.getByText(t.validation.passwordContainsName).first()).toBeVisible();
+  await expect(newField).toBeFocused();
+  // A leaked password passes the screen's rules; the server refuses it, with its own reason.
+  await newField.fill('password1234');
+  await passwordField(page, t.fields.confirmPassword).fill('password1234');
+  await page.getByRole('button', { name: t.reset.submit }).click();
+  await expect(page.getByRole('alert')).toContainText(t.errors.passwordCommon);
+  await expect(newField).toBeFocused();
+
   const newPassword = 'Nueva-clave-2026!';
-  await passwordField(page, t.fields.newPassword).fill(newPassword);
+  await newField.fill(newPassword);
+  await expect(strength).toHaveText(`${t.reset.strength.label}: ${t.reset.strength.strong}`);
   await passwordField(page, t.fields.confirmPassword).fill('something else');
   await page.getByRole('button', { name: t.reset.submit }).click();
   await expect(page.getByText(t.validation.passwordMismatch)).toBeVisible();

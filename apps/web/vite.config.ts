@@ -202,7 +202,19 @@ export default defineConfig(({ isSsrBuild }) => ({
   server: {
     // API calls are `/{tenant}/api/1.0/...`: everything else is the app.
     proxy: {
-      '^/[^/]+/api/': { target: 'http://localhost:3000' },
+      '^/[^/]+/api/': {
+        target: 'http://localhost:3000',
+        // The API takes writes only from the tenant's own origin (plugins/app/same-origin.ts): the
+        // page's origin is this dev server's, so name the API's port, as the built app would.
+        configure(proxy) {
+          proxy.on('proxyReq', (request) => {
+            const origin = request.getHeader('origin');
+            if (typeof origin === 'string') {
+              request.setHeader('origin', origin.replace(/:\d+$/, ':3000'));
+            }
+          });
+        },
+      },
       // Built per tenant by the API (apps/api/src/modules/tenants/manifest.ts).
       '/manifest.webmanifest': { target: 'http://localhost:3000' },
     },

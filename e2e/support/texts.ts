@@ -11,11 +11,20 @@ const read = <T>(namespace: string): T =>
 
 type AuthTexts = {
   fields: Record<'email' | 'password' | 'newPassword' | 'confirmPassword', string>;
-  validation: Record<'required' | 'invalidEmail' | 'passwordMismatch', string>;
-  errors: Record<'invalidCredentials' | 'noAccount' | 'signInFailed', string>;
+  validation: Record<
+    'required' | 'invalidEmail' | 'passwordMismatch' | 'passwordContainsName',
+    string
+  >;
+  errors: Record<'invalidCredentials' | 'noAccount' | 'signInFailed' | 'passwordCommon', string>;
   login: { rememberMe: string; forgotPassword: string; submit: string; continueWith: string };
   recovery: { title: string; submit: string; successTitle: string; backToLogin: string };
-  reset: { title: string; submit: string; successTitle: string; goToLogin: string };
+  reset: {
+    title: string;
+    submit: string;
+    successTitle: string;
+    goToLogin: string;
+    strength: Record<'label' | 'tooWeak' | 'weak' | 'fair' | 'good' | 'strong', string>;
+  };
   callback: { failedTitle: string; backToLogin: string };
   profile: { title: string; sections: Record<'fiscal' | 'contact' | 'billing', string> };
   options: Record<'myUser' | 'invoices' | 'payments', string>;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
@@ -10,6 +12,7 @@ import errorHandler from './plugins/app/error-handler.ts';
 import openapi from './plugins/app/openapi.ts';
 import tenant from './plugins/app/tenant.ts';
 import db from './plugins/external/db.ts';
+import sameOrigin from './plugins/app/same-origin.ts';
 import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, type AppContext } from './context.ts';
@@ -21,7 +24,7 @@ import invoiceRoutes from './modules/invoices/routes.ts';
 import contactRoutes from './modules/contact/routes.ts';
 import notificationRoutes from './modules/notifications/routes.ts';
 import paymentMethodRoutes from './modules/payment-methods/routes.ts';
-import paymentRoutes from './modules/payments/routes.ts';
+import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
@@ -66,12 +69,25 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = createContext(config, database, rootSecret, (msg) => app.log.info(msg));
+  const ctx: AppContext = createContext(
+    config,
+    database,
+    rootSecret,
+    (msg) => app.log.info(msg),
+    (error, msg) => app.log.error({ err: error }, msg),
+  );
   app.decorateRequest('customerId', '');
   app.addHook('onClose', async () => {
     ctx.redis?.disconnect();
     // After the requests in flight (server.ts drains them first): their tasks have finished.
     await ctx.heavyWork.close();
+  });
+  // Limits and revocations live in Redis when it is configured: give its connection a moment to
+  // open before the first request (its commands do not queue while it is down).
+  app.addHook('onReady', async () => {
+    const redis = ctx.redis;
+    if (!redis || redis.status === 'ready') return;
+    await Promise.race([once(redis, 'ready'), setTimeout(5000)]);
   });
   await app.register(db, { db: database });
   await app.register(errorHandler);
@@ -80,6 +96,8 @@ export async function buildApp({
     tls: config.publicUrl.startsWith('https:'),
   });
   await app.register(compress, { global: true, threshold: 1024 });
+  // Forms reach only the two protocol endpoints that receive them (the Redsys notification and the
+  // OpenID form_post callback): every other write of the API is refused by `same-origin` unless JSON.
   await app.register(formbody, { bodyLimit: 65_536 });
   await app.register(openapi);
   await app.register(formPostCallback);
@@ -87,6 +105,10 @@ export async function buildApp({
   await app.register(
     async (api) => {
       await api.register(tenant);
+      await api.register(sameOrigin, {
+        allowedOrigins: config.ALLOWED_ORIGINS,
+        formRoutes: [`/:tenant/api/1.0${notificationPath}`],
+      });
       if (config.RATE_LIMIT_PER_MINUTE > 0) {
         await api.register(rateLimit, {
           max: config.RATE_LIMIT_PER_MINUTE,

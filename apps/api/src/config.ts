@@ -66,7 +66,7 @@ const ZEnv = z.object({
   AUTH_LIMIT_SCALE: z.coerce.number().int().min(1).max(1000).default(1),
   /** Lifetime of an access token. */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
-  /** Origins allowed to call the cookie-authenticated calls besides each tenant's canonical URL. */
+  /** Origins allowed to make state-changing API calls besides each tenant's canonical URL. */
   ALLOWED_ORIGINS: z
     .string()
     .default('')

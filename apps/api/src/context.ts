@@ -16,6 +16,11 @@ import {
   type AccessTokens,
   type Xsrf,
 } from './modules/auth/tokens.ts';
+import {
+  createDatabaseRevocations,
+  createRedisRevocations,
+  type Revocations,
+} from './modules/auth/revocations.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
 import { requireApiKey } from './plugins/app/require-api-key.ts';
@@ -29,6 +34,8 @@ export type AppContext = {
   tokens: AccessTokens;
   xsrf: Xsrf;
   limiter: RateLimiter;
+  /** Ended sessions, whose access tokens are refused before their expiry. */
+  revocations: Revocations;
   mailer: Mailer;
   requireCustomer: preValidationHookHandler;
   /** The tenant API key check of the provider-integration calls (`/admin/...`). */
@@ -45,6 +52,7 @@ export function createContext(
   db: Database,
   rootSecret: Buffer,
   log: (msg: string) => void,
+  logError: (error: unknown, msg: string) => void = () => {},
 ): AppContext {
   const tokens = createAccessTokens(
     deriveKey(rootSecret, 'access-token'),
@@ -54,6 +62,15 @@ export function createContext(
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
     : null;
   const threads = config.WORKER_THREADS ?? defaultWorkerThreads();
+  // Without a listener ioredis prints every failed reconnection as an unhandled error.
+  redis?.on('error', (error: unknown) => logError(error, 'Redis connection error'));
+  const databaseRevocations = createDatabaseRevocations(db);
+  const revocations = redis
+    ? createRedisRevocations(redis, databaseRevocations, {
+        ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+        onError: (error) => logError(error, 'Redis revocation check failed; asked the database'),
+      })
+    : databaseRevocations;
   return {
     config,
     db,
@@ -61,12 +78,13 @@ export function createContext(
     tokens,
     xsrf: createXsrf(deriveKey(rootSecret, 'xsrf')),
     limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+    revocations,
     mailer: createMailer({
       smtpUrl: config.SMTP_URL,
       outboxDir: join(config.DATA_DIR, 'outbox'),
       log,
     }),
-    requireCustomer: requireCustomer(tokens),
+    requireCustomer: requireCustomer(tokens, revocations),
     requireApiKey: requireApiKey(db),
     redis,
     secretBox: createSecretBox(rootSecret),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { SignJWT, UnsecuredJWT } from 'jose';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
@@ -224,7 +224,7 @@ describe.each(engines())('accounts and sessions on $name', (engine) => {
       const { body } = await signIn('demo');
       const key = deriveKey(rootSecret, 'access-token');
       const now = Math.floor(Date.now() / 1000);
-      const expired = await new SignJWT({ tid: 'demo' })
+      const expired = await new SignJWT({ tid: 'demo', sid: decodeJwt(body.access_token).sid })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer(tokenIssuer)
         .setAudience(tokenAudience('demo'))
@@ -383,7 +383,7 @@ describe.each(engines())('accounts and sessions on $name', (engine) => {
       expect(restored.statusCode).toBe(200);
     });
 
-    it('refuses weak passwords, a mismatch, a wrong e-mail and a token of another tenant', async () => {
+    it('refuses common and short passwords, ones with the e-mail or the organisation, a mismatch, a wrong e-mail and a token of another tenant', async () => {
       await forgot('1', secondEmail);
       const link = linkIn((await smtp.waitFor(secondEmail)).raw);
       const weak = await reset('1', {
@@ -393,14 +393,30 @@ describe.each(engines())('accounts and sessions on $name', (engine) => {
         password_confirmation: 'password123',
       });
       expect(weak.statusCode).toBe(422);
-      expect(weak.json()).toMatchObject({ errors: { password: ['weak_password'] } });
+      expect(weak.json()).toMatchObject({ errors: { password: ['password_common'] } });
       const short = await reset('1', {
         token: link.token,
         email: link.email,
         password: 'Ab1!',
         password_confirmation: 'Ab1!',
       });
-      expect(short.json()).toMatchObject({ errors: { password: ['weak_password'] } });
+      expect(short.json()).toMatchObject({ errors: { password: ['too_short'] } });
+      // The e-mail (segundo@...) and the organisation (Club Deportivo Las Encinas), each with
+      // its own code; the link stays unspent.
+      for (const [password, code] of [
+        ['Segundo-2026!', 'password_contains_email'],
+        ['Las-Encinas-2026', 'password_contains_name'],
+        ['CLUBDEPORTIVO lasencinas', 'password_contains_name'],
+      ]) {
+        const refused = await reset('1', {
+          token: link.token,
+          email: link.email,
+          password,
+          password_confirmation: password,
+        });
+        expect(refused.statusCode, password).toBe(422);
+        expect(refused.json(), password).toMatchObject({ errors: { password: [code] } });
+      }
       const mismatch = await reset('1', {
         token: link.token,
         email: link.email,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { exportJWK, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import { decodeJwt, exportJWK, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
@@ -44,7 +44,7 @@ describe.each(engines())('token attacks on $name', (engine) => {
     });
   /** A token as this server would sign it, with `change` applied to its claims or header. */
   const forge = (claims: JWTPayload = {}, header: Record<string, unknown> = {}, secret = key) =>
-    new SignJWT({ tid: 'demo', ...claims })
+    new SignJWT({ tid: 'demo', sid: decodeJwt(me.token).sid, ...claims })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...header })
       .setIssuer((claims.iss as string | undefined) ?? tokenIssuer)
       .setAudience((claims.aud as string | undefined) ?? tokenAudience('demo'))
@@ -163,6 +163,16 @@ describe.each(engines())('token attacks on $name', (engine) => {
       .setIssuedAt()
       .sign(key);
     await expectRefused(withoutExp);
+    // No session id (`sid`): nothing says whether its session was ended.
+    const withoutSid = await new SignJWT({ tid: 'demo' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(tokenIssuer)
+      .setAudience(tokenAudience('demo'))
+      .setSubject(me.id)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
+    await expectRefused(withoutSid);
     // Signed by another server (another root secret).
     await expectRefused(await forge({}, {}, deriveKey(randomBytes(32), 'access-token')));
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZEmail } from './common.ts';
 import { FieldError } from './errors.ts';
+import { passwordMinLength } from './password-rules.ts';
 
 /** The signed-in customer as the web app stores it (spec §3 "Auth state"). */
 export const ZAuthUser = z.object({
@@ -34,7 +35,7 @@ export type TRefreshResponse = z.infer<typeof ZRefreshResponse>;
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
 export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
-export const passwordMinLength = 8;
+export { passwordMinLength } from './password-rules.ts';
 
 export const ZResetPasswordRequest = z
   .object({
@@ -45,7 +46,7 @@ export const ZResetPasswordRequest = z
     email: ZEmail,
     password: z
       .string(FieldError.required)
-      .min(passwordMinLength, FieldError.weakPassword)
+      .min(passwordMinLength, FieldError.tooShort)
       .max(1024, FieldError.tooLong),
     password_confirmation: z.string(FieldError.required).min(1, FieldError.required),
   })

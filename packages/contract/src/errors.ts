@@ -54,6 +54,13 @@ export const FieldError = {
   unknownField: 'unknown_field',
   invalidToken: 'invalid_token',
   weakPassword: 'weak_password',
+  // A new password that is refused (password-rules.ts); `too_short` under 8 characters.
+  /** One of the most common passwords of the public leaked-password lists. */
+  passwordCommon: 'password_common',
+  /** Contains the account's e-mail (its local part, or a piece of it). */
+  passwordContainsEmail: 'password_contains_email',
+  /** Contains the organisation's name (or a word of it). */
+  passwordContainsName: 'password_contains_name',
   mismatch: 'mismatch',
   /** The amount sent differs from what the server computes from the unpaid instalments. */
   amountMismatch: 'amount_mismatch',

@@ -2,6 +2,15 @@ export * from './errors.ts';
 export * from './common.ts';
 export * from './visual-config.ts';
 export * from './auth.ts';
+export {
+  emailFragments,
+  foldForComparison,
+  nameFragments,
+  PasswordProblem,
+  passwordProblems,
+  type TPasswordContext,
+  type TPasswordProblem,
+} from './password-rules.ts';
 export * from './invoices.ts';
 export * from './payments.ts';
 export * from './redsys.ts';

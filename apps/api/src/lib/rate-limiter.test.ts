@@ -33,6 +33,7 @@ describe.each(limiters)('%s rate limiter', (_name, limiter) => {
     const verdicts = [];
     for (let i = 0; i < 4; i++) verdicts.push(await limiter.hit(key, 3, 60));
     expect(verdicts.map((v) => v.allowed)).toEqual([true, true, true, false]);
+    expect(verdicts.map((v) => v.count)).toEqual([1, 2, 3, 4]);
     expect(verdicts[3]?.retryAfterSeconds).toBeGreaterThan(0);
     expect(verdicts[3]?.retryAfterSeconds).toBeLessThanOrEqual(60);
   });

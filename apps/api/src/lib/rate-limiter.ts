@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 
-export type LimitVerdict = { allowed: boolean; retryAfterSeconds: number };
+/** `count`: hits in the current window, this one included. */
+export type LimitVerdict = { allowed: boolean; retryAfterSeconds: number; count: number };
 
 /**
  * Fixed-window counters for limits keyed by something other than the IP (an account, an
@@ -28,6 +29,7 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       return {
         allowed: w.count <= limit,
         retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)),
+        count: w.count,
       };
     },
     async reset(key) {
@@ -47,7 +49,11 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'portal:rl:'): Rat
         await redis.pexpire(k, windowSeconds * 1000);
         ttl = windowSeconds * 1000;
       }
-      return { allowed: count <= limit, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+      return {
+        allowed: count <= limit,
+        retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
+        count,
+      };
     },
     async reset(key) {
       await redis.del(prefix + key);

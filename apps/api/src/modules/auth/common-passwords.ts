@@ -1,18 +1,42 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
+import {
+  PasswordProblem,
+  passwordProblems,
+  type TPasswordContext,
+  type TPasswordProblem,
+} from '@portal/contract';
+
 /**
- * Passwords of 8+ characters that top the public leaked-password lists (incl. Spanish ones).
- * A reset to one of these is refused as weak (spec §8 weakPassword).
+ * Spanish and Catalan favourites that the (mostly English) leaked-password list below lacks.
+ * Lower case; only 8+ characters matter (shorter ones are refused as too short anyway).
  */
-const list = `password 12345678 123456789 1234567890 qwertyuiop 11111111 00000000 iloveyou password1
-password123 passw0rd contraseña contrasena contraseña1 contrasena1 abcd1234 qwerty123 qwerty12
-admin123 welcome1 football baseball sunshine princess superman whatever trustno1 starwars
-87654321 12341234 asdfghjk zxcvbnm1 q1w2e3r4 1q2w3e4r 1qaz2wsx barcelona realmadrid tequiero
-teamo123 letmein1 monkey123 dragon12 master12 11223344 12121212 123123123 qwertyui 147258369
-abc12345 aa123456 password! iloveyou1 jesus123 mariposa11 azerty123 qazwsxedc 1234qwer
-demo1234 changeme secret123 987654321 999999999 88888888 123qweasd`;
+const spanish = `contraseña contrasena contraseña1 contrasena1 contraseña123 contrasena123
+contrasenya contrasenya1 tequiero tequiero1 teamo123 teamo1234 barcelona barcelona1 realmadrid
+realmadrid1 madrid123 sevilla123 valencia1 espana123 españa123 mariposa mariposa1 mariposa11
+princesa princesa1 hola1234 holahola 12345678a bienvenido bienvenido1 futbol123 1234abcd
+abcd1234 qwerty123 asdf1234 demo1234 changeme secret123 admin123 welcome1 password!`;
 
-export const commonPasswords: ReadonlySet<string> = new Set(list.split(/\s+/).filter(Boolean));
+/**
+ * The most common passwords of the public leaked-password lists: zxcvbn-ts's `passwords-common`
+ * (about 49,000, ranked by frequency across leaks; the 18,000 of 8+ characters are kept), plus the
+ * Spanish ones above. Compared case-insensitively and exactly (NIST SP 800-63B 5.1.1.2: refuse
+ * values "known to be commonly-used, expected, or compromised").
+ */
+export const commonPasswords: ReadonlySet<string> = new Set(
+  [...dictionary['passwords-common'], ...spanish.split(/\s+/)]
+    .map((p) => p.toLowerCase())
+    .filter((p) => p.length >= 8),
+);
 
-export function isWeakPassword(password: string, email: string): boolean {
-  const lower = password.toLowerCase();
-  return password.length < 8 || commonPasswords.has(lower) || lower === email.toLowerCase();
+export const isCommonPassword = (password: string): boolean =>
+  commonPasswords.has(password.toLowerCase());
+
+/** Every rule a new password breaks (empty: it may be set). */
+export function newPasswordProblems(
+  password: string,
+  context: TPasswordContext,
+): TPasswordProblem[] {
+  const problems = passwordProblems(password, context);
+  if (isCommonPassword(password)) problems.push(PasswordProblem.common);
+  return problems;
 }

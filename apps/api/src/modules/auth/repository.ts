@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/database.ts';
+import type { Sql, SqlQuery } from '../../db/database.ts';
 
 export type CustomerAuthRow = {
   id: string;
@@ -94,12 +94,25 @@ export function createAuthRepository() {
         [familyId],
       );
     },
-    async revokeAllOfCustomer(sql: Sql, customerId: string): Promise<void> {
-      await sql.query(
+    /** Ends every session of the customer; answers the families (sessions) it ended. */
+    async revokeAllOfCustomer(sql: Sql, customerId: string): Promise<string[]> {
+      const rows = await sql.query<{ family_id: string }>(
         `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND revoked_at IS NULL`,
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND revoked_at IS NULL
+          RETURNING family_id`,
         [customerId],
       );
+      return [...new Set(rows.map((r) => r.family_id))];
+    },
+    /** True when the session (refresh family) was ended; one statement, on the family's index. */
+    async isFamilyRevoked(sql: SqlQuery, familyId: string): Promise<boolean> {
+      const rows = await sql.query<{ revoked: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM refresh_tokens
+                         WHERE tenant_id = current_setting('app.tenant_id') AND family_id = $1
+                           AND revoked_at IS NOT NULL) AS revoked`,
+        [familyId],
+      );
+      return rows[0]?.revoked === true;
     },
 
     async insertReset(

@@ -25,6 +25,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     db: ctx.db,
     tokens: ctx.tokens,
     limiter: ctx.limiter,
+    revocations: ctx.revocations,
     sendResetMail: createResetMailer(ctx.db, ctx.mailer),
     onBackgroundError: (error) => app.log.error({ err: error }, 'password-reset e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
@@ -32,17 +33,9 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
 
   /**
    * Refresh and logout are authenticated by a cookie, so they need proof that this page sent them:
-   * the XSRF double-submit, and an Origin (when the browser sends one) of this tenant.
+   * the XSRF double-submit (the Origin of every write is checked by plugins/app/same-origin.ts).
    */
   function checkCookieCall(request: FastifyRequest) {
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      const allowed = new Set([
-        new URL(request.tenant.canonical_url).origin,
-        ...ctx.config.ALLOWED_ORIGINS,
-      ]);
-      if (!allowed.has(origin)) throw new AppError(403, ErrorCode.forbidden, 'Origin not allowed');
-    }
     const header = request.headers[xsrfHeader];
     if (
       !ctx.xsrf.verify(request.cookies[xsrfCookie], typeof header === 'string' ? header : undefined)
@@ -88,7 +81,8 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   });
 
   route(app, routes.resetPassword, async ({ request, body }) => {
-    await service.resetPassword(request.tenant.id, body, request.ip);
+    const { company_name: company, legal_name: legal } = request.tenant;
+    await service.resetPassword(request.tenant.id, body, request.ip, [company, legal]);
     return { message: 'Password changed' };
   });
 

@@ -3,7 +3,8 @@ import { ErrorCode, FieldError, type TAuthUser } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import { isWeakPassword } from './common-passwords.ts';
+import type { Revocations } from './revocations.ts';
+import { newPasswordProblems } from './common-passwords.ts';
 import {
   hashPassword,
   needsRehash,
@@ -20,17 +21,40 @@ export const persistentSessionDays = 30;
 export const sessionHours = 12;
 export const resetTokenMinutes = 60;
 
-/** Limits: [count, window seconds]. Per IP, per account+IP, and per account. */
+/**
+ * Limits: [count, window seconds]. Sign-in attempts are refused per IP and per account+IP only:
+ * someone who knows a customer's e-mail must not be able to keep the customer out.
+ */
 export const limits = {
   loginPerIp: [30, 60],
   loginPerAccountAndIp: [10, 15 * 60],
-  loginPerAccount: [50, 60 * 60],
   forgotPerIp: [10, 15 * 60],
   // Beyond this an address gets no more e-mails for the hour, yet the answer is the same and the
   // links already sent keep working: someone flooding a customer's address cannot lock them out.
   forgotMailsPerAccount: [5, 60 * 60],
   resetPerIp: [20, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
+
+/**
+ * The account-wide limit only slows down. It counts the attempts on one account from every IP in
+ * a window; past `free` of them, each IP must leave a gap between two attempts on that account,
+ * growing with the count (one more second per `perSecond` attempts) up to `maxGapSeconds`. The
+ * first attempt from an IP is never refused, so the owner signing in from anywhere new gets in at
+ * once; after a typo they wait at most `maxGapSeconds`. A successful reset clears the count.
+ */
+export const accountSlowdown = {
+  windowSeconds: 15 * 60,
+  free: 20,
+  perSecond: 20,
+  maxGapSeconds: 5,
+} as const;
+
+/** Seconds an IP must wait between two attempts on an account tried `count` times (0: none). */
+export function accountGapSeconds(count: number, scale = 1): number {
+  const over = count - accountSlowdown.free * scale;
+  if (over <= 0) return 0;
+  return Math.min(accountSlowdown.maxGapSeconds, Math.ceil(over / accountSlowdown.perSecond));
+}
 
 export type Session = {
   accessToken: string;
@@ -55,6 +79,8 @@ export type AuthServiceDeps = {
   db: Database;
   tokens: AccessTokens;
   limiter: RateLimiter;
+  /** Ended sessions: told of every family a logout, a reset or a replayed refresh token ends. */
+  revocations: Revocations;
   sendResetMail: (input: {
     tenantId: string;
     customer: CustomerAuthRow;
@@ -71,6 +97,7 @@ export function createAuthService({
   db,
   tokens,
   limiter,
+  revocations,
   sendResetMail,
   onBackgroundError,
   limitScale,
@@ -95,16 +122,21 @@ export function createAuthService({
     persistent: boolean,
   ): Promise<Session> {
     const refreshToken = newOpaqueToken();
+    const familyId = randomUUID();
     await db.withTenant(tenantId, (sql) =>
       repository.insertRefresh(sql, {
-        familyId: randomUUID(),
+        familyId,
         customerId: customer.id,
         tokenHash: hashToken(refreshToken),
         persistent,
         expiresAt: expiry(persistent),
       }),
     );
-    const accessToken = await tokens.sign({ customerId: customer.id, tenantId });
+    const accessToken = await tokens.sign({
+      customerId: customer.id,
+      tenantId,
+      sessionId: familyId,
+    });
     return { accessToken, refreshToken, persistent, user: toUser(customer) };
   }
 
@@ -149,7 +181,16 @@ export function createAuthService({
       const email = input.email.toLowerCase();
       await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
       await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
-      await enforce(`login:acct:${tenantId}:${email}`, limits.loginPerAccount);
+      const { count } = await limiter.hit(
+        `login:acct:${tenantId}:${email}`,
+        Number.MAX_SAFE_INTEGER,
+        accountSlowdown.windowSeconds,
+      );
+      const gap = accountGapSeconds(count, limitScale);
+      if (gap > 0) {
+        const verdict = await limiter.hit(`login:gap:${tenantId}:${email}:${ip}`, 1, gap);
+        if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
+      }
       // The lookup and the hashing wait for a slot of the password gate: a burst of sign-ins gets
       // 503s instead of a queue without end. Known or unknown e-mail, the same path.
       const customer = await passwordGate.run(async () => {
@@ -184,7 +225,7 @@ export function createAuthService({
         if (!row || row.revoked_at) return { kind: 'invalid' as const };
         if (row.rotated_at) {
           await repository.revokeFamily(sql, row.family_id);
-          return { kind: 'reused' as const };
+          return { kind: 'reused' as const, familyId: row.family_id };
         }
         if (row.expires_at.getTime() <= Date.now()) return { kind: 'invalid' as const };
         const customer = await repository.findCustomerById(sql, row.customer_id);
@@ -198,10 +239,21 @@ export function createAuthService({
           persistent: row.persistent,
           expiresAt: expiry(row.persistent),
         });
-        return { kind: 'ok' as const, customer, next, persistent: row.persistent };
+        return {
+          kind: 'ok' as const,
+          customer,
+          next,
+          persistent: row.persistent,
+          familyId: row.family_id,
+        };
       });
+      if (outcome.kind === 'reused') await revocations.revoked(tenantId, [outcome.familyId]);
       if (outcome.kind !== 'ok') throw unauthorized;
-      const accessToken = await tokens.sign({ customerId: outcome.customer.id, tenantId });
+      const accessToken = await tokens.sign({
+        customerId: outcome.customer.id,
+        tenantId,
+        sessionId: outcome.familyId,
+      });
       return {
         accessToken,
         refreshToken: outcome.next,
@@ -210,12 +262,16 @@ export function createAuthService({
       };
     },
 
+    /** Ends the session: its refresh tokens and, at once, every access token issued for it. */
     async logout(tenantId: string, refreshToken: string | undefined): Promise<void> {
       if (!refreshToken || refreshToken.length > 200) return;
-      await db.withTenant(tenantId, async (sql) => {
+      const familyId = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
         if (row) await repository.revokeFamily(sql, row.family_id);
+        return row?.family_id;
       });
+      // Also when the family was already revoked: a retried logout completes what failed before.
+      if (familyId) await revocations.revoked(tenantId, [familyId]);
     },
 
     /**
@@ -252,11 +308,15 @@ export function createAuthService({
       tenantId: string,
       input: { token: string; email: string; password: string },
       ip: string,
+      /** The tenant's company and legal names: a password must not contain them. */
+      organisationNames: readonly string[],
     ): Promise<void> {
       await enforce(`reset:ip:${tenantId}:${ip}`, limits.resetPerIp);
-      if (isWeakPassword(input.password, input.email)) {
-        throw new FieldValidationError({ password: [FieldError.weakPassword] });
-      }
+      const problems = newPasswordProblems(input.password, {
+        email: input.email,
+        organisationNames,
+      });
+      if (problems.length > 0) throw new FieldValidationError({ password: problems });
       const newHash = await passwordGate.run(() => hashPassword(input.password));
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findResetForUpdate(sql, hashToken(input.token));
@@ -266,14 +326,24 @@ export function createAuthService({
         if (!row.customer_id) return 'gone' as const;
         await repository.setPasswordHash(sql, row.customer_id, newHash);
         await repository.spendResets(sql, row.customer_id);
-        await repository.revokeAllOfCustomer(sql, row.customer_id);
-        return 'ok' as const;
+        const ended = await repository.revokeAllOfCustomer(sql, row.customer_id);
+        return { ended };
       });
       if (outcome === 'invalid')
         throw new FieldValidationError({ token: [FieldError.invalidToken] });
       if (outcome === 'expired')
         throw new AppError(400, ErrorCode.resetTokenExpired, 'Reset link expired');
       if (outcome === 'gone') throw new AppError(404, ErrorCode.userNotFound, 'User not found');
+      // The owner proved who they are: whatever slowed sign-ins to this account ends, and this
+      // IP's failed attempts are forgotten.
+      const email = input.email.toLowerCase();
+      await Promise.all([
+        limiter.reset(`login:acct:${tenantId}:${email}`),
+        limiter.reset(`login:pair:${tenantId}:${email}:${ip}`),
+        limiter.reset(`login:gap:${tenantId}:${email}:${ip}`),
+      ]);
+      // Every session of the customer ended with the old password, access tokens included.
+      await revocations.revoked(tenantId, outcome.ended);
     },
   };
 }

@@ -8,20 +8,20 @@ const tokens = createAccessTokens(key, 900);
 
 describe('access tokens', () => {
   it('round-trips the customer and tenant', async () => {
-    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo' });
+    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' });
     expect(await tokens.verify(token, 'demo')).toEqual({
       ok: true,
-      claims: { customerId: 'c1', tenantId: 'demo' },
+      claims: { customerId: 'c1', tenantId: 'demo', sessionId: 's1' },
     });
   });
 
   it('refuses a token of tenant A on tenant B', async () => {
-    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo' });
+    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' });
     expect(await tokens.verify(token, '1')).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('tells an expired token from an invalid one', async () => {
-    const expired = await new SignJWT({ tid: 'demo' })
+    const expired = await new SignJWT({ tid: 'demo', sid: 's1' })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuer(tokenIssuer)
       .setAudience(tokenAudience('demo'))
@@ -49,7 +49,12 @@ describe('access tokens', () => {
   it('refuses another key, another issuer, a tampered payload and garbage', async () => {
     const other = createAccessTokens(randomBytes(32), 900);
     expect(
-      (await tokens.verify(await other.sign({ customerId: 'c1', tenantId: 'demo' }), 'demo')).ok,
+      (
+        await tokens.verify(
+          await other.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' }),
+          'demo',
+        )
+      ).ok,
     ).toBe(false);
     const wrongIssuer = await new SignJWT({ tid: 'demo' })
       .setProtectedHeader({ alg: 'HS256' })
@@ -60,7 +65,7 @@ describe('access tokens', () => {
       .setExpirationTime('5m')
       .sign(key);
     expect((await tokens.verify(wrongIssuer, 'demo')).ok).toBe(false);
-    const good = await tokens.sign({ customerId: 'c1', tenantId: 'demo' });
+    const good = await tokens.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' });
     const [h, p, s] = good.split('.');
     const payload = JSON.parse(Buffer.from(p ?? '', 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'c2' })).toString('base64url')}.${s}`;
@@ -72,7 +77,7 @@ describe('access tokens', () => {
 describe('the verified-token cache', () => {
   it('answers a verified token again without losing the tenant or expiry checks', async () => {
     const short = createAccessTokens(key, 1);
-    const token = await short.sign({ customerId: 'c1', tenantId: 'demo' });
+    const token = await short.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' });
     expect((await short.verify(token, 'demo')).ok).toBe(true);
     expect((await short.verify(token, 'demo')).ok).toBe(true);
     // The cached entry is bound to its tenant...
@@ -83,7 +88,7 @@ describe('the verified-token cache', () => {
   });
 
   it('never answers a tampered token from the cache', async () => {
-    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo' });
+    const token = await tokens.sign({ customerId: 'c1', tenantId: 'demo', sessionId: 's1' });
     expect((await tokens.verify(token, 'demo')).ok).toBe(true);
     expect((await tokens.verify(`${token.slice(0, -2)}xx`, 'demo')).ok).toBe(false);
   });

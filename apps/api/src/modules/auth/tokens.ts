@@ -6,7 +6,8 @@ export const tokenIssuer = 'oficina-online';
 /** Tokens are bound to one tenant: the audience names it, and so does the `tid` claim. */
 export const tokenAudience = (tenantId: string): string => `tenant:${tenantId}`;
 
-export type AccessClaims = { customerId: string; tenantId: string };
+/** `sessionId` is the refresh family the token was issued for (claim `sid`): ending it ends them. */
+export type AccessClaims = { customerId: string; tenantId: string; sessionId: string };
 
 /** Verified tokens kept in memory (oldest evicted first): about 2 MB at most. */
 const verifiedCacheSize = 10_000;
@@ -24,7 +25,7 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number) {
   return {
     ttlSeconds,
     sign(claims: AccessClaims): Promise<string> {
-      return new SignJWT({ tid: claims.tenantId })
+      return new SignJWT({ tid: claims.tenantId, sid: claims.sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(tokenIssuer)
         .setAudience(tokenAudience(claims.tenantId))
@@ -37,6 +38,8 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number) {
       // A customer sends the same token for up to its whole life: verify it once, then answer
       // from a bounded cache keyed by the whole token (signature included, so a tampered token
       // never hits) until it expires. The bench showed jose's WebCrypto path at ~67 µs a call.
+      // The cache holds only what the signature proves: whether the session was ended since is
+      // asked on every call (revocations.ts, in requireCustomer), cached or not.
       const cached = verified.get(token);
       if (cached && cached.tenantId === tenantId) {
         if (cached.expiresAt > Date.now()) return { ok: true, claims: cached.claims };
@@ -48,11 +51,15 @@ export function createAccessTokens(key: Uint8Array, ttlSeconds: number) {
           algorithms: ['HS256'],
           issuer: tokenIssuer,
           audience: tokenAudience(tenantId),
-          requiredClaims: ['sub', 'exp', 'iat', 'tid'],
+          requiredClaims: ['sub', 'exp', 'iat', 'tid', 'sid'],
         });
-        if (payload.tid !== tenantId || typeof payload.sub !== 'string')
+        if (
+          payload.tid !== tenantId ||
+          typeof payload.sub !== 'string' ||
+          typeof payload.sid !== 'string'
+        )
           return { ok: false, reason: 'invalid' };
-        const claims = { customerId: payload.sub, tenantId };
+        const claims = { customerId: payload.sub, tenantId, sessionId: payload.sid };
         if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value ?? '');
         verified.set(token, { tenantId, claims, expiresAt: (payload.exp ?? 0) * 1000 });
         return { ok: true, claims };

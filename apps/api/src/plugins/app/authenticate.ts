@@ -1,6 +1,7 @@
 import { ErrorCode } from '@portal/contract';
 import type { preValidationHookHandler } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Revocations } from '../../modules/auth/revocations.ts';
 import type { AccessTokens } from '../../modules/auth/tokens.ts';
 
 declare module 'fastify' {
@@ -13,9 +14,13 @@ declare module 'fastify' {
 
 /**
  * The bearer check of every customer call: a missing or invalid token is 401; an expired one is
- * 403 `token_expired`, which the web app answers with one refresh and a retry (spec §4).
+ * 403 `token_expired`, which the web app answers with one refresh and a retry (spec §4). A token
+ * of a session that was ended (logout, password reset, a replayed refresh token) is 401 at once.
  */
-export function requireCustomer(tokens: AccessTokens): preValidationHookHandler {
+export function requireCustomer(
+  tokens: AccessTokens,
+  revocations: Revocations,
+): preValidationHookHandler {
   return async (request) => {
     const header = request.headers.authorization;
     const match = header ? /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/.exec(header) : null;
@@ -25,6 +30,9 @@ export function requireCustomer(tokens: AccessTokens): preValidationHookHandler 
       throw verdict.reason === 'expired'
         ? new AppError(403, ErrorCode.tokenExpired, 'Access token expired')
         : new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+    }
+    if (await revocations.isRevoked(verdict.claims.tenantId, verdict.claims.sessionId)) {
+      throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
     }
     request.customerId = verdict.claims.customerId;
   };

@@ -57,6 +57,18 @@ describe('error catalogue (spec §8)', () => {
     expect(resetErrorMessage(invalid({ password: ['weak_password'] }))).toEqual({
       key: 'weakPassword',
     });
+    expect(resetErrorMessage(invalid({ password: ['too_short'] }))).toEqual({
+      key: 'weakPassword',
+    });
+    expect(resetErrorMessage(invalid({ password: ['password_common'] }))).toEqual({
+      key: 'passwordCommon',
+    });
+    expect(resetErrorMessage(invalid({ password: ['password_contains_email'] }))).toEqual({
+      key: 'passwordContainsEmail',
+    });
+    expect(
+      resetErrorMessage(invalid({ password: ['password_contains_name', 'password_common'] })),
+    ).toEqual({ key: 'passwordContainsName' });
     expect(resetErrorMessage(invalid({ password_confirmation: ['mismatch'] }))).toEqual({
       key: 'invalidData',
     });

@@ -15,6 +15,9 @@ export type AuthErrorKey =
   | 'sendError'
   | 'invalidToken'
   | 'weakPassword'
+  | 'passwordCommon'
+  | 'passwordContainsEmail'
+  | 'passwordContainsName'
   | 'invalidData'
   | 'tokenExpired'
   | 'userNotFound'
@@ -67,15 +70,29 @@ export function recoveryErrorMessage(error: unknown): AuthMessage {
   return { key: 'sendError' };
 }
 
+/** The server's refusal of a new password (its first code), worded; weak password otherwise. */
+const passwordRefusals: Partial<Record<string, AuthErrorKey>> = {
+  password_common: 'passwordCommon',
+  password_contains_email: 'passwordContainsEmail',
+  password_contains_name: 'passwordContainsName',
+};
+
+/** A failure that is about the new password: the screen marks and focuses its field. */
+export function isPasswordRefusal(message: AuthMessage): boolean {
+  return message.key === 'weakPassword' || Object.values(passwordRefusals).includes(message.key);
+}
+
 /**
- * Spec §8 "Reset": 422 with `errors.token` invalid token, with `errors.password` weak password,
+ * Spec §8 "Reset": 422 with `errors.token` invalid token, with `errors.password` the password's
+ * own reason (common, contains the e-mail or the organisation's name; weak password otherwise),
  * other 422 invalid data; 400 expired (request a new link); 404 user not found; else generic.
  */
 export function resetErrorMessage(error: unknown): AuthMessage {
   const api = asApiError(error);
   if (api?.status === 422) {
     if (api.errors?.token?.length) return { key: 'invalidToken' };
-    if (api.errors?.password?.length) return { key: 'weakPassword' };
+    const refused = api.errors?.password?.[0];
+    if (refused) return { key: passwordRefusals[refused] ?? 'weakPassword' };
     return { key: 'invalidData' };
   }
   if (api?.status === 400) return { key: 'tokenExpired' };

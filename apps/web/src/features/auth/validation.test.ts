@@ -40,4 +40,12 @@ describe('validation (spec §5)', () => {
     });
     expect(validateReset({ password: '12345678', confirmation: '12345678' })).toEqual({});
   });
+
+  it("reset: neither the e-mail nor the organisation's name inside the password", () => {
+    const context = { email: 'laura@demo.test', organisationNames: ['Club Deportivo Las Encinas'] };
+    const both = (password: string) => validateReset({ password, confirmation: password }, context);
+    expect(both('Laura-2026-xyz')).toEqual({ password: 'password_contains_email' });
+    expect(both('las-ENCINAS-2026')).toEqual({ password: 'password_contains_name' });
+    expect(both('Tres-tigres-tristes')).toEqual({});
+  });
 });

@@ -1,4 +1,5 @@
 import type { TFieldError } from '@portal/contract/errors';
+import { passwordProblems, type TPasswordContext } from '@portal/contract/password-rules';
 
 /**
  * The form rules of spec §5, written out here rather than imported from the contract's zod schemas
@@ -6,7 +7,13 @@ import type { TFieldError } from '@portal/contract/errors';
  */
 export type FieldErrorCode = Extract<
   TFieldError,
-  'required' | 'invalid_email' | 'too_short' | 'mismatch'
+  | 'required'
+  | 'invalid_email'
+  | 'too_short'
+  | 'mismatch'
+  | 'password_common'
+  | 'password_contains_email'
+  | 'password_contains_name'
 >;
 
 export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
@@ -15,7 +22,7 @@ export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Spec §5 "Reset": the contract's `passwordMinLength`. */
-export const passwordMinLength = 8;
+export { passwordMinLength } from '@portal/contract/password-rules';
 
 /** Required first, then the pattern (spec §5 "Recovery: e-mail required, then pattern"). */
 export function validateEmail(value: string): FieldErrorCode | undefined {
@@ -44,13 +51,16 @@ export function validateRecovery(values: { email: string }) {
   return collect<'email'>([['email', validateEmail(values.email)]]);
 }
 
-/** Spec §5 "Reset": both required; at least 8 characters; the confirmation matches. */
-export function validateReset(values: { password: string; confirmation: string }) {
-  const password = !values.password
-    ? 'required'
-    : values.password.length < passwordMinLength
-      ? 'too_short'
-      : undefined;
+/**
+ * Spec §5 "Reset": both required; the contract's password rules (at least 8 characters, neither
+ * the e-mail nor the organisation's name inside); the confirmation matches. Whether it is one of
+ * the common passwords only the server knows (its list is too large for the browser).
+ */
+export function validateReset(
+  values: { password: string; confirmation: string },
+  context: TPasswordContext = {},
+) {
+  const password = !values.password ? 'required' : passwordProblems(values.password, context)[0];
   const confirmation = !values.confirmation
     ? 'required'
     : values.confirmation !== values.password

@@ -1,14 +1,21 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { buttonClasses } from '@/components/ui/button';
+import { useVisualConfig } from '@/lib/visual-config';
 import { resetPassword } from '../api/reset-password';
-import { type AuthMessage, needsNewResetLink, resetErrorMessage } from '../error-messages';
+import {
+  type AuthMessage,
+  isPasswordRefusal,
+  needsNewResetLink,
+  resetErrorMessage,
+} from '../error-messages';
 import { type FieldErrors, hasErrors, validateReset } from '../validation';
 import { SuccessMark } from './auth-icons';
 import { AuthCard } from './auth-card';
 import { FormAlert, PasswordField, SubmitButton, textLinkClasses } from './form-fields';
+import { PasswordStrengthMeter } from './password-strength-meter';
 import { useAuthTexts } from './use-auth-texts';
 
 type Field = 'password' | 'confirmation';
@@ -32,6 +39,13 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
   const confirmationRef = useRef<HTMLInputElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const failureId = useId();
+  const strengthId = useId();
+  const { companyName, legal } = useVisualConfig();
+  // What the new password must not contain (the server checks the same, with the same code).
+  const context = useMemo(
+    () => ({ email, organisationNames: [companyName, legal.name].filter(Boolean) }),
+    [email, companyName, legal.name],
+  );
 
   useEffect(() => {
     if (done) titleRef.current?.focus();
@@ -40,7 +54,7 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const found = validateReset({ password, confirmation });
+    const found = validateReset({ password, confirmation }, context);
     setErrors(found);
     setFailure(null);
     if (hasErrors(found)) {
@@ -54,7 +68,7 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
     } catch (error) {
       const message = resetErrorMessage(error);
       setFailure(message);
-      if (message.key === 'weakPassword') passwordRef.current?.focus();
+      if (isPasswordRefusal(message)) passwordRef.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -77,7 +91,7 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
     );
   }
 
-  const weak = failure?.key === 'weakPassword';
+  const weak = failure ? isPasswordRefusal(failure) : false;
   return (
     <AuthCard
       title={t('reset.title')}
@@ -113,9 +127,10 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
           hint={t('reset.passwordHint')}
           error={texts.field(errors.password)}
           invalid={weak}
-          describedBy={weak ? failureId : undefined}
+          describedBy={[weak ? failureId : '', strengthId].filter(Boolean).join(' ')}
           required
         />
+        <PasswordStrengthMeter password={password} context={context} id={strengthId} />
         <PasswordField
           ref={confirmationRef}
           label={t('fields.confirmPassword')}

@@ -18,6 +18,12 @@ export function useAuthTexts() {
           return t('validation.passwordTooShort', { min: passwordMinLength });
         case 'mismatch':
           return t('validation.passwordMismatch');
+        case 'password_common':
+          return t('validation.passwordCommon');
+        case 'password_contains_email':
+          return t('validation.passwordContainsEmail');
+        case 'password_contains_name':
+          return t('validation.passwordContainsName');
       }
     },
     error(message: AuthMessage): string {
