@@ -76,6 +76,9 @@ export const FieldError = {
   emailTaken: 'email_taken',
   /** No instalment with this invoice id and sequence number. */
   unknownInstalment: 'unknown_instalment',
+  // Every call (input-safety.ts): what no field of any request accepts.
+  /** A NUL byte or another control character, or a broken (lone surrogate) character. */
+  invalidCharacters: 'invalid_characters',
 } as const;
 export type TFieldError = (typeof FieldError)[keyof typeof FieldError];
 export const fieldErrorCodes: ReadonlySet<string> = new Set(Object.values(FieldError));

@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './common.ts';
+export * from './input-safety.ts';
 export * from './visual-config.ts';
 export * from './auth.ts';
 export * from './invoices.ts';
