@@ -1,4 +1,5 @@
-import { FieldError, type TFieldError } from './errors.ts';
+// Type-only: the web app's forms import these checks, and errors.ts would bring zod with it.
+import type { TFieldError } from './errors.ts';
 
 /**
  * Rules every value of every request obeys, whatever its field (body, query string, path): the
@@ -21,10 +22,10 @@ export function hasUnsafeText(value: string): boolean {
 
 /** The code of a number no field accepts, or undefined. */
 export function unsafeNumberCode(value: number): TFieldError | undefined {
-  if (!Number.isFinite(value)) return FieldError.invalidType;
-  if (Object.is(value, -0)) return FieldError.invalidFormat;
-  if (value > Number.MAX_SAFE_INTEGER) return FieldError.tooBig;
-  if (value < -Number.MAX_SAFE_INTEGER) return FieldError.tooSmall;
+  if (!Number.isFinite(value)) return 'invalid_type';
+  if (Object.is(value, -0)) return 'invalid_format';
+  if (value > Number.MAX_SAFE_INTEGER) return 'too_big';
+  if (value < -Number.MAX_SAFE_INTEGER) return 'too_small';
   return undefined;
 }
 
@@ -43,15 +44,15 @@ export function findUnsafeInput(value: unknown, context = 'body'): Record<string
   };
   const walk = (v: unknown, path: string, depth: number) => {
     if (typeof v === 'string') {
-      if (hasUnsafeText(v)) add(path, FieldError.invalidCharacters);
+      if (hasUnsafeText(v)) add(path, 'invalid_characters');
     } else if (typeof v === 'number') {
       const code = unsafeNumberCode(v);
       if (code) add(path, code);
     } else if (v && typeof v === 'object') {
-      if (depth >= maxDepth) return add(path, FieldError.tooBig);
+      if (depth >= maxDepth) return add(path, 'too_big');
       for (const [key, item] of Object.entries(v)) {
         const at = path ? `${path}.${key}` : key;
-        if (hasUnsafeText(key)) add(path, FieldError.invalidCharacters);
+        if (hasUnsafeText(key)) add(path, 'invalid_characters');
         else walk(item, at, depth + 1);
       }
     }
