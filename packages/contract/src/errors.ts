@@ -31,6 +31,13 @@ export const ErrorCode = {
   paymentUnavailable: 'payment_unavailable',
   /** The main method, or one with a pending request, cannot be deleted. */
   methodInUse: 'method_in_use',
+  // Per-customer caps (customer-limits.ts), all 409.
+  /** The customer already keeps `customerLimits.paymentMethods` methods. */
+  paymentMethodLimit: 'payment_method_limit',
+  /** `customerLimits.pendingRequests` requests already wait for the provider's review. */
+  pendingRequestLimit: 'pending_request_limit',
+  /** `customerLimits.pendingCardAttempts` card additions already wait for the gateway. */
+  cardAttemptLimit: 'card_attempt_limit',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

@@ -23,6 +23,7 @@ import type { Language } from '../mail/messages.ts';
 import { formatEuros, paymentMessages, redsysLanguage } from './messages.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
+import { checkCustomerLimits } from '../payment-methods/service.ts';
 
 export const redsysHosts = {
   test: 'https://sis-t.redsys.es:25443',
@@ -331,6 +332,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         ) {
           throw new AppError(503, ErrorCode.paymentUnavailable, 'Card payments are not configured');
         }
+        await checkCustomerLimits(sql, actor.customerId, 'card');
         const language: Language = body.language ?? 'es';
         const orderNumber = newOrderNumber();
         const attempt = await repository.insertAttempt(sql, {
