@@ -8,7 +8,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import errorHandler from './plugins/app/error-handler.ts';
+import errorHandler, { sendError } from './plugins/app/error-handler.ts';
+import inputGuard from './plugins/app/input-guard.ts';
 import openapi from './plugins/app/openapi.ts';
 import tenant from './plugins/app/tenant.ts';
 import db from './plugins/external/db.ts';
@@ -65,6 +66,9 @@ export async function buildApp({
     return503OnClosing: true,
     // Signed links (the invoice PDF) carry their claims in a path parameter.
     routerOptions: { maxParamLength: 600 },
+    // A path that does not decode (`%ED%A0%80`, a lone surrogate) or a parameter over that length:
+    // the documented 400 of every other bad request, not Fastify's own body echoing the path.
+    frameworkErrors: (error, request, reply) => sendError(error, reply, request.log),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -109,6 +113,7 @@ export async function buildApp({
         allowedOrigins: config.ALLOWED_ORIGINS,
         formRoutes: [`/:tenant/api/1.0${notificationPath}`],
       });
+      await api.register(inputGuard);
       if (config.RATE_LIMIT_PER_MINUTE > 0) {
         await api.register(rateLimit, {
           max: config.RATE_LIMIT_PER_MINUTE,

@@ -1,4 +1,4 @@
-import { routes, type TRouteName } from '@portal/contract';
+import { adminRoutes, routes, type TAdminRouteName, type TRouteName } from '@portal/contract';
 
 const someId = '00000000-0000-4000-8000-000000000000';
 const range = { datefrom: '20240101', dateto: '20241231' };
@@ -28,17 +28,34 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     invoices: { body: { ...range, page: '1', pending: true } },
     invoiceSummary: { body: range },
     invoice: { body: { invoice_id: 'F-0' } },
-    relatedInvoices: { body: { invoice_id: 'F-0' } },
+    relatedInvoices: { body: { invoice_id: 'F-0', year: 2024 } },
     invoicePdf: { body: { invoice_id: 'F-0', language: 'es' } },
     payments: { body: { ...range, page: '1', pending: true, order: 'asc' } },
-    initPayment: { body: { amount: 12.5, payment_ids: [someId], language: 'es' } },
+    initPayment: {
+      body: {
+        amount: 12.5,
+        payment_ids: [someId],
+        language: 'es',
+        description: 'Cuota',
+        success_url: 'https://example.com/ok',
+        error_url: 'https://example.com/ko',
+        user_id: 'u',
+        card_id: someId,
+      },
+    },
     paymentStatus: { params: { id: someId } },
     paymentMethods: {},
     addBankAccount: {
-      body: { iban: 'ES91 2100 0418 4502 0005 1332', holder: 'Titular', nif: '12345678Z' },
+      body: {
+        iban: 'ES91 2100 0418 4502 0005 1332',
+        holder: 'Titular',
+        nif: '12345678Z',
+        entity: 'Banco',
+        alias: 'Cuenta',
+      },
     },
-    addCard: { body: { alias: 'Tarjeta' } },
-    updatePaymentMethod: { params: { id: someId }, body: { alias: 'Alias' } },
+    addCard: { body: { alias: 'Tarjeta', language: 'es' } },
+    updatePaymentMethod: { params: { id: someId }, body: { alias: 'Alias', holder: 'Titular' } },
     deletePaymentMethod: { params: { id: someId } },
     requestMainMethod: { params: { id: someId } },
     requestVerification: { params: { id: someId } },
@@ -61,7 +78,137 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
 /** The URL of a call under a tenant, its `:params` filled. */
 export function urlOf(tenant: string, name: TRouteName, params = validRequests[name].params) {
   const path = routes[name].path.replace(/:(\w+)/g, (_, key: string) =>
-    encodeURIComponent(params?.[key] ?? ''),
+    encodeAny(params?.[key] ?? ''),
   );
   return `/${tenant}/api/1.0${path}`;
+}
+
+/**
+ * One valid request of every provider-integration call (`adminRoutes`): what the bad-input tests
+ * poison field by field. Codes and ids name nothing of the seed, so a valid one would be refused
+ * later (unknown customer, no such request) but never for its shape.
+ */
+export const validAdminRequests: Record<
+  TAdminRouteName,
+  { params?: Record<string, string>; body?: object; query?: Record<string, string> }
+> = {
+  ingestCustomers: {
+    body: {
+      customers: [
+        {
+          code: 'C-FUZZ-1',
+          email: 'fuzz@demo.test',
+          name: 'Marta',
+          last_name: 'Soler',
+          nif: '12345678Z',
+          address: 'Carrer Major 12',
+          city: 'Girona',
+          country: 'España',
+          shipping_cp: '17001',
+          shipping_province: 'Girona',
+          shipping_city: 'Girona',
+          shipping_country: 'España',
+          shipping_address: 'Carrer Major 12',
+          phone: '+34 600 123 456',
+          contact_name: 'Marta',
+          invoice_email: 'factures@demo.test',
+          invoice_name: 'Marta Soler',
+          payment_method_label: 'Domiciliación',
+          entry_date: '2024-09-01',
+          language: 'ca',
+          send_invitation: false,
+        },
+      ],
+    },
+  },
+  inviteCustomers: { body: { codes: ['C-NOBODY'] } },
+  ingestInvoices: {
+    body: {
+      invoices: [
+        {
+          id: 'FV-FUZZ-1',
+          customer_code: 'C-NOBODY',
+          invoice_date: '2026-03-01',
+          base_cents: 5000,
+          vat_cents: 1050,
+          total_cents: 6050,
+          lines: [
+            {
+              line_no: 1,
+              person: 'Pau',
+              concept: 'Cuota',
+              quota: 'Marzo',
+              quantity: 1,
+              unit_price_cents: 5000,
+              vat_rate: 21,
+            },
+          ],
+          instalments: [{ seq: 1, due_date: '2026-03-05', amount_cents: 6050, method: 'Recibo' }],
+        },
+      ],
+    },
+  },
+  changeInstalmentStatus: {
+    body: {
+      changes: [{ invoice_id: 'FV-NOBODY', seq: 1, status: 'paid', paid_date: '2026-03-05' }],
+    },
+  },
+  ingestNotifications: {
+    body: {
+      notifications: [
+        {
+          id: 'N-FUZZ-1',
+          customer_code: 'C-NOBODY',
+          type: 'info',
+          title: 'Aviso',
+          message: 'Mensaje',
+          link: '/invoices',
+        },
+      ],
+    },
+  },
+  reviewPaymentMethodRequest: { params: { id: someId }, body: { status: 'approved' } },
+  listPaymentMethodRequests: { query: { status: 'pending', limit: '20', before: someId } },
+  getWebhook: {},
+  putWebhook: { body: { url: 'https://erp.example.com/portal/webhooks', enabled: false } },
+  rotateWebhookSecret: {},
+  deleteWebhook: {},
+  webhookEvents: { query: { status: 'failed', limit: '20', before: someId } },
+  redeliverWebhookEvent: { params: { id: someId } },
+  testWebhook: {},
+};
+
+/** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */
+export function adminUrlOf(
+  tenant: string,
+  name: TAdminRouteName,
+  params = validAdminRequests[name].params,
+  query = validAdminRequests[name].query,
+) {
+  const path = adminRoutes[name].path.replace(/:(\w+)/g, (_, key: string) =>
+    encodeAny(params?.[key] ?? ''),
+  );
+  const search = query
+    ? `?${Object.entries(query)
+        .map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`)
+        .join('&')}`
+    : '';
+  return `/${tenant}/api/1.0${path}${search}`;
+}
+
+/**
+ * `encodeURIComponent`, except that a lone surrogate (which it refuses) is sent as the three bytes
+ * a careless encoder would produce (WTF-8): what an attacker's client can put on the wire.
+ */
+export function encodeAny(value: string): string {
+  let out = '';
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code >= 0xd800 && code <= 0xdfff)
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
+    else out += encodeURIComponent(char);
+  }
+  return out;
 }

@@ -1,8 +1,9 @@
-import { routes, type TRouteDef } from '@portal/contract';
+import { adminRoutes, routes, type TRouteDef } from '@portal/contract';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
+import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 
@@ -27,6 +28,14 @@ const nasty = fc.oneof(
     '${7*7}',
     '<script>alert(1)</script>',
     '\u0000',
+    'a\u0000b',
+    'x\u0001',
+    '\ud800',
+    'a\udc00b',
+    -1e308,
+    2 ** 63,
+    -(2 ** 63),
+    Number.MAX_SAFE_INTEGER + 2,
     '../../etc/passwd',
     'x'.repeat(100_000),
     [],
@@ -70,11 +79,13 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
   let token: string;
+  let apiKey: string;
 
   beforeAll(async () => {
     db = await engine.open();
     app = await buildTestApp(db);
     token = (await signedIn(app, 'demo')).token;
+    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'fuzz test'))).key;
   });
   afterAll(async () => {
     await app.close();
@@ -91,15 +102,21 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
          UNION ALL SELECT 'notifications', count(*)::int FROM notifications
          UNION ALL SELECT 'read', count(*)::int FROM notifications WHERE read_at IS NOT NULL
          UNION ALL SELECT 'requests', count(*)::int FROM payment_method_requests
-         UNION ALL SELECT 'resets', count(*)::int FROM password_resets`,
+         UNION ALL SELECT 'resets', count(*)::int FROM password_resets
+         UNION ALL SELECT 'customers', count(*)::int FROM customers
+         UNION ALL SELECT 'invitations', count(*)::int FROM customer_invitations
+         UNION ALL SELECT 'invoices', count(*)::int FROM invoices
+         UNION ALL SELECT 'instalments', count(*)::int FROM instalments
+         UNION ALL SELECT 'reviewed', count(*)::int FROM payment_method_requests WHERE status <> 'pending'
+         UNION ALL SELECT 'webhooks', count(*)::int FROM webhook_endpoints`,
       );
       return Object.fromEntries(rows.map((r) => [r.t, r.n]));
     });
 
-  const withBody = Object.entries(routes).filter(([, def]) => (def as TRouteDef).body) as [
-    string,
-    TRouteDef,
-  ][];
+  // The customer calls and the provider's (`/admin/...`, with the tenant's API key).
+  const withBody = Object.entries({ ...routes, ...adminRoutes }).filter(
+    ([, def]) => (def as TRouteDef).body,
+  ) as [string, TRouteDef][];
 
   // Every field of these is optional: a generated object may be a valid request that writes.
   const validForAnyObject = new Set(['addCard']);
@@ -114,7 +131,10 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
           const res = await app.inject({
             method: def.method,
             url: `/demo/api/1.0${path}`,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            headers: {
+              authorization: `Bearer ${def.auth === 'apiKey' ? apiKey : token}`,
+              'content-type': 'application/json',
+            },
             // Sometimes a raw, possibly malformed payload rather than serialised JSON.
             payload: raw && typeof body === 'string' ? body : JSON.stringify(body),
             remoteAddress: `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
@@ -138,13 +158,22 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
   );
 
   it('answers 404 with no data for unknown or foreign ids in every path parameter', async () => {
-    const withParams = Object.values(routes).filter((def) => /:\w+/.test(def.path)) as TRouteDef[];
+    const withParams = Object.values({ ...routes, ...adminRoutes }).filter((def) =>
+      /:\w+/.test(def.path),
+    ) as TRouteDef[];
     for (const def of withParams) {
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'x', "1' OR '1'='1"]) {
+      for (const id of [
+        '00000000-0000-4000-8000-000000000000',
+        'x',
+        "1' OR '1'='1",
+        '\u0000',
+        'a\u0000b',
+        'x\u0007',
+      ]) {
         const res = await app.inject({
           method: def.method,
           url: `/demo/api/1.0${def.path.replace(/:(\w+)/g, encodeURIComponent(id))}`,
-          headers: { authorization: `Bearer ${token}` },
+          headers: { authorization: `Bearer ${def.auth === 'apiKey' ? apiKey : token}` },
           ...(def.body ? { payload: {} } : {}),
         });
         expect([400, 404, 422], `${def.method} ${def.path} ${id}`).toContain(res.statusCode);

@@ -83,6 +83,35 @@ describe.each(engines())('security headers and cookies on $name', (engine) => {
     }
   });
 
+  it("lets mail clients load the tenant's logo (the e-mails' image): cross-origin for it alone", async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await db.withOwner((sql) =>
+      sql.query(`UPDATE tenants SET logo_mime = 'image/png', logo_data = $1 WHERE id = '1'`, [png]),
+    );
+    for (const scheme of ['http', 'https'] as const) {
+      const logo = await get(scheme, '/1/api/1.0/logo');
+      expect(logo.statusCode).toBe(200);
+      expect(logo.headers['content-type']).toBe('image/png');
+      expect(logo.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(logo.headers['x-content-type-options']).toBe('nosniff');
+      // Everything else stays same-origin: the API, its errors, a missing logo, the pages.
+      for (const url of [
+        '/1/api/1.0/visual-config',
+        '/nope/api/1.0/logo',
+        '/1/api/1.0/no-such-call',
+        '/1/api/1.0/user/profile/x',
+        '/login',
+        '/',
+      ]) {
+        const res = await get(scheme, url);
+        expect(res.headers['cross-origin-resource-policy'], `${scheme} ${url}`).toBe('same-origin');
+      }
+    }
+  });
+
   it('sends HSTS and upgrade-insecure-requests behind TLS only', async () => {
     const tls = await get('https', '/1/api/1.0/visual-config');
     expect(tls.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

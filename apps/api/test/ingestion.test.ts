@@ -574,6 +574,66 @@ describe.each(engines())('ingestion API on $name', (engine) => {
     });
   });
 
+  describe('notification links', () => {
+    const note = {
+      id: 'N-L',
+      customer_code: marta.code,
+      title: 'Enlace',
+      message: 'Un aviso con enlace.',
+    };
+
+    it.each([
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' /invoices',
+      '\u0001/invoices',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'http://club.example/',
+      'HTTPS://club.example/',
+      '/login',
+      '/reset-password?token=x',
+    ])('refuses the link %j with a field code, and the batch writes nothing', async (link) => {
+      const before = await snapshot();
+      const res = await putNotifications([
+        { ...note, id: 'N-L1', link: '/invoices' },
+        { ...note, id: 'N-L2', link },
+      ]);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json<{ errors: object }>().errors).toEqual({
+        'notifications.1.link': ['invalid_format'],
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('takes a page of the portal and an https address', async () => {
+      const res = await putNotifications([
+        { ...note, id: 'N-L3', link: '/invoice-detail/FV-1' },
+        { ...note, id: 'N-L4', link: 'https://club.example/horarios' },
+      ]);
+      expect(res.statusCode, res.body).toBe(200);
+    });
+
+    it('answers a link stored before these checks as no link', async () => {
+      await db.withOwner((sql) =>
+        sql.query(
+          `INSERT INTO notifications (tenant_id, customer_id, type, title, message, link)
+           SELECT tenant_id, id, 'info', 'Enlace antiguo', 'x', '/\t/evil.example'
+             FROM customers WHERE tenant_id = 'demo' AND code = $1`,
+          [marta.code],
+        ),
+      );
+      const list = (await customer.post('/notifications', { page: '1' })).json<{
+        notifications: { title: string; link: string | null }[];
+      }>().notifications;
+      expect(list.find((n) => n.title === 'Enlace antiguo')).toMatchObject({ link: null });
+    });
+  });
+
   describe('payment method requests', () => {
     type Method = { id: string; kind: string; status: string; is_main: boolean };
     const methods = async () =>

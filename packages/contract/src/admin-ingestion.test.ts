@@ -75,15 +75,17 @@ describe('ingestion items', () => {
     ).toEqual(['lines.0.quantity: invalid_format']);
   });
 
-  it('links a notification only to a path of the app', () => {
+  it('links a notification only to a page of the app or an https address (links.ts)', () => {
     const note = { id: 'N-1', customer_code: 'C-1', title: 'T', message: 'M' };
-    for (const link of ['/invoices', '/invoice-detail/F-1'])
+    for (const link of ['/invoices', '/invoice-detail/F-1', 'https://club.example/horario'])
       expect(ZIngestNotification.safeParse({ ...note, link }).success).toBe(true);
     for (const link of [
       '//evil.example',
       '/\\evil.example',
-      'https://evil.example',
+      '/\t/evil.example',
+      'http://evil.example',
       'javascript:x',
+      '/login',
     ])
       expect(ZIngestNotification.safeParse({ ...note, link }).success, link).toBe(false);
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailPattern, isApiDate, ZEmail } from './common.ts';
 import { pageQueryFields } from './admin-paging.ts';
 import { FieldError } from './errors.ts';
+import { isNotificationLink, notificationLinkMaxLength } from './links.ts';
 import type { TRouteDef } from './routes.ts';
 
 /**
@@ -269,11 +270,12 @@ export type TInstalmentStatusRequest = z.input<typeof ZInstalmentStatusRequest>;
 
 // ---- Notifications ----
 
-/** A path of the web app (`/invoice-detail/F-1`), never another site. */
+/** A page of the portal (`/invoice-detail/F-1`) or an `https://` address: links.ts says which. */
 const ZAppLink = z
   .string(FieldError.invalidType)
-  .max(500, FieldError.tooLong)
-  .refine((s) => /^\/(?![/\\])/.test(s), FieldError.invalidFormat);
+  .max(notificationLinkMaxLength, { error: FieldError.tooLong, abort: true })
+  .refine(isNotificationLink, FieldError.invalidFormat)
+  .meta({ examples: ['/invoice-detail/FV-2026-000123', 'https://club.example/horarios'] });
 
 export const ZIngestNotification = z.strictObject({
   /** The provider's notification id: a notification is created once, whatever the replays. */

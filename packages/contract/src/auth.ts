@@ -48,7 +48,10 @@ export const ZResetPasswordRequest = z
       .string(FieldError.required)
       .min(passwordMinLength, FieldError.tooShort)
       .max(1024, FieldError.tooLong),
-    password_confirmation: z.string(FieldError.required).min(1, FieldError.required),
+    password_confirmation: z
+      .string(FieldError.required)
+      .min(1, FieldError.required)
+      .max(1024, FieldError.tooLong),
   })
   .refine((r) => r.password === r.password_confirmation, {
     path: ['password_confirmation'],

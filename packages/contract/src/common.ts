@@ -31,10 +31,10 @@ export type TApiDate = z.infer<typeof ZApiDate>;
  * cents. Incoming amounts must be positive and have at most two decimals.
  */
 export const ZAmount = z.number(FieldError.invalidType).finite();
-export const ZPositiveAmount = ZAmount.positive(FieldError.tooSmall).refine(
-  (n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
-  FieldError.invalidFormat,
-);
+export const ZPositiveAmount = ZAmount.positive(FieldError.tooSmall)
+  // Far beyond any payment, and its cents stay exact integers.
+  .max(1e9, FieldError.tooBig)
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, FieldError.invalidFormat);
 
 /** A simple e-mail pattern (spec §5: "must match a simple pattern"). */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

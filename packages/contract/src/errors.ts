@@ -31,6 +31,13 @@ export const ErrorCode = {
   paymentUnavailable: 'payment_unavailable',
   /** The main method, or one with a pending request, cannot be deleted. */
   methodInUse: 'method_in_use',
+  // Per-customer caps (customer-limits.ts), all 409.
+  /** The customer already keeps `customerLimits.paymentMethods` methods. */
+  paymentMethodLimit: 'payment_method_limit',
+  /** `customerLimits.pendingRequests` requests already wait for the provider's review. */
+  pendingRequestLimit: 'pending_request_limit',
+  /** `customerLimits.pendingCardAttempts` card additions already wait for the gateway. */
+  cardAttemptLimit: 'card_attempt_limit',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);
@@ -83,6 +90,9 @@ export const FieldError = {
   emailTaken: 'email_taken',
   /** No instalment with this invoice id and sequence number. */
   unknownInstalment: 'unknown_instalment',
+  // Every call (input-safety.ts): what no field of any request accepts.
+  /** A NUL byte or another control character, or a broken (lone surrogate) character. */
+  invalidCharacters: 'invalid_characters',
 } as const;
 export type TFieldError = (typeof FieldError)[keyof typeof FieldError];
 export const fieldErrorCodes: ReadonlySet<string> = new Set(Object.values(FieldError));

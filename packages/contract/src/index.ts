@@ -1,5 +1,8 @@
 export * from './errors.ts';
 export * from './common.ts';
+export * from './input-safety.ts';
+export * from './links.ts';
+export * from './customer-limits.ts';
 export * from './visual-config.ts';
 export * from './auth.ts';
 export {

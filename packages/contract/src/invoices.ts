@@ -117,7 +117,14 @@ export type TInvoiceResponse = z.infer<typeof ZInvoiceResponse>;
 /** `POST /invoices/related`. */
 export const ZRelatedInvoicesRequest = z.object({
   invoice_id: ZInvoiceId,
-  year: z.union([z.number().int(), z.string().regex(/^\d{4}$/)]).optional(),
+  /** A calendar year, as a number or four digits (1900-9999, a date's range). */
+  year: z
+    .union([
+      z.number(FieldError.invalidType).int(FieldError.invalidType),
+      z.string().regex(/^\d{4}$/, FieldError.invalidFormat),
+    ])
+    .refine((y) => Number(y) >= 1900 && Number(y) <= 9999, FieldError.invalidValue)
+    .optional(),
 });
 export const ZRelatedInvoicesResponse = z.object({
   previous_invoice_id: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { pageSize, routes } from '@portal/contract';
+import { isNotificationLink, pageSize, routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/route.ts';
@@ -36,7 +36,8 @@ export default async function notificationRoutes(app: FastifyInstance, ctx: AppC
           time: n.time,
           isRead: n.is_read,
           type: n.type,
-          link: n.link,
+          // A link stored before links.ts checked them is not passed on (nor followed by the app).
+          link: isNotificationLink(n.link) ? n.link : null,
           params: n.params,
         })),
         has_more: rows.length > pageSize,

@@ -94,6 +94,34 @@ export function createPaymentMethodRepository() {
       );
       return rows.length > 0;
     },
+    /**
+     * Serialises the checks of a customer's caps with the write that follows, to the end of the
+     * transaction: two tabs adding at once cannot both take the last place.
+     */
+    async lockCustomer(sql: SqlQuery, customerId: string): Promise<void> {
+      await sql.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('payment-methods:' || current_setting('app.tenant_id') || ':' || $1, 0))`,
+        [customerId],
+      );
+    },
+    /** What counts against the caps of customer-limits.ts. */
+    async usage(sql: SqlQuery, customerId: string) {
+      const rows = await sql.query<{
+        methods: number;
+        pending_requests: number;
+        pending_card_attempts: number;
+      }>(
+        `SELECT
+           (SELECT count(*)::int FROM payment_methods WHERE tenant_id = current_setting('app.tenant_id')
+              AND customer_id = $1 AND deleted_at IS NULL) AS methods,
+           (SELECT count(*)::int FROM payment_method_requests WHERE tenant_id = current_setting('app.tenant_id')
+              AND customer_id = $1 AND status = 'pending') AS pending_requests,
+           (SELECT count(*)::int FROM payment_attempts WHERE tenant_id = current_setting('app.tenant_id')
+              AND customer_id = $1 AND kind = 'card_verification' AND status = 'pending') AS pending_card_attempts`,
+        [customerId],
+      );
+      return rows[0] ?? { methods: 0, pending_requests: 0, pending_card_attempts: 0 };
+    },
     async pendingRequest(sql: SqlQuery, methodId: string, kind: string) {
       const rows = await sql.query<{ id: string; status: 'pending' }>(
         `SELECT id, status FROM payment_method_requests WHERE tenant_id = current_setting('app.tenant_id')

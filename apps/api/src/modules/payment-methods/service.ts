@@ -1,4 +1,5 @@
 import {
+  customerLimits,
   ErrorCode,
   type TAddBankAccountRequest,
   type TBankTransferInfo,
@@ -6,7 +7,7 @@ import {
 } from '@portal/contract';
 import { normalizeTaxId } from '@portal/contract';
 import { electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
-import type { Database } from '../../db/database.ts';
+import type { Database, SqlQuery } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/app-error.ts';
 import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
 import { spanishBankOf } from '@portal/contract/spanish-banks';
@@ -52,6 +53,34 @@ export function epcQrPayload(t: { beneficiary: string; iban: string; reference: 
   ].join('\n');
 }
 
+/**
+ * Refuses, with the 409 of customer-limits.ts, what would take a customer past a cap: a new method
+ * (`bank_account`), a new card addition (`card`: a card being added will be a method), a new request
+ * (`request`). Runs in the transaction of the write that follows, under the customer's lock.
+ */
+export async function checkCustomerLimits(
+  sql: SqlQuery,
+  customerId: string,
+  adding: 'bank_account' | 'card' | 'request',
+): Promise<void> {
+  const repository = createPaymentMethodRepository();
+  await repository.lockCustomer(sql, customerId);
+  const usage = await repository.usage(sql, customerId);
+  if (adding === 'request') {
+    if (usage.pending_requests >= customerLimits.pendingRequests)
+      throw new AppError(
+        409,
+        ErrorCode.pendingRequestLimit,
+        'Too many requests waiting for review',
+      );
+    return;
+  }
+  if (adding === 'card' && usage.pending_card_attempts >= customerLimits.pendingCardAttempts)
+    throw new AppError(409, ErrorCode.cardAttemptLimit, 'Too many card additions in progress');
+  if (usage.methods + usage.pending_card_attempts >= customerLimits.paymentMethods)
+    throw new AppError(409, ErrorCode.paymentMethodLimit, 'Too many saved payment methods');
+}
+
 export function createPaymentMethodService(db: Database) {
   const repository = createPaymentMethodRepository();
   const one = async (actor: Actor, id: string) => {
@@ -72,16 +101,17 @@ export function createPaymentMethodService(db: Database) {
 
     async addBankAccount(actor: Actor, body: TAddBankAccountRequest) {
       const iban = electronicFormatIBAN(body.iban) ?? body.iban;
-      const id = await db.withTenant(actor.tenantId, (sql) =>
-        repository.insertBankAccount(sql, {
+      const id = await db.withTenant(actor.tenantId, async (sql) => {
+        await checkCustomerLimits(sql, actor.customerId, 'bank_account');
+        return repository.insertBankAccount(sql, {
           customerId: actor.customerId,
           iban,
           holder: body.holder.trim(),
           nif: normalizeTaxId(body.nif),
           entity: spanishBankOf(iban) ?? body.entity?.trim() ?? '',
           alias: body.alias?.trim() ?? '',
-        }),
-      );
+        });
+      });
       return { method: await one(actor, id) };
     },
 
@@ -138,6 +168,7 @@ export function createPaymentMethodService(db: Database) {
         }
         const existing = await repository.pendingRequest(sql, id, kind);
         if (existing) return { request_id: existing.id, status: 'pending' as const };
+        await checkCustomerLimits(sql, actor.customerId, 'request');
         const requestId = await repository.insertRequest(sql, {
           customerId: actor.customerId,
           methodId: id,

@@ -24,6 +24,7 @@ import { gatewayOrigin } from './gateway-origin.ts';
 import { formatEuros, paymentMessages, redsysLanguage } from './messages.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
+import { checkCustomerLimits } from '../payment-methods/service.ts';
 
 export { gatewayOrigin, redsysHosts } from './gateway-origin.ts';
 
@@ -412,6 +413,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         ) {
           throw new AppError(503, ErrorCode.paymentUnavailable, 'Card payments are not configured');
         }
+        await checkCustomerLimits(sql, actor.customerId, 'card');
         const language: Language = body.language ?? 'es';
         const orderNumber = newOrderNumber();
         const attempt = await repository.insertAttempt(sql, {

@@ -18,10 +18,15 @@ export default async function tenantRoutes(app: FastifyInstance) {
   app.get(logoPath, { schema: { hide: true } }, async (request, reply) => {
     const logo = await service.getLogo(request.tenant.id);
     if (!logo) throw notFound('Logo');
-    return reply
-      .header('content-type', logo.mime)
-      .header('cache-control', 'public, max-age=86400')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .send(Buffer.from(logo.data));
+    return (
+      reply
+        .header('content-type', logo.mime)
+        // The e-mails show it, and a mail client (webmail on its own origin) loads it from there:
+        // the one answer that is not same-origin. Public and the same for everyone: no personal data.
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('cache-control', 'public, max-age=86400')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(Buffer.from(logo.data))
+    );
   });
 }

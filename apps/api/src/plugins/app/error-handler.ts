@@ -68,6 +68,20 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * PostgreSQL's refusals of a value it was given (class 22, data exception): a NUL or a character
+ * the encoding lacks (22021, 22P05), a number out of its column's range (22003), a string longer
+ * than its column (22001), text that does not cast (22P02), a date out of range (22007, 22008).
+ * The contract and the input guard refuse all of these before the database; should one slip
+ * through, the request is still at fault: a 400, not a 500 (and a warning in the log).
+ */
+const rejectedValueCodes = new Set(['22021', '22P05', '22003', '22001', '22P02', '22007', '22008']);
+
+export function isRejectedValue(error: unknown): boolean {
+  const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && rejectedValueCodes.has(code);
+}
+
 const simple = (reply: FastifyReply, status: number, code: TErrorBody['code'], message: string) =>
   reply.status(status).send({ message, code } satisfies TErrorBody);
 
@@ -99,6 +113,10 @@ export function sendError(error: unknown, reply: FastifyReply, log: FastifyInsta
     log.error({ err: error }, 'database unavailable');
     void reply.header('retry-after', '5');
     return simple(reply, 503, ErrorCode.unavailable, 'Service temporarily unavailable');
+  }
+  if (isRejectedValue(error)) {
+    log.warn({ err: error }, 'the database refused a value the input checks let through');
+    return simple(reply, 400, ErrorCode.badRequest, 'Bad request');
   }
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode ?? 500;

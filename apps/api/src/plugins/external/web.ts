@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '@portal/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   createLoginPage,
@@ -51,7 +52,7 @@ export default fp<{ root: string }>(
     const loginPage =
       template && prerenderer ? createLoginPage(app, { template, prerenderer }) : null;
 
-    app.setNotFoundHandler(async (request, reply) => {
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
       const url = request.raw.url ?? '/';
       if (isApiPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply.status(404).send({ message: 'Not found', code: ErrorCode.notFound });
@@ -78,7 +79,11 @@ export default fp<{ root: string }>(
         }
       }
       return reply.sendFile('index.html');
-    });
+    };
+    app.setNotFoundHandler(page);
+    // `/` is the app's too. Left to @fastify/static (index: false) it was a directory: a 403, read
+    // as 400, for every client that sends no Accept-Encoding (curl, health checks, crawlers).
+    app.get('/', { schema: { hide: true } }, page);
   },
   { name: 'web' },
 );

@@ -265,6 +265,8 @@ function fieldErrorText(
             max: maxLengths[field],
             count: values[field].trim().length,
           });
+    case 'invalid_characters':
+      return t('validation.invalidCharacters');
     case 'invalid':
       return t('validation.invalid');
   }

@@ -65,6 +65,19 @@ describe('validateContact (spec §5 "Contact")', () => {
     ]);
   });
 
+  it('refuses what every call refuses (a control or broken character), as the server does', () => {
+    for (const bad of ['Laura\u0000', 'x\u0007y', 'Hola \ud800']) {
+      expect(validateContact({ ...filled, subject: bad })).toEqual({
+        subject: 'invalid_characters',
+      });
+    }
+    // Line breaks and tabs are text; an emoji is a whole character.
+    expect(validateContact({ ...filled, message: 'Hola,\r\n\tgracias 😀' })).toEqual({});
+    expect(errorsFromServer({ name: ['invalid_characters'] })).toEqual({
+      name: 'invalid_characters',
+    });
+  });
+
   it('focuses the first invalid field in the order of the form', () => {
     expect(firstInvalid({ message: 'required', company: 'required' })).toBe('company');
     expect(firstInvalid({})).toBeUndefined();

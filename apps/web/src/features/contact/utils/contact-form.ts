@@ -1,4 +1,5 @@
 import type { TFieldError } from '@portal/contract/errors';
+import { hasUnsafeText } from '@portal/contract/input-safety';
 import type { ApiError } from '@/lib/api-client';
 
 /**
@@ -42,7 +43,8 @@ export const maxLengths: Record<TextFieldName, number> = {
 
 /** A field's error: the contract's codes, and `invalid` for any other the server may answer. */
 export type ContactFieldError =
-  Extract<TFieldError, 'required' | 'too_long' | 'privacy_required'> | 'invalid';
+  | Extract<TFieldError, 'required' | 'too_long' | 'privacy_required' | 'invalid_characters'>
+  | 'invalid';
 export type ContactErrors = Partial<Record<ContactField, ContactFieldError>>;
 
 /** Spec §5: required after trimming ("Este campo es obligatorio"), within the contract's length. */
@@ -50,6 +52,8 @@ export function checkText(field: TextFieldName, value: string): ContactFieldErro
   const text = value.trim();
   if (!text) return 'required';
   if (text.length > maxLengths[field]) return 'too_long';
+  // What every call refuses (a pasted control character or a broken one): said here, before sending.
+  if (hasUnsafeText(text)) return 'invalid_characters';
   return undefined;
 }
 
@@ -73,7 +77,12 @@ export function firstInvalid(errors: ContactErrors): ContactField | undefined {
   return contactFields.find((field) => errors[field]);
 }
 
-const knownCodes = new Set<string>(['required', 'too_long', 'privacy_required']);
+const knownCodes = new Set<string>([
+  'required',
+  'too_long',
+  'privacy_required',
+  'invalid_characters',
+]);
 
 /** A 422's `errors` (`{field: [codes]}`) as errors of the form's fields. */
 export function errorsFromServer(errors: Record<string, string[]> | undefined): ContactErrors {

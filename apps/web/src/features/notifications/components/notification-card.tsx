@@ -102,9 +102,9 @@ export function NotificationCard({
         {/* In the multi-select mode the bar below acts on the chosen ones: no buttons per card. */}
         {!selection && (
           <div className="mt-3 flex flex-wrap items-center gap-2">
-            {link && (
+            {link?.kind === 'app' && (
               <Link
-                to={link}
+                to={link.path}
                 onClick={onOpen}
                 aria-label={about(t('item.open'))}
                 className={buttonClasses('primary')}
@@ -112,6 +112,19 @@ export function NotificationCard({
                 {t('item.open')}
                 <ChevronRightIcon className="-me-1 size-4" />
               </Link>
+            )}
+            {link?.kind === 'external' && (
+              <a
+                href={link.href}
+                // Another site: it learns nothing of this page and cannot script it.
+                rel="noopener noreferrer"
+                onClick={onOpen}
+                aria-label={about(t('item.open'))}
+                className={buttonClasses('primary')}
+              >
+                {t('item.open')}
+                <ChevronRightIcon className="-me-1 size-4" />
+              </a>
             )}
             {!isRead && (
               <Button

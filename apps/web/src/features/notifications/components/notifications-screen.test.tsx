@@ -206,6 +206,35 @@ describe('notifications (spec §2 "Notifications")', () => {
     expect(within(article).queryByRole('link')).toBeNull();
   });
 
+  it('renders a stored link that tricks or scripts as no link at all', async () => {
+    const nasty = [
+      '/\t/evil.test',
+      '/\\evil.test',
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'http://evil.test/',
+      '\u0001/invoices',
+      '/login',
+    ];
+    fakeServer(nasty.map((link, i) => note(`n${i}`, 0, false, link)));
+    await renderScreen();
+    for (const [i] of nasty.entries()) {
+      const article = await screen.findByRole('article', { name: `Aviso n${i} (Sin leer)` });
+      expect(within(article).queryByRole('link'), nasty[i]).toBeNull();
+    }
+  });
+
+  it('opens an https address the provider linked, without giving it this page', async () => {
+    fakeServer([note('a', 0, false, 'https://club.example/horarios')]);
+    await renderScreen();
+    const link = await screen.findByRole('link', { name: 'Acceder: Aviso a' });
+    expect(link.getAttribute('href')).toBe('https://club.example/horarios');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
   it('deletes one at once, and several after confirming', async () => {
     const server = fakeServer([
       note('a', 0, false),

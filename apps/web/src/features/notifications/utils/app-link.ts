@@ -1,10 +1,10 @@
+import { parseNotificationLink, type TNotificationLink } from '@portal/contract/links';
+
 /**
- * Where "Acceder" may lead: a path of this app (`/invoice-detail/F-1`), never another site; a
- * notification's `link` comes from the server, and a protocol-relative `//host` or a `/\\host` that
- * browsers read as one must not turn the inbox into an open redirect.
+ * Where "Acceder" may lead: a page of this app, or an `https://` address; anything else (`//host`,
+ * `/\t/host`, `javascript:`...) is no link at all. The ingestion API refuses such links with the
+ * same predicate (packages/contract/src/links.ts); this check is for links stored before it did.
  */
-export function appLinkOf(link: string | null | undefined): string | null {
-  if (!link || !link.startsWith('/') || link.startsWith('//') || link.startsWith('/\\'))
-    return null;
-  return link;
+export function appLinkOf(link: string | null | undefined): TNotificationLink | null {
+  return parseNotificationLink(link);
 }

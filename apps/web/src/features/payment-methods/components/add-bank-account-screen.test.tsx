@@ -55,6 +55,18 @@ describe('add a bank account (spec §2 "Add bank account", §5)', () => {
     expect(entity.readOnly).toBe(true);
   });
 
+  it('says the customer keeps the most payment methods allowed, with the number', async () => {
+    stubApi(() => ({ status: 409, json: { code: 'payment_method_limit', message: 'x' } }));
+    await renderScreen(<AddBankAccountScreen />, '/add-bank-account');
+    await userEvent.type(field('IBAN'), 'ES91 2100 0418 4502 0005 1332');
+    await userEvent.type(field('Titular'), 'Laura García');
+    await userEvent.type(field('NIF/NIE/CIF del titular'), '12345678Z');
+    await userEvent.click(screen.getByRole('button', { name: es.addBankAccount.submit }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      es.limits.paymentMethods.replace('{{max}}', '10'),
+    );
+  });
+
   it('saves a valid account and opens it, "No verificada"', async () => {
     const calls = stubApi((call) =>
       call.method === 'POST' && call.path === '/payment-methods/bank-account'

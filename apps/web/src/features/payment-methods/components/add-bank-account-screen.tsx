@@ -18,6 +18,7 @@ import {
 import { type FieldErrors, hasErrors, maxLengths, serverFieldErrors } from '../utils/field-rules';
 import { TextField } from './form-fields';
 import { Notice } from './notice';
+import { limitReached } from '../utils/limit-error';
 import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
 import { Page } from './page';
@@ -82,6 +83,7 @@ export function AddBankAccountScreen() {
     });
   };
 
+  const limit = limitReached(add.error);
   const isFieldError =
     add.error instanceof ApiError && add.error.status === 422 && hasErrors(errors);
   const field = (name: BankAccountField) => ({
@@ -147,9 +149,11 @@ export function AddBankAccountScreen() {
           </Button>
           {add.isError && !isFieldError && (
             <Notice tone="error">
-              {add.error instanceof ApiError && add.error.status === 0
-                ? t('common.network')
-                : t('addBankAccount.error')}
+              {limit
+                ? t(`limits.${limit.key}`, { max: limit.max })
+                : add.error instanceof ApiError && add.error.status === 0
+                  ? t('common.network')
+                  : t('addBankAccount.error')}
             </Notice>
           )}
         </div>

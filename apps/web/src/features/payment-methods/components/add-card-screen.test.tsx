@@ -62,6 +62,27 @@ describe('add a card (spec §2 "Add card", PCI DSS SAQ A)', () => {
     expect(screen.getByRole('button', { name: es.addCard.submit })).toBeTruthy();
   });
 
+  it.each([
+    ['payment_method_limit', es.limits.paymentMethods.replace('{{max}}', '10')],
+    ['card_attempt_limit', es.limits.cardAttempts.replace('{{max}}', '3')],
+  ])('says which cap a 409 %s is, with its number', async (code, text) => {
+    stubApi(() => ({ status: 409, json: { code, message: 'x' } }));
+    await renderScreen(<AddCardScreen />, '/añadir-tarjeta');
+    await userEvent.click(screen.getByRole('button', { name: es.addCard.submit }));
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+  });
+
+  it('refuses a control character in the alias before asking the server', async () => {
+    const calls = stubApi(() => undefined);
+    await renderScreen(<AddCardScreen />, '/añadir-tarjeta');
+    await userEvent.type(screen.getByLabelText(/Alias/, { selector: 'input' }), 'Casa');
+    // userEvent cannot type a control character: paste one.
+    await userEvent.paste('\u0007');
+    await userEvent.click(screen.getByRole('button', { name: es.addCard.submit }));
+    expect(await screen.findByText(es.validation.invalidCharacters)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
   it('the main-method checkbox opens the modal and never becomes checked', async () => {
     const calls = stubApi(() => undefined);
     await renderScreen(<AddCardScreen />, '/añadir-tarjeta');

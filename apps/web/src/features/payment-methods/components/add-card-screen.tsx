@@ -7,6 +7,7 @@ import { cn } from '@/utils/cn';
 import { useAddCard } from '../api/add-card';
 import { usePaymentMethodsTexts } from '../texts';
 import { maxLengths, validateAlias } from '../utils/field-rules';
+import { limitReached } from '../utils/limit-error';
 import { TextField } from './form-fields';
 import { MainMethodField } from './main-method-field';
 import { LockCardIcon } from './method-icons';
@@ -42,15 +43,21 @@ export function AddCardScreen() {
     if (isStarting) return;
     const code = validateAlias(alias);
     if (code) {
-      setAliasError(t('validation.tooLong', { max: maxLengths.alias }));
+      setAliasError(
+        code === 'invalid_characters'
+          ? t('validation.invalidCharacters')
+          : t('validation.tooLong', { max: maxLengths.alias }),
+      );
       return;
     }
     const trimmed = alias.trim();
     addCard.mutate({ ...(trimmed ? { alias: trimmed } : {}), language: getLanguage() });
   };
 
-  const errorText =
-    addCard.error instanceof ApiError && addCard.error.code === 'payment_unavailable'
+  const limit = limitReached(addCard.error);
+  const errorText = limit
+    ? t(`limits.${limit.key}`, { max: limit.max })
+    : addCard.error instanceof ApiError && addCard.error.code === 'payment_unavailable'
       ? t('addCard.errors.unavailable')
       : addCard.error instanceof ApiError && addCard.error.status === 0
         ? t('common.network')

@@ -4,6 +4,7 @@ import { cn } from '@/utils/cn';
 import { useRequestVerification } from '../api/request-verification';
 import { usePaymentMethodsTexts } from '../texts';
 import type { PaymentMethod } from '../utils/method-display';
+import { limitReached } from '../utils/limit-error';
 import {
   type DetailRow,
   formatCreatedAt,
@@ -66,6 +67,7 @@ function Activation({ method }: { method: PaymentMethod }) {
   const t = usePaymentMethodsTexts();
   const request = useRequestVerification();
   const isRequested = method.pending_requests.includes('verification') || request.isSuccess;
+  const limit = limitReached(request.error);
   return (
     <section aria-labelledby="activation" className={cn(cardClasses, 'p-4 sm:p-6')}>
       <h2 id="activation" className={sectionTitleClasses}>
@@ -85,7 +87,9 @@ function Activation({ method }: { method: PaymentMethod }) {
       )}
       {request.isError && (
         <Notice tone="error" className="mt-3">
-          {t('bankAccountView.activateError')}
+          {limit
+            ? t(`limits.${limit.key}`, { max: limit.max })
+            : t('bankAccountView.activateError')}
         </Notice>
       )}
     </section>

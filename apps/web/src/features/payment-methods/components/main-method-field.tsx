@@ -6,6 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { useVisualConfig } from '@/lib/visual-config';
 import { useRequestMainMethod } from '../api/request-main-method';
 import { usePaymentMethodsTexts } from '../texts';
+import { limitReached } from '../utils/limit-error';
 import type { PaymentMethod } from '../utils/method-display';
 import { checkboxClasses } from './form-fields';
 import { Notice } from './notice';
@@ -30,6 +31,7 @@ export function MainMethodField(props: MainMethodFieldProps) {
   const method = props.method;
   const isMain = method?.is_main ?? false;
   const isPending = method?.pending_requests.includes('main_change') === true;
+  const limit = limitReached(request.error);
 
   const open = () => {
     request.reset();
@@ -80,7 +82,7 @@ export function MainMethodField(props: MainMethodFieldProps) {
         )}
         {request.isError && (
           <Notice tone="error" className="mt-4">
-            {t('mainMethod.dialog.error')}
+            {limit ? t(`limits.${limit.key}`, { max: limit.max }) : t('mainMethod.dialog.error')}
           </Notice>
         )}
         <div className="mt-5 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

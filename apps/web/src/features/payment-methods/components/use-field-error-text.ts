@@ -16,6 +16,8 @@ export function useFieldErrorText() {
         return t('validation.invalidIban');
       case 'invalid_nif':
         return t('validation.invalidNif');
+      case 'invalid_characters':
+        return t('validation.invalidCharacters');
     }
   };
 }

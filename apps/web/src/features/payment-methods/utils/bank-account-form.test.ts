@@ -105,6 +105,18 @@ describe('the bank account form (spec §5 "Bank account")', () => {
     }
   });
 
+  it('refuses a control or broken character as every call of the API does', () => {
+    expect(validateAlias('Casa\u0000')).toBe('invalid_characters');
+    expect(validateHolder('Laura \ud800')).toBe('invalid_characters');
+    expect(validateBankAccount({ ...valid, holder: 'Laura\u001b' })).toEqual({
+      holder: 'invalid_characters',
+    });
+    expect(validateAlias('Nómina 😀')).toBeUndefined();
+    expect(serverFieldErrors({ alias: ['invalid_characters'] }, ['alias'])).toEqual({
+      alias: 'invalid_characters',
+    });
+  });
+
   it("reads the known codes of the server's 422", () => {
     expect(
       serverFieldErrors(

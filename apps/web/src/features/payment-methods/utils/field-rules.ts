@@ -1,4 +1,5 @@
 import type { TFieldError } from '@portal/contract/errors';
+import { hasUnsafeText } from '@portal/contract/input-safety';
 
 /**
  * The rules of the contract's `ZAddBankAccountRequest`, `ZAddCardRequest` and
@@ -8,7 +9,7 @@ import type { TFieldError } from '@portal/contract/errors';
  */
 export type FieldErrorCode = Extract<
   TFieldError,
-  'required' | 'too_long' | 'invalid_iban' | 'invalid_nif'
+  'required' | 'too_long' | 'invalid_iban' | 'invalid_nif' | 'invalid_characters'
 >;
 
 export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
@@ -29,6 +30,7 @@ export function requiredText(value: string, max: number): FieldErrorCode | undef
   const text = value.trim();
   if (!text) return 'required';
   if (text.length > max) return 'too_long';
+  if (hasUnsafeText(text)) return 'invalid_characters';
   return undefined;
 }
 
@@ -38,7 +40,8 @@ export function validateHolder(value: string): FieldErrorCode | undefined {
 
 /** Optional, trimmed, at most 60 characters. */
 export function validateAlias(value: string): FieldErrorCode | undefined {
-  return value.trim().length > maxLengths.alias ? 'too_long' : undefined;
+  if (value.trim().length > maxLengths.alias) return 'too_long';
+  return hasUnsafeText(value) ? 'invalid_characters' : undefined;
 }
 
 export function collectErrors<F extends string>(
@@ -57,7 +60,13 @@ export function serverFieldErrors<F extends string>(
   errors: Record<string, string[]> | undefined,
   fields: readonly F[],
 ): FieldErrors<F> {
-  const known: readonly string[] = ['required', 'too_long', 'invalid_iban', 'invalid_nif'];
+  const known: readonly string[] = [
+    'required',
+    'too_long',
+    'invalid_iban',
+    'invalid_nif',
+    'invalid_characters',
+  ];
   const result: FieldErrors<F> = {};
   for (const field of fields) {
     const code = errors?.[field]?.find((c) => known.includes(c));

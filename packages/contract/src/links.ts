@@ -1,0 +1,89 @@
+/**
+ * Where a notification's "Acceder" may lead (issue 20): the one predicate the ingestion API checks
+ * a link with and the web app checks it again with before rendering (a link stored earlier, or
+ * written to the database some other way, gets no second chance). Free of zod: the browser imports
+ * it.
+ *
+ * Accepted: a page of the portal a customer may be sent to (`linkableAppPaths`), with an optional
+ * query string and fragment; or an absolute `https://` address with a host and no credentials.
+ * Refused: everything else, and in particular protocol-relative `//host`, `/\host` and `/\t/host`
+ * (browsers drop tabs and new lines and read `\` as `/`), `javascript:`, `data:`, `vbscript:`,
+ * plain `http:`, any scheme in another case, and any whitespace, control character, backslash or
+ * broken character anywhere in the link.
+ */
+
+/**
+ * The web app's pages a notification may open (spec §2 route table, apps/web/src/config/paths.ts;
+ * apps/web checks every one is a route). Not sign-in, password reset or sign-in callbacks: a link
+ * carrying someone else's reset token or provider code would be a trap, not a notification.
+ */
+export const linkableAppPaths: readonly string[] = [
+  '/home',
+  '/mi-actividad',
+  '/user-profile',
+  '/invoices',
+  '/facturas',
+  '/invoice-detail/:id',
+  '/mis-pagos',
+  '/pagos',
+  '/payment-checkin',
+  '/metodos-de-pago',
+  '/add-bank-account',
+  '/añadir-tarjeta',
+  '/add-bank-transfer',
+  '/bank-account',
+  '/credit-card',
+  '/datos-bancarios',
+  '/my-notifications',
+  '/contacto',
+  '/privacidad',
+  '/seguridad',
+  '/cookies',
+];
+
+export const notificationLinkMaxLength = 500;
+
+export type TNotificationLink = { kind: 'app'; path: string } | { kind: 'external'; href: string };
+
+/** Whitespace of any kind, controls (C0, DEL, C1), backslash, and surrogates not in a pair. */
+const forbidden =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060\uFEFF\\]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function matchesAppPath(path: string): boolean {
+  const segments = path.split('/').slice(1).map(decodeSegment);
+  if (segments.some((s) => s === undefined || s === '' || s === '.' || s === '..')) return false;
+  return linkableAppPaths.some((pattern) => {
+    const parts = pattern.split('/').slice(1);
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith(':') || part === segments[i]?.normalize('NFC'))
+    );
+  });
+}
+
+/** What a notification's link is, or null when it must not be followed (see above). */
+export function parseNotificationLink(value: string | null | undefined): TNotificationLink | null {
+  if (!value || value.length > notificationLinkMaxLength || forbidden.test(value)) return null;
+  if (value.startsWith('/')) {
+    if (value.startsWith('//')) return null;
+    const path = value.split(/[?#]/, 1)[0] ?? '';
+    return matchesAppPath(path) ? { kind: 'app', path: value } : null;
+  }
+  // Exactly `https://`, lower case: `HTTPS:`, `JavaScript:` and friends are refused by the same rule.
+  if (!value.startsWith('https://') || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  if (url.protocol !== 'https:' || !url.hostname || url.username || url.password) return null;
+  return { kind: 'external', href: url.href };
+}
+
+export const isNotificationLink = (value: string | null | undefined): boolean =>
+  parseNotificationLink(value) !== null;
