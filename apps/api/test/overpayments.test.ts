@@ -19,7 +19,7 @@ import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
-/** The seeded Redsys keys are plaintext (sealed only at a server's start): any box opens them. */
+/** The seeded Redsys keys are plaintext (sealed only at a server's start): every box opens them. */
 const box = createSecretBox(randomBytes(32));
 const range = { datefrom: '20000101', dateto: '20991231', page: '1' };
 type Instalment = { payment_id: string; invoice_id: string; amount: number };

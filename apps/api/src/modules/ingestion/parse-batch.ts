@@ -1,3 +1,4 @@
+import { findUnsafeInput } from '@portal/contract';
 import { ingestionRoutes } from '@portal/contract/admin-ingestion';
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
@@ -6,7 +7,11 @@ import type { z } from 'zod';
 export type SchemaIssue = { instancePath: string; keyword: string; message: string };
 
 export type Parsed<T> =
-  { kind: 'malformed' } | { kind: 'invalid'; issues: SchemaIssue[] } | { kind: 'valid'; data: T };
+  | { kind: 'malformed' }
+  | { kind: 'invalid'; issues: SchemaIssue[] }
+  /** Valid by the schema, but holding what no call takes (input-safety.ts): field -> codes. */
+  | { kind: 'unsafe'; errors: Record<string, string[]> }
+  | { kind: 'valid'; data: T };
 
 /** The batch calls whose bodies are parsed and validated on the heavy-work pool. */
 export const batchCalls = [
@@ -37,7 +42,13 @@ export function parseBody<T>(body: unknown, schema: z.ZodType<T>): Parsed<T> {
     }
   }
   const parsed = schema.safeParse(json);
-  if (parsed.success) return { kind: 'valid', data: parsed.data };
+  if (parsed.success) {
+    // The input guard every other call gets (plugins/app/input-guard.ts) sees only these bytes:
+    // the same rule runs here, on the body as sent, after the schema's own codes.
+    const unsafe = findUnsafeInput(json, 'body');
+    if (Object.keys(unsafe).length > 0) return { kind: 'unsafe', errors: unsafe };
+    return { kind: 'valid', data: parsed.data };
+  }
   return {
     kind: 'invalid',
     issues: parsed.error.issues.map((issue) => ({

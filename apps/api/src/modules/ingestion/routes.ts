@@ -50,6 +50,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
     const accepted = <T>(parsed: Parsed<T>): T => {
       if (parsed.kind === 'malformed') throw new AppError(400, ErrorCode.badRequest, 'Bad request');
       if (parsed.kind === 'invalid') throw new FieldValidationError(toFieldErrors(parsed.issues));
+      if (parsed.kind === 'unsafe') throw new FieldValidationError(parsed.errors);
       return parsed.data;
     };
     route(
