@@ -82,10 +82,14 @@ describe('faults on the real PostgreSQL', () => {
     const demo = await signIn(api.url, 'demo', demoEmail, demoPassword);
     const other = await signIn(api.url, 'demo', secondEmail, demoPassword);
     const one = await signIn(api.url, '1', demoEmail, demoPassword);
+    const oneOther = await signIn(api.url, '1', secondEmail, demoPassword);
+    // A customer may have 3 card additions waiting for the gateway (customer-limits.ts): the
+    // cards are spread over four customers.
     const prepared = [
-      ...(await preparePayments(api.url, 'demo', demo, { instalments: 4, cards: 8 })),
-      ...(await preparePayments(api.url, 'demo', other, { instalments: 4, cards: 4 })),
-      ...(await preparePayments(api.url, '1', one, { instalments: 4, cards: 8 })),
+      ...(await preparePayments(api.url, 'demo', demo, { instalments: 4, cards: 3 })),
+      ...(await preparePayments(api.url, 'demo', other, { instalments: 4, cards: 3 })),
+      ...(await preparePayments(api.url, '1', one, { instalments: 4, cards: 3 })),
+      ...(await preparePayments(api.url, '1', oneOther, { instalments: 0, cards: 3 })),
     ];
     // Mix tenants and kinds (an order number ends in random characters) so that each phase of
     // the run sees some of each.
@@ -178,9 +182,14 @@ describe('faults on the real PostgreSQL', () => {
     const api = await start('killed');
     const demo = await signIn(api.url, 'demo', demoEmail, demoPassword);
     const one = await signIn(api.url, '1', secondEmail, demoPassword);
+    const demoOther = await signIn(api.url, 'demo', secondEmail, demoPassword);
+    const oneFirst = await signIn(api.url, '1', demoEmail, demoPassword);
+    // At most 3 card additions waiting per customer (customer-limits.ts): spread over four.
     const prepared = [
-      ...(await preparePayments(api.url, 'demo', demo, { instalments: 3, cards: 12 })),
-      ...(await preparePayments(api.url, '1', one, { instalments: 4, cards: 12 })),
+      ...(await preparePayments(api.url, 'demo', demo, { instalments: 3, cards: 3 })),
+      ...(await preparePayments(api.url, '1', one, { instalments: 4, cards: 3 })),
+      ...(await preparePayments(api.url, 'demo', demoOther, { instalments: 0, cards: 3 })),
+      ...(await preparePayments(api.url, '1', oneFirst, { instalments: 0, cards: 3 })),
     ];
     // Every notification twice, all at once; the process dies as soon as the first is answered.
     const burst = [...prepared, ...prepared].map((p) => notify(api, p));

@@ -30,7 +30,10 @@ export default fp(
       for (const found of [
         findUnsafeInput(input.params, 'params'),
         findUnsafeInput(input.query, 'querystring'),
-        findUnsafeInput(input.body, 'body'),
+        // A body kept as bytes (the ingestion batches) is checked where it is parsed, on the
+        // worker pool (modules/ingestion/parse-batch.ts): walking megabytes here byte by byte
+        // would hold the event loop for seconds.
+        findUnsafeInput(input.body instanceof Uint8Array ? undefined : input.body, 'body'),
       ])
         for (const [field, codes] of Object.entries(found))
           errors[field] = [...new Set([...(errors[field] ?? []), ...codes])];
