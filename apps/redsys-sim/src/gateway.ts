@@ -144,47 +144,31 @@ function asksForDecline(merchantData: string | undefined): boolean {
   return !!merchantData && safeDecode(merchantData).includes('simulate=decline');
 }
 
-/** Ds_Date (dd/mm/yyyy) and Ds_Hour (HH:MM) on Redsys' clock, Spain. */
+/** The parts of a moment on Redsys' clock (Spain), two digits each but the year. */
+const madridFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Madrid',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+function madridParts(at: Date): Record<string, string> {
+  return Object.fromEntries(madridFormat.formatToParts(at).map((p) => [p.type, p.value]));
+}
+
+/** Ds_Date (dd/mm/yyyy) and Ds_Hour (HH:MM) as notifications write them. */
 function madridDateTime(now: Date): { date: string; hour: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Madrid',
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
-  );
-  return {
-    date: `${parts.day}/${parts.month}/${parts.year}`,
-    hour: `${parts.hour}:${parts.minute}`,
-  };
+  const p = madridParts(now);
+  return { date: `${p.day}/${p.month}/${p.year}`, hour: `${p.hour}:${p.minute}` };
 }
 
 /** Ds_Date (yyyy-mm-dd) and Ds_Hour (HH:MM:SS) as the SOAP query service writes them. */
 function queryDateTime(at: Date): { date: string; hour: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Madrid',
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    hour: `${parts.hour}:${parts.minute}:${parts.second}`,
-  };
+  const p = madridParts(at);
+  return { date: `${p.year}-${p.month}-${p.day}`, hour: `${p.hour}:${p.minute}:${p.second}` };
 }
 
 export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) {
