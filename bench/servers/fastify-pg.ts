@@ -11,6 +11,8 @@ const { port, databaseUrl, poolSize } = serverEnv();
 const invoices = createInvoicePage(databaseUrl, poolSize);
 const app = Fastify();
 app.get('/health', async () => 'ok');
+// Ready once the database answers: the floor of the service section's start-to-ready (one query).
+app.get('/ready', async () => invoices.ping());
 app.post('/invoices', async (request) => invoices.page(request.body as InvoicePageRequest));
 app.post('/invoices-prepared', async (request) =>
   invoices.page(request.body as InvoicePageRequest, true),

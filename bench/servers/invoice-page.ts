@@ -74,6 +74,8 @@ export function createInvoicePage(connectionString: string, max: number) {
         has_more: rows.length > pageSize,
       };
     },
+    /** One round trip to the database. */
+    ping: async () => (await pool.query('SELECT 1 AS ok')).rows[0] as { ok: number },
     close: () => pool.end(),
   };
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,6 +38,9 @@ export const templateName = 'portal_resilience_tpl';
  * mode, as the demo seed makes them), a local SMTP server, and one folder for the logs. Both are removed at the end, whatever happened; KEEP_RESILIENCE_LOGS=1 keeps the logs.
  */
 export default async function setup(project: TestProject) {
+  // The API processes run compiled, as production runs them.
+  if (!existsSync(fileURLToPath(new URL('../dist/server.js', import.meta.url))))
+    throw new Error('The API is not built: run `npm run test:resilience` (it builds it first)');
   const logDir = mkdtempSync(join(tmpdir(), 'portal-resilience-logs-'));
   const postgres = await startPrivatePostgres();
   try {

@@ -4,7 +4,7 @@ import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { loadRootSecret } from './lib/secrets.ts';
-import { adminExit, prepareAdmin, runPrepared } from './modules/tenants/admin.ts';
+import { adminExit, prepareAdmin, runPrepared } from './modules/tenants/admin/cli.ts';
 
 /**
  * `npm run admin -- ...`: tenant administration (docs/admin-cli.md). The command line is checked

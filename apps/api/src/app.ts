@@ -4,7 +4,7 @@ import { setTimeout } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -16,7 +16,7 @@ import db from './plugins/external/db.ts';
 import sameOrigin from './plugins/app/same-origin.ts';
 import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
-import { createContext, type AppContext } from './context.ts';
+import { createContext, openRedis, type AppContext } from './context.ts';
 import { requestForLog } from './lib/log-redaction.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -29,7 +29,9 @@ import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
+import jobs from './modules/jobs/plugin.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
+import opsRoutes, { type Lifecycle } from './modules/ops/routes.ts';
 
 export type AppOptions = {
   config: Config;
@@ -37,7 +39,15 @@ export type AppOptions = {
   rootSecret: Buffer;
   /** Where the log lines go (stdout unless given): tests read what the server logs. */
   logStream?: { write(line: string): void };
+  /** Set `draining` on SIGTERM (server.ts): `/readyz` answers 503 from then on. */
+  lifecycle?: Lifecycle;
+  /** The clock of business dates (today, overdue); the real one unless a test sets it. */
+  now?: () => Date;
 };
+
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
 
 /** The whole HTTP application as one plugin tree: tests build it and `inject` requests into it. */
 export async function buildApp({
@@ -45,6 +55,8 @@ export async function buildApp({
   db: database,
   rootSecret,
   logStream,
+  lifecycle = { draining: false },
+  now,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -69,6 +81,16 @@ export async function buildApp({
     // A path that does not decode (`%ED%A0%80`, a lone surrogate) or a parameter over that length:
     // the documented 400 of every other bad request, not Fastify's own body echoing the path.
     frameworkErrors: (error, request, reply) => sendError(error, reply, request.log),
+    // Every schema is the contract's zod: Fastify's own JSON-schema compilers (ajv and
+    // fast-json-stringify, a tenth of the start) are never loaded.
+    // Fastify types the factories after ajv's; at run time both take the route's schema.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (() => validatorCompiler) as unknown as CompilersFactory['buildValidator'],
+        buildSerializer: (() =>
+          serializerCompiler) as unknown as CompilersFactory['buildSerializer'],
+      },
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -77,8 +99,10 @@ export async function buildApp({
     config,
     database,
     rootSecret,
+    await openRedis(config),
     (msg) => app.log.info(msg),
     (error, msg) => app.log.error({ err: error }, msg),
+    now ?? (() => new Date()),
   );
   app.decorateRequest('customerId', '');
   app.addHook('onClose', async () => {
@@ -95,6 +119,7 @@ export async function buildApp({
   });
   await app.register(db, { db: database });
   await app.register(errorHandler);
+  await app.register(opsRoutes, { ctx, lifecycle });
   await app.register(security, {
     paymentFormOrigins: [...config.PAYMENT_FORM_ORIGINS, new URL(config.redsysSimulatorUrl).origin],
     tls: config.publicUrl.startsWith('https:'),
@@ -118,6 +143,10 @@ export async function buildApp({
         await api.register(rateLimit, {
           max: config.RATE_LIMIT_PER_MINUTE,
           timeWindow: '1 minute',
+          // With Redis every instance counts into the same window (issue 22); a Redis that does
+          // not answer lets the request through rather than failing it (the sign-in limits, on
+          // ctx.limiter, have their own fallback).
+          ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'portal-rl-', skipOnError: true } : {}),
         });
       }
       await api.register(tenantRoutes);
@@ -135,6 +164,8 @@ export async function buildApp({
     { prefix: '/:tenant/api/1.0' },
   );
 
+  // Background work starts here and only here, once the routes are in place.
+  await app.register(jobs, { ctx });
   // The web app's manifest carries the tenant's name and colour: built per host, not a file.
   await app.register(manifestRoutes);
   await app.register(web, { root: config.WEB_DIST });

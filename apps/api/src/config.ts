@@ -35,6 +35,11 @@ const ZEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * `false` behind PgBouncer in transaction mode (docs/operations.md): the reads are then parsed
+   * unnamed in each message instead of prepared once per server connection (decision 013).
+   */
+  DATABASE_PREPARED_STATEMENTS: ZBoolean.default(true),
   /** Local state of the embedded mode: the PGlite database and the e-mail outbox. */
   DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
   /** Fill an empty database with the demo tenants and customers (PRODUCT.md "Demo data"). */
@@ -111,6 +116,17 @@ const ZEnv = z.object({
    * every merchant's from the same few addresses), far above a real burst; beyond it, 429.
    */
   NOTIFICATION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
+   * The bearer token of `/metrics` (Prometheus text). Unset: the endpoint does not exist. At
+   * least 32 characters: it is compared in constant time, never logged.
+   */
+  METRICS_TOKEN: z.string().min(32).optional(),
+  /**
+   * Seconds between SIGTERM and the server ceasing to accept connections, while `/readyz` already
+   * answers 503: the time a load balancer needs to stop sending new requests (its check interval
+   * times the failures it waits for). 0 (the default) closes at once.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(60).default(0),
   /** How often the reconciliation job looks for stale payments; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   /**

@@ -1,7 +1,7 @@
 import { buildSimulator } from '@portal/redsys-sim';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { migrate } from './db/migrate.ts';
+import { migrate, pendingMigrations } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { seedIfEmpty } from './db/seed/seed-if-empty.ts';
 import { demoEmail, demoPassword } from './db/seed/demo.ts';
@@ -33,7 +33,20 @@ async function main() {
     if (!production) throw error;
   }
   const db = await openDatabase(config);
-  await migrate(db);
+  // The demo and development migrate at start (under a lock). Production migrates as its own step
+  // before new instances start (`npm run db:migrate`, docs/operations.md), and refuses to start on a
+  // database behind its code.
+  if (!production) await migrate(db);
+  else {
+    const pending = await pendingMigrations(db);
+    if (pending.length > 0) {
+      problems.push(
+        `The database lacks ${pending.length} migration(s) of this release (${pending.join(', ')}): run \`npm run db:migrate\` first.`,
+      );
+      await db.close();
+      return refuse(problems);
+    }
+  }
   if (production) {
     problems.push(...(await tenantProblems(db, rootSecret && createSecretBox(rootSecret))));
     if (problems.length > 0 || !rootSecret) {
@@ -47,7 +60,8 @@ async function main() {
     : false;
   // Secrets the seed (or a hand-written row) left in clear are sealed before anything reads them.
   await sealPlaintextSecrets(db, createSecretBox(rootSecret));
-  const app = await buildApp({ config, db, rootSecret });
+  const lifecycle = { draining: false };
+  const app = await buildApp({ config, db, rootSecret, lifecycle });
   // The local Redsys simulator (public test merchant) runs beside the portal in the demo.
   const simulator = config.runSimulator
     ? buildSimulator({
@@ -63,19 +77,42 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: draining requests');
-    // Stop accepting, let in-flight requests finish, then close the database.
-    const timer = setTimeout(() => process.exit(1), 15_000);
+    // Not ready from now on; the load balancer is given SHUTDOWN_DRAIN_SECONDS to notice. Then
+    // stop accepting, let in-flight requests and jobs finish, close the pools. Bounded: exit 1.
+    lifecycle.draining = true;
+    let step = 'waiting for the load balancer';
+    const boundMs = 15_000 + config.SHUTDOWN_DRAIN_SECONDS * 1000;
+    const timer = setTimeout(() => {
+      // Said on stderr whatever the log level: the supervisor sees why the exit status is 1.
+      console.error(`shutdown did not finish within ${boundMs} ms (${step}): exiting 1`);
+      process.exit(1);
+    }, boundMs);
     timer.unref();
+    if (config.SHUTDOWN_DRAIN_SECONDS > 0)
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_SECONDS * 1000));
     // close() ends the connections idle at that moment; a keep-alive connection whose request was
     // in flight becomes idle only when its answer is sent, and would otherwise hold the process
     // until the client's keep-alive ends (resilience/faults.resilience.ts).
     const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
     reaper.unref();
-    await app.close();
+    let failed = false;
+    // Each step runs even when the one before failed: the pools are closed whatever happened.
+    const run = async (name: string, close: () => Promise<unknown> | undefined) => {
+      step = name;
+      try {
+        await close();
+      } catch (error) {
+        failed = true;
+        console.error(
+          `shutdown: ${name} failed: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    };
+    await run('draining requests and jobs', () => app.close());
     clearInterval(reaper);
-    await simulator?.close();
-    await db.close();
-    process.exit(0);
+    await run('closing the simulator', () => simulator?.close());
+    await run('closing the database', () => db.close());
+    process.exit(failed ? 1 : 0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

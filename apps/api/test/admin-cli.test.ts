@@ -13,7 +13,7 @@ import { createSecretBox } from '../src/lib/secret-box.ts';
 import { findApiKey } from '../src/modules/admin/api-keys.ts';
 import { findProvider } from '../src/modules/auth/oidc.ts';
 import { createPaymentRepository } from '../src/modules/payments/repository.ts';
-import { runAdmin } from '../src/modules/tenants/admin.ts';
+import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { buildTestApp, engines } from './engines.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));

@@ -31,6 +31,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     relatedInvoices: { body: { invoice_id: 'F-0', year: 2024 } },
     invoicePdf: { body: { invoice_id: 'F-0', language: 'es' } },
     payments: { body: { ...range, page: '1', pending: true, order: 'asc' } },
+    checkoutPreview: { body: { payment_ids: [someId] } },
+    balance: {},
     initPayment: {
       body: {
         amount: 12.5,

@@ -68,11 +68,13 @@ export async function buildTestApp(
   overrides: Record<string, string> = {},
   rootSecret: Buffer = randomBytes(32),
   logStream?: { write(line: string): void },
+  now?: () => Date,
 ) {
   return buildApp({
     config: testConfig(overrides),
     db,
     rootSecret,
     ...(logStream ? { logStream } : {}),
+    ...(now ? { now } : {}),
   });
 }

@@ -90,6 +90,22 @@ const cases: Record<TRouteName, Case> = {
       ids: (b as { payments: { payment_id: string }[] }).payments.map((p) => p.payment_id),
     }),
   },
+  checkoutPreview: {
+    kind: 'ids',
+    requests: (v) => [
+      ['POST', '/redsys/checkout-preview', { payment_ids: [v.instalment.id] }],
+      ['POST', '/redsys/checkout-preview', { invoice_id: v.invoiceId }],
+      ['POST', '/redsys/checkout-preview', { multiple_invoices: [v.invoiceId] }],
+    ],
+  },
+  balance: {
+    kind: 'list',
+    request: ['GET', '/balance'],
+    owned: (b) => ({
+      table: 'instalments',
+      ids: (b as { pay: { payment_ids: string[] } }).pay.payment_ids,
+    }),
+  },
   initPayment: {
     kind: 'ids',
     requests: (v, me) => [

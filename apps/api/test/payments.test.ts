@@ -267,7 +267,10 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
     const mail = await smtp.waitFor('cliente@demo.test');
     expect(mail.raw).toContain(order);
     const notes = await db.withTenant('demo', (sql) =>
-      sql.query("SELECT 1 FROM notifications WHERE type = 'payment_succeeded'"),
+      sql.query(
+        "SELECT 1 FROM notifications WHERE type = 'payment_succeeded' AND params->>'payment_id' = $1",
+        [paymentId],
+      ),
     );
     expect(notes).toHaveLength(1);
 

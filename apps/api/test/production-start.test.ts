@@ -182,9 +182,8 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
       ]);
     });
 
-    it('starts with what production needs, the demo tenants in test mode, and serves the flag', async () => {
-      const port = await freePort();
-      const url = await databaseWith();
+    /** The real server from source in production mode on `url`, with what production needs. */
+    function startProduction(port: number, url: string, env: Record<string, string> = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
         cwd: repoRoot,
         env: {
@@ -199,12 +198,20 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
           APP_SECRET: randomBytes(32).toString('base64'),
           SMTP_URL: 'smtp://127.0.0.1:1',
           RECONCILE_INTERVAL_SECONDS: '0',
+          ...env,
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const output = { text: '' };
+      child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      return { child, stderr: output, exited };
+    }
+
+    it('starts with what production needs, the demo tenants in test mode, and serves the flag', async () => {
+      const port = await freePort();
+      const url = await databaseWith();
+      const { child, stderr, exited } = startProduction(port, url);
       try {
         let body: { test_mode?: boolean } | null = null;
         for (let i = 0; i < 600 && !body && child.exitCode === null; i++) {
@@ -213,12 +220,71 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
             .catch(() => null);
           if (!body) await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        expect(body, stderr).toMatchObject({ test_mode: true });
+        expect(body, stderr.text).toMatchObject({ test_mode: true });
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited, stderr.text).toBe(0);
+      expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
+    });
+
+    it('refuses a database that lacks a migration of this release (migrations are their own step)', async () => {
+      const url = await databaseWith(async (client) => {
+        await client.query(
+          `DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)`,
+        );
+      });
+      const run = await runServer({
+        NODE_ENV: 'production',
+        DATABASE_URL: url,
+        APP_SECRET: randomBytes(32).toString('base64'),
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+      });
+      expect(run.started, run.stdout).toBe(false);
+      expect(run.code, run.stderr).toBe(1);
+      expect(problemLines(run.stderr)).toEqual([
+        expect.stringMatching(
+          /^The database lacks 1 migration\(s\) of this release \(\d{3}-.*npm run db:migrate/,
+        ),
+      ]);
+    });
+
+    it('on SIGTERM: not ready at once, still answering during the drain, then exit 0', async () => {
+      const port = await freePort();
+      const url = await databaseWith();
+      // A drain long enough that a busy machine still asks within it.
+      const { child, stderr, exited } = startProduction(port, url, { SHUTDOWN_DRAIN_SECONDS: '5' });
+      const readyz = () =>
+        fetch(`http://127.0.0.1:${port}/readyz`)
+          .then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }))
+          .catch(() => null);
+      try {
+        let ready = null;
+        for (let i = 0; i < 600 && ready?.status !== 200 && child.exitCode === null; i++) {
+          ready = await readyz();
+          if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(ready?.status, stderr.text).toBe(200);
+        child.kill('SIGTERM');
+        // Draining: readiness says no as soon as the signal is handled, and the rest is still
+        // served until the drain time is over.
+        let draining = ready;
+        for (let i = 0; i < 60 && draining?.status === 200; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          draining = await readyz();
+        }
+        expect(draining).toEqual({
+          status: 503,
+          body: expect.objectContaining({ status: 'not_ready' }),
+        });
+        const live = await fetch(`http://127.0.0.1:${port}/livez`);
+        expect(live.status).toBe(200);
       } finally {
         child.kill('SIGTERM');
       }
       expect(await exited).toBe(0);
-      expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
     });
   });
 });

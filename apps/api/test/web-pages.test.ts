@@ -86,4 +86,35 @@ describe.each(engines())('web pages without Accept-Encoding on $name', (engine) 
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
   });
+
+  it.each([
+    ['/', undefined, 'Este portal no existe'],
+    ['/login', 'eu-ES,eu;q=0.9', 'Atari hau ez dago'],
+    ['/metodos-de-pago', 'en-GB', 'This portal does not exist'],
+  ])(
+    "GET %s on an unknown tenant's host is a translated 404, not the sign-in form",
+    async (url, language, title) => {
+      const res = await app.inject({
+        method: 'GET',
+        url,
+        headers: { host: 'nope.localhost', ...(language ? { 'accept-language': language } : {}) },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain(`<h1>${title}</h1>`);
+      expect(res.body).not.toContain('<p>app</p>');
+      // Its one inline style is allowed by hash, nothing else loosened.
+      expect(res.headers['content-security-policy']).toContain("'sha256-");
+    },
+  );
+
+  it("serves the app on a known tenant's host", async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/home',
+      headers: { host: 'demo.localhost' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(indexHtml);
+  });
 });

@@ -514,6 +514,8 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
       rootSecret,
     );
     try {
+      // Jobs start when the app is ready (modules/jobs/plugin.ts), as a listening server is.
+      await looping.ready();
       const id = await ping();
       for (let i = 0; i < 200 && receiver.countOf(id) === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 25));

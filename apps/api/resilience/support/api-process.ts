@@ -39,9 +39,9 @@ const baseEnv = (): Record<string, string> => ({
 });
 
 /**
- * Starts a TypeScript entry point of the repository with Node and tsx's loader (as `npm start`
- * runs it, in one process), its output appended to `logFile`, and waits until `readyPath`
- * answers 200.
+ * Starts an entry point of the repository with Node: the compiled API as production runs it
+ * (`node apps/api/dist/server.js`, no TypeScript loader), a TypeScript one (the simulator) with
+ * tsx's loader; its output appended to `logFile`; and waits until `readyPath` answers 200.
  */
 async function startProcess(options: {
   name: string;
@@ -56,7 +56,8 @@ async function startProcess(options: {
   const out = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+    const loader = options.entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    child = spawn(process.execPath, [...loader, options.entry], {
       cwd: repoRoot,
       env: options.env,
       stdio: ['ignore', out, out],
@@ -127,7 +128,8 @@ async function startProcess(options: {
 }
 
 /**
- * Starts the real API (`apps/api/src/server.ts`) on a free port of 127.0.0.1 against
+ * Starts the real API, compiled (`apps/api/dist/server.js`: `npm run test:resilience` builds it
+ * first), on a free port of 127.0.0.1 against
  * `databaseUrl` (already migrated and seeded), logging at info level to `api-<name>-<n>.log`
  * under `logDir`, without the embedded Redsys simulator and the reconciliation job. It runs in
  * production mode, with what production needs (NODE_ENV=production refuses to start otherwise):
@@ -150,7 +152,7 @@ export async function startApi(options: {
   mkdirSync(dataDir, { recursive: true });
   return startProcess({
     name: `API ${options.name}`,
-    entry: 'apps/api/src/server.ts',
+    entry: 'apps/api/dist/server.js',
     port,
     logFile: join(options.logDir, `api-${options.name}-${n}.log`),
     readyPath: '/1/api/1.0/visual-config',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -31,7 +32,21 @@ export type Database = {
    * the demo seed and tenant administration only.
    */
   withOwner<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * The job queue's own connection (pg-boss, modules/jobs): statements as the owner outside any
+   * tenant, each on its own (pg-boss writes its scripts with their BEGIN and COMMIT); a script
+   * without parameters may hold several statements. Only the jobs module uses it, for the queue's
+   * schema (`pgboss`), never for the portal's tables.
+   */
+  readonly jobQueue: JobQueueConnection;
+  /** Connections of the pool (PostgreSQL; the embedded database has one, always open). */
+  poolStats(): { size: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
+};
+
+/** What pg-boss asks of a database it does not open itself (its `db` option). */
+export type JobQueueConnection = {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
 /**
@@ -94,6 +109,15 @@ export async function openPglite(
     withOwner(fn) {
       return db.transaction((tx) => fn(wrap(tx)));
     },
+    jobQueue: {
+      async executeSql(text, values) {
+        if (values && values.length > 0) return db.query(text, values);
+        // A script of several statements (its schema, its migrations): the last one's rows.
+        const results = await db.exec(text);
+        return results.at(-1) ?? { rows: [] };
+      },
+    },
+    poolStats: () => ({ size: 1, total: 1, idle: 1, waiting: 0 }),
     async close() {
       await db.close();
     },
@@ -125,11 +149,11 @@ function scalarText(value: unknown): string {
  * as it resolves an untyped `$n` parameter (so `$1::date`, `LIMIT $2` and `= ANY($3::uuid[])` read the
  * same). Quotes and backslashes are escaped by pg's own `escapeLiteral`.
  */
-export const sqlLiteral = (value: unknown): string =>
+const sqlLiteral = (value: unknown): string =>
   value === null || value === undefined ? 'NULL' : pg.escapeLiteral(scalarText(value));
 
 /** `text` with each `$n` replaced by the literal of `params[n - 1]`. */
-export function inlineParameters(text: string, params: readonly unknown[]): string {
+function inlineParameters(text: string, params: readonly unknown[]): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     const index = Number(n) - 1;
     if (index >= params.length) throw new RangeError(`No value for $${n}`);
@@ -152,11 +176,18 @@ const duplicatePreparedStatement = '42P05';
 const indeterminateDatatype = '42P18';
 const unknownPreparedStatement = '26000';
 
+/**
+ * A statement's name is a digest of its text, not an order of first use: two processes (or a
+ * pooler handing one process's transactions to another's server connection) that meet one name
+ * always mean the same text, never another statement bound to this one's values.
+ */
 function readStatementName(text: string): string | null {
   let name = readStatementNames.get(text);
   if (name === undefined) {
     name =
-      readStatementNames.size < maxPreparedReads ? `read_${readStatementNames.size + 1}` : null;
+      readStatementNames.size < maxPreparedReads
+        ? `read_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`
+        : null;
     readStatementNames.set(text, name);
   }
   return name;
@@ -192,23 +223,37 @@ class TenantRead<Row> implements pg.Submittable {
   private parsers: ((text: string) => unknown)[] = [];
   /** Statements completed so far: the tenant's is the first, the read's the second. */
   private completed = 0;
+  /**
+   * The read's statement and what it calls when done, under the names of pg's own query config:
+   * pg's tracing instrumentation (tracing.ts) records `text` on the query's span, and wraps
+   * `callback` to end it.
+   */
+  readonly text: string;
+  callback: (error: Error | null, rows?: Row[]) => void;
+  private settled = false;
 
   constructor(
     private readonly read: { tenantId: string; name: string; text: string; values: unknown[] },
     private readonly prepared: Set<string>,
-    private readonly settle: (error: Error | null, rows?: Row[]) => void,
-  ) {}
+    settle: (error: Error | null, rows?: Row[]) => void,
+  ) {
+    this.text = read.text;
+    this.callback = settle;
+  }
 
   submit(connection: pg.Connection): void {
     const { tenantId, name, text, values } = this.read;
+    // Unnamed statements (a pooler in transaction mode): parsed in every message, as pg does.
+    const enter = name === '' ? '' : enterStatement;
     // One write for the whole message, as pg's own Query does for its extended-protocol messages.
     connection.stream.cork();
     try {
-      if (!this.prepared.has(enterStatement))
-        connection.parse({ name: enterStatement, text: enterTenantSql, types: [] }, false);
-      connection.bind({ statement: enterStatement, values: [tenantId] }, false);
+      if (enter === '' || !this.prepared.has(enter))
+        connection.parse({ name: enter, text: enterTenantSql, types: [] }, false);
+      connection.bind({ statement: enter, values: [tenantId] }, false);
       connection.execute({ portal: '' }, false);
-      if (!this.prepared.has(name)) connection.parse({ name, text, types: [] }, false);
+      if (name === '' || !this.prepared.has(name))
+        connection.parse({ name, text, types: [] }, false);
       connection.bind({ statement: name, values: values.map(parameterText) }, false);
       connection.describe({ type: 'P', name: '' }, false);
       connection.execute({ portal: '' }, false);
@@ -242,15 +287,22 @@ class TenantRead<Row> implements pg.Submittable {
   }
 
   handleReadyForQuery(): void {
-    this.prepared.add(enterStatement).add(this.read.name);
-    this.settle(null, this.rows);
+    if (this.read.name !== '') this.prepared.add(enterStatement).add(this.read.name);
+    this.done(null, this.rows);
   }
 
   /** pg calls this with the server's error, or the connection's; the Sync's answer follows. */
   handleError(error: Error): void {
     // Past the tenant's statement, its Parse (if sent) was done: the next read need not send it.
-    if (this.completed > 0) this.prepared.add(enterStatement);
-    this.settle(error);
+    if (this.completed > 0 && this.read.name !== '') this.prepared.add(enterStatement);
+    this.done(error);
+  }
+
+  /** The first outcome counts: after an error, the Sync's answer still arrives. */
+  private done(error: Error | null, rows?: Row[]): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.callback(error, rows);
   }
 
   // Messages a read never causes; pg calls them on whatever query is active.
@@ -274,9 +326,10 @@ async function readAsTenant<Row>(
   tenantId: string,
   text: string,
   params: readonly unknown[],
+  named: boolean,
   retries = 2,
 ): Promise<Row[]> {
-  const name = readStatementName(text);
+  const name = named ? readStatementName(text) : '';
   if (name === null || retries < 0)
     return lastRows<Row>(
       await client.query(`${enterTenantLiteralSql(tenantId)}; ${inlineParameters(text, params)}`),
@@ -303,7 +356,7 @@ async function readAsTenant<Row>(
     // server connection): prepared again. Bounded, then read inlined, should that keep happening.
     else if (error.code === unknownPreparedStatement) known.clear();
     else throw error;
-    return readAsTenant<Row>(client, tenantId, text, params, retries - 1);
+    return readAsTenant<Row>(client, tenantId, text, params, named, retries - 1);
   }
 }
 
@@ -313,9 +366,20 @@ function lastRows<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {
   return (last?.rows ?? []) as Row[];
 }
 
-export type PostgresOptions = { connectionString: string; max?: number };
+export type PostgresOptions = {
+  connectionString: string;
+  max?: number;
+  /**
+   * Named prepared statements for the reads (decision 013), kept per server connection. Off
+   * behind a pooler in transaction mode (PgBouncer before 1.21, or without
+   * `max_prepared_statements`), where consecutive transactions of one client may reach different
+   * server connections: every read is then parsed in its own message, unnamed.
+   */
+  preparedStatements?: boolean;
+};
 
 export function openPostgres(options: PostgresOptions): Database {
+  const named = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
@@ -378,7 +442,7 @@ export function openPostgres(options: PostgresOptions): Database {
         return await fn(
           oneStatement({
             query: <Row>(text: string, params: readonly unknown[] = []) =>
-              readAsTenant<Row>(client, tenantId, text, params),
+              readAsTenant<Row>(client, tenantId, text, params, named),
           }),
         );
       } catch (error) {
@@ -392,6 +456,15 @@ export function openPostgres(options: PostgresOptions): Database {
     withOwner(fn) {
       return inTransaction((c) => c.query('BEGIN'), fn);
     },
+    jobQueue: {
+      executeSql: (text, values) => pool.query(text, values),
+    },
+    poolStats: () => ({
+      size: pool.options.max,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async close() {
       await pool.end();
     },

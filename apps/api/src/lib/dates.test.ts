@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiToIso, centsToAmount, isoToApi, todayIso } from './dates.ts';
+import { apiToIso, centsToAmount, isoToApi, madridDateTime, todayIso } from './dates.ts';
 
 describe('dates and money at the API edge', () => {
   it("takes today's date in Madrid, not in UTC", () => {
@@ -15,5 +15,18 @@ describe('dates and money at the API edge', () => {
     expect(centsToAmount(4719)).toBe(47.19);
     expect(centsToAmount(0)).toBe(0);
     expect(centsToAmount(100000001)).toBe(1000000.01);
+  });
+});
+
+describe('madridDateTime', () => {
+  it('shows a moment on the Madrid clock, winter and summer, whatever the machine zone', () => {
+    expect(madridDateTime(new Date('2026-11-21T11:36:00Z'))).toEqual({
+      date: '2026-11-21',
+      time: '12:36',
+    });
+    expect(madridDateTime(new Date('2026-07-01T22:05:00Z'))).toEqual({
+      date: '2026-07-02',
+      time: '00:05',
+    });
   });
 });

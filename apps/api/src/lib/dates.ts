@@ -1,9 +1,31 @@
 /** The business day in Spain: what "today" and "overdue" mean for a customer of a Spanish tenant. */
-export const businessTimeZone = 'Europe/Madrid';
+const businessTimeZone = 'Europe/Madrid';
 
 /** Today in Madrid as `YYYY-MM-DD`. */
 export function todayIso(now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: businessTimeZone }).format(now);
+}
+
+/**
+ * A moment as the customer reads it, in Madrid: `YYYY-MM-DD` and `HH:MM` (24 h), the shape the
+ * notifications carry (spec §3), so every screen shows the same clock whatever the browser's.
+ */
+export function madridDateTime(at: Date): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: businessTimeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((p) => p.type === type)?.value ?? '';
+  return {
+    date: `${part('year')}-${part('month')}-${part('day')}`,
+    time: `${part('hour')}:${part('minute')}`,
+  };
 }
 
 /** `yyyymmdd` (API) to `YYYY-MM-DD` (SQL date literal). The contract has validated it. */

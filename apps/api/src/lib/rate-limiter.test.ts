@@ -59,3 +59,23 @@ describe('memory rate limiter windows', () => {
     expect((await limiter.hit('k', 1, 10)).allowed).toBe(true);
   });
 });
+
+describe('Redis rate limiter while Redis does not answer', () => {
+  it('counts in memory instead of failing the request, limits still in force', async () => {
+    // Nothing listens on port 1: every command fails at once (no offline queue).
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => {});
+    const limiter = createRedisRateLimiter(down, 'down:');
+    const verdicts = [];
+    for (let i = 0; i < 3; i++) verdicts.push(await limiter.hit('login:ip:203.0.113.9', 2, 60));
+    expect(verdicts.map((v) => v.allowed)).toEqual([true, true, false]);
+    await limiter.reset('login:ip:203.0.113.9');
+    expect((await limiter.hit('login:ip:203.0.113.9', 2, 60)).allowed).toBe(true);
+    down.disconnect();
+  });
+});

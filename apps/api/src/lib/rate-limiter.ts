@@ -38,25 +38,38 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
   };
 }
 
-export function createRedisRateLimiter(redis: Redis, prefix = 'portal:rl:'): RateLimiter {
+/**
+ * Counters in Redis, shared by every instance. While Redis does not answer, each instance counts
+ * in its own memory instead (limits stay in force, per instance) rather than failing the request.
+ */
+export function createRedisRateLimiter(
+  redis: Redis,
+  prefix = 'portal:rl:',
+  fallback: RateLimiter = createMemoryRateLimiter(),
+): RateLimiter {
   return {
     async hit(key, limit, windowSeconds) {
       const k = prefix + key;
-      const result = await redis.multi().incr(k).pttl(k).exec();
-      const count = Number(result?.[0]?.[1] ?? 0);
-      let ttl = Number(result?.[1]?.[1] ?? -1);
-      if (ttl < 0) {
-        await redis.pexpire(k, windowSeconds * 1000);
-        ttl = windowSeconds * 1000;
+      try {
+        const result = await redis.multi().incr(k).pttl(k).exec();
+        const count = Number(result?.[0]?.[1] ?? 0);
+        let ttl = Number(result?.[1]?.[1] ?? -1);
+        if (ttl < 0) {
+          await redis.pexpire(k, windowSeconds * 1000);
+          ttl = windowSeconds * 1000;
+        }
+        return {
+          allowed: count <= limit,
+          retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
+          count,
+        };
+      } catch {
+        return fallback.hit(key, limit, windowSeconds);
       }
-      return {
-        allowed: count <= limit,
-        retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)),
-        count,
-      };
     },
     async reset(key) {
-      await redis.del(prefix + key);
+      await fallback.reset(key);
+      await redis.del(prefix + key).catch(() => undefined);
     },
   };
 }

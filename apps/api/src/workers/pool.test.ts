@@ -16,6 +16,7 @@ function longInvoice(lines: number): PdfInput {
     pending: lines * 12.1,
     customer_name: 'Laura García Martín',
     status: 0,
+    state: 'pending',
     lines: Array.from({ length: lines }, (_, i) => ({
       person: `Alumno ${i + 1}`,
       concept: `Cuota mensual de la actividad número ${i + 1}`,
@@ -29,9 +30,11 @@ function longInvoice(lines: number): PdfInput {
         payment_id: 'p1',
         duedate: '20260305',
         method: 'Domiciliación',
+        method_kind: 'direct_debit',
         import: lines * 12.1,
         paiddate: null,
         state: 'pending',
+        status: 'pending',
       },
     ],
   };

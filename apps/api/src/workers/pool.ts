@@ -14,6 +14,16 @@ import type { PdfInput } from '../modules/invoices/pdf.ts';
 export const defaultWorkerThreads = (): number =>
   Math.max(1, Math.min(availableParallelism() - 1, 4));
 
+/**
+ * The threads' entry: `entry.mjs` compiles the TypeScript tasks through tsx when the server runs
+ * from source (`npm run dev`, the tests); the compiled server (`npm run build`) has `worker.js`
+ * beside it and runs no TypeScript loader.
+ */
+const workerEntry = new URL(
+  import.meta.url.endsWith('.ts') ? './entry.mjs' : './worker.js',
+  import.meta.url,
+).href;
+
 /** The 503 of a full queue: the client retries shortly; nothing waits without bound. */
 export const workersBusy = (): AppError =>
   new AppError(503, ErrorCode.unavailable, 'Too much heavy work at once, retry shortly', {
@@ -45,7 +55,7 @@ export function createHeavyWork({
   maxQueue: number;
 }): HeavyWork {
   const pool = new Piscina({
-    filename: new URL('./entry.mjs', import.meta.url).href,
+    filename: workerEntry,
     minThreads: 0,
     maxThreads: threads,
     maxQueue,

@@ -1,4 +1,5 @@
 import { hash } from '@node-rs/argon2';
+import { appPaths } from '@portal/contract/app-paths';
 import type { Sql } from '../database.ts';
 import { insertRows } from '../insert-rows.ts';
 import { spanishIban } from './iban.ts';
@@ -85,7 +86,7 @@ export const demoTenants: readonly DemoTenant[] = [
 ];
 
 /** The canonical URL of a demo tenant: tenant `1` is the base; others put their label in front. */
-export function demoTenantUrl(tenantId: string, publicUrl: string): string {
+function demoTenantUrl(tenantId: string, publicUrl: string): string {
   if (tenantId === '1') return publicUrl;
   const url = new URL(publicUrl);
   url.hostname = `${tenantId}.${url.hostname}`;
@@ -110,7 +111,8 @@ export async function seedDemo(
   const now = options.today ?? new Date();
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const passwordHash = await hash(demoPassword);
-  // Sample history, not events: the invoices and methods below notify nobody (migration 005);
+  // Sample history, not events: the invoices and methods below notify nobody (the webhook
+  // triggers of migration 006 honour this flag);
   // the demo's notifications are written explicitly.
   await sql.query("SELECT set_config('app.bulk_load', 'on', true)");
 
@@ -440,16 +442,15 @@ export async function seedDemo(
           'Ya puedes consultar tu factura de este mes.',
           0,
           false,
-          '/invoices',
+          appPaths.invoices,
         ],
         [
           'Recordatorio de pago',
           'Tienes un recibo vencido pendiente de pago.',
           2,
           false,
-          '/mis-pagos',
+          appPaths.payments,
         ],
-        ['Pago recibido', 'Hemos recibido tu pago. ¡Gracias!', 1, true, '/mis-pagos'],
         [
           'Cambio de horario',
           'Durante las fiestas locales la instalación abrirá de 9:00 a 14:00.',
@@ -465,6 +466,48 @@ export async function seedDemo(
           null,
         ],
       ];
+      // One the portal itself would have written: a type with parameters, worded by the web app
+      // in the reader's language (the others stand for the organisation's own texts).
+      const lastPaid = instalments.findLast((row) => row[4] === person.id && row[8] === 'paid');
+      const paidAt = new Date(addDays(today, -1).getTime() + 9.5 * 3_600_000);
+      const rows: (readonly unknown[])[] = notes.map(([title, message, daysAgo, read, link]) => {
+        // 09:30 that day, but never later than a minute ago: before 09:30, today's note is not
+        // from the future (it would stay above every real one written until then).
+        const at = new Date(
+          Math.min(addDays(today, -daysAgo).getTime() + 9.5 * 3_600_000, now.getTime() - 60_000),
+        );
+        return [
+          tenant.id,
+          uuid(),
+          person.id,
+          'info',
+          title,
+          message,
+          link,
+          null,
+          at.toISOString(),
+          read ? at.toISOString() : null,
+        ];
+      });
+      if (lastPaid) {
+        const invoiceId = String(lastPaid[2]);
+        rows.push([
+          tenant.id,
+          uuid(),
+          person.id,
+          'payment_succeeded',
+          null,
+          null,
+          appPaths.invoiceDetail.href(invoiceId),
+          JSON.stringify({
+            payment_id: String(lastPaid[1]),
+            amount_cents: Number(lastPaid[6]),
+            invoices: [invoiceId],
+          }),
+          paidAt.toISOString(),
+          paidAt.toISOString(),
+        ]);
+      }
       await insertRows(
         sql,
         'notifications',
@@ -476,23 +519,11 @@ export async function seedDemo(
           'title',
           'message',
           'link',
+          'params',
           'created_at',
           'read_at',
         ],
-        notes.map(([title, message, daysAgo, read, link]) => {
-          const at = new Date(addDays(today, -daysAgo).getTime() + 9.5 * 3_600_000);
-          return [
-            tenant.id,
-            uuid(),
-            person.id,
-            'info',
-            title,
-            message,
-            link,
-            at.toISOString(),
-            read ? at.toISOString() : null,
-          ];
-        }),
+        rows,
       );
     }
   }

@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import {
   PasswordProblem,
   passwordProblems,
@@ -16,27 +15,36 @@ realmadrid1 madrid123 sevilla123 valencia1 espana123 españa123 mariposa maripos
 princesa princesa1 hola1234 holahola 12345678a bienvenido bienvenido1 futbol123 1234abcd
 abcd1234 qwerty123 asdf1234 demo1234 changeme secret123 admin123 welcome1 password!`;
 
+let loaded: Promise<ReadonlySet<string>> | undefined;
+
 /**
  * The most common passwords of the public leaked-password lists: zxcvbn-ts's `passwords-common`
  * (about 49,000, ranked by frequency across leaks; the 18,000 of 8+ characters are kept), plus the
  * Spanish ones above. Compared case-insensitively and exactly (NIST SP 800-63B 5.1.1.2: refuse
- * values "known to be commonly-used, expected, or compromised").
+ * values "known to be commonly-used, expected, or compromised"). Read on first use, not at start:
+ * only setting a password needs it.
  */
-export const commonPasswords: ReadonlySet<string> = new Set(
-  [...dictionary['passwords-common'], ...spanish.split(/\s+/)]
-    .map((p) => p.toLowerCase())
-    .filter((p) => p.length >= 8),
-);
+export function commonPasswords(): Promise<ReadonlySet<string>> {
+  loaded ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) =>
+      new Set(
+        [...dictionary['passwords-common'], ...spanish.split(/\s+/)]
+          .map((p) => p.toLowerCase())
+          .filter((p) => p.length >= 8),
+      ),
+  );
+  return loaded;
+}
 
-export const isCommonPassword = (password: string): boolean =>
-  commonPasswords.has(password.toLowerCase());
+export const isCommonPassword = async (password: string): Promise<boolean> =>
+  (await commonPasswords()).has(password.toLowerCase());
 
 /** Every rule a new password breaks (empty: it may be set). */
-export function newPasswordProblems(
+export async function newPasswordProblems(
   password: string,
   context: TPasswordContext,
-): TPasswordProblem[] {
+): Promise<TPasswordProblem[]> {
   const problems = passwordProblems(password, context);
-  if (isCommonPassword(password)) problems.push(PasswordProblem.common);
+  if (await isCommonPassword(password)) problems.push(PasswordProblem.common);
   return problems;
 }

@@ -1,3 +1,4 @@
+import { apiPrefix } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { persistentSessionDays } from './service.ts';
 
@@ -48,4 +49,4 @@ export function clearSessionCookies(
   void reply.clearCookie(xsrfCookie, { path: '/', sameSite: 'strict', secure });
 }
 
-const apiPath = (request: FastifyRequest) => `/${request.tenant.id}/api/1.0`;
+const apiPath = (request: FastifyRequest) => apiPrefix(request.tenant.id);

@@ -1,3 +1,5 @@
+import { ZSignInProvider } from '@portal/contract';
+import { appPaths } from '@portal/contract/app-paths';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -7,15 +9,15 @@ import type { FastifyInstance } from 'fastify';
  * the code and state from the query.
  */
 export default async function formPostCallback(app: FastifyInstance) {
-  app.post('/auth/:provider/callback', { schema: { hide: true } }, async (request, reply) => {
-    const { provider } = request.params as { provider: string };
-    if (!['google', 'apple', 'microsoft'].includes(provider)) return reply.callNotFound();
+  app.post(appPaths.authCallback.pattern, { schema: { hide: true } }, async (request, reply) => {
+    const provider = ZSignInProvider.safeParse((request.params as { provider: string }).provider);
+    if (!provider.success) return reply.callNotFound();
     const body = (request.body ?? {}) as Record<string, unknown>;
     const query = new URLSearchParams();
     for (const key of ['code', 'state', 'iss', 'error']) {
       const value = body[key];
       if (typeof value === 'string' && value.length <= 4096) query.set(key, value);
     }
-    return reply.redirect(`/auth/${provider}/callback?${query.toString()}`, 303);
+    return reply.redirect(`${appPaths.authCallback.href(provider.data)}?${query.toString()}`, 303);
   });
 }

@@ -1,7 +1,8 @@
 import type { TSignInProvider } from '@portal/contract';
-import * as client from 'openid-client';
-import type { Sql } from '../../db/database.ts';
+import type * as OpenId from 'openid-client';
+import type { SqlQuery } from '../../db/database.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import { createAuthRepository } from './repository.ts';
 
 export type ProviderRow = {
   provider: TSignInProvider;
@@ -27,16 +28,11 @@ export type VerifiedPerson = {
 
 /** The tenant's configuration of `provider`, its client secret opened (sealed at rest). */
 export async function findProvider(
-  sql: Sql,
+  sql: SqlQuery,
   box: SecretBox,
   provider: string,
 ): Promise<ProviderRow | undefined> {
-  const rows = await sql.query<ProviderRow & { tenant_id: string }>(
-    `SELECT tenant_id, provider, issuer, client_id, client_secret FROM tenant_sign_in_providers
-      WHERE tenant_id = current_setting('app.tenant_id') AND provider = $1`,
-    [provider],
-  );
-  const row = rows[0];
+  const row = await createAuthRepository().findSignInProvider(sql, provider);
   if (!row) return undefined;
   const { tenant_id: tenantId, ...rest } = row;
   return {
@@ -53,10 +49,15 @@ export async function findProvider(
  * signature, issuer, audience and nonce. Microsoft must be configured with a tenant-specific
  * issuer (`https://login.microsoftonline.com/<tenant id>/v2.0`), which pins who may sign in.
  */
-export function createOidc() {
-  const configs = new Map<string, Promise<client.Configuration>>();
+/** openid-client, read on the first external sign-in rather than at every start. */
+let openIdClient: Promise<typeof OpenId> | undefined;
+const loadClient = () => (openIdClient ??= import('openid-client'));
 
-  function configuration(row: ProviderRow): Promise<client.Configuration> {
+export function createOidc() {
+  const configs = new Map<string, Promise<OpenId.Configuration>>();
+
+  async function configuration(row: ProviderRow): Promise<OpenId.Configuration> {
+    const client = await loadClient();
     const key = `${row.issuer}|${row.client_id}`;
     let config = configs.get(key);
     if (!config) {
@@ -78,6 +79,7 @@ export function createOidc() {
   return {
     async authorizationUrl(row: ProviderRow, redirectUri: string, remember: boolean) {
       const config = await configuration(row);
+      const client = await loadClient();
       const verifier = client.randomPKCECodeVerifier();
       const state: OidcState = {
         provider: row.provider,
@@ -107,6 +109,7 @@ export function createOidc() {
       saved: OidcState,
     ) {
       const config = await configuration(row);
+      const client = await loadClient();
       const current = new URL(redirectUri);
       current.searchParams.set('code', input.code);
       current.searchParams.set('state', input.state);

@@ -4,7 +4,7 @@ import { ErrorCode } from '@portal/contract';
 import { AppError } from '../../lib/app-error.ts';
 
 /** argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane): @node-rs/argon2's defaults. */
-export const argonParams = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const argonParams = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export const hashPassword = (password: string): Promise<string> => hash(password, argonParams);
 
@@ -46,7 +46,7 @@ export type Admission = {
 };
 
 /** The 503 of a full line: the client retries in a second (the web app shows "try again"). */
-export const tooBusy = (): AppError =>
+const tooBusy = (): AppError =>
   new AppError(503, ErrorCode.unavailable, 'Too many sign-ins at once, retry shortly', {
     'retry-after': '1',
   });

@@ -1,3 +1,4 @@
+import type { TSignInProvider } from '@portal/contract';
 import type { Sql, SqlQuery } from '../../db/database.ts';
 
 export type CustomerAuthRow = {
@@ -150,6 +151,21 @@ export function createAuthRepository() {
       );
       return rows[0]?.customer_id;
     },
+    /** The tenant's configuration of a sign-in provider, its client secret as stored (sealed). */
+    async findSignInProvider(sql: SqlQuery, provider: string) {
+      const rows = await sql.query<{
+        tenant_id: string;
+        provider: TSignInProvider;
+        issuer: string;
+        client_id: string;
+        client_secret: string;
+      }>(
+        `SELECT tenant_id, provider, issuer, client_id, client_secret FROM tenant_sign_in_providers
+          WHERE tenant_id = current_setting('app.tenant_id') AND provider = $1`,
+        [provider],
+      );
+      return rows[0];
+    },
     async linkIdentity(
       sql: Sql,
       row: { issuer: string; subject: string; customerId: string; provider: string },
@@ -162,4 +178,3 @@ export function createAuthRepository() {
     },
   };
 }
-export type AuthRepository = ReturnType<typeof createAuthRepository>;

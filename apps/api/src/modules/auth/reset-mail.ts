@@ -2,29 +2,9 @@ import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailMessages, type Language } from '../mail/messages.ts';
+import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import type { CustomerAuthRow } from './repository.ts';
-
-type TenantMailRow = {
-  company_name: string;
-  primary_color: string;
-  canonical_url: string;
-  mail_from: string;
-  has_logo: boolean;
-};
-
-/** Loads what an e-mail of a tenant needs: its branding, its sender and its canonical URL. */
-export async function loadTenantMailInfo(db: Database, tenantId: string): Promise<TenantMailRow> {
-  const rows = await db.withTenant(tenantId, (sql) =>
-    sql.query<TenantMailRow>(
-      `SELECT company_name, primary_color, canonical_url, mail_from, logo_data IS NOT NULL AS has_logo
-         FROM tenants WHERE id = $1`,
-      [tenantId],
-    ),
-  );
-  const row = rows[0];
-  if (!row) throw new Error(`tenant ${tenantId} vanished`);
-  return row;
-}
+import { appPaths } from '@portal/contract/app-paths';
 
 /**
  * The password-reset e-mail, in the customer's language, with the tenant's branding. The link is
@@ -44,13 +24,13 @@ export function createResetMailer(db: Database, mailer: Mailer) {
   }) => {
     const tenant = await loadTenantMailInfo(db, tenantId);
     const base = tenant.canonical_url.replace(/\/$/, '');
-    const url = `${base}/reset-password?${new URLSearchParams({ token, email: customer.email }).toString()}`;
+    const url = `${base}${appPaths.resetPassword}?${new URLSearchParams({ token, email: customer.email }).toString()}`;
     const lang = (customer.language in mailMessages ? customer.language : 'es') as Language;
     const m = mailMessages[lang];
     const brand = {
       companyName: tenant.company_name,
       color: tenant.primary_color,
-      logoUrl: tenant.has_logo ? `${base}/${tenantId}/api/1.0/logo` : null,
+      logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
     };
     await mailer.send({
       from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,

@@ -1,5 +1,12 @@
 import cookie from '@fastify/cookie';
-import { ErrorCode, routes, signInStartPath, ZSignInProvider } from '@portal/contract';
+import {
+  apiPrefix,
+  ErrorCode,
+  routes,
+  signInStartPath,
+  ZSignInProvider,
+  type TSignInProvider,
+} from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -15,6 +22,7 @@ import {
 import { createOidc, findProvider, type OidcState } from './oidc.ts';
 import { createResetMailer } from './reset-mail.ts';
 import { createAuthService, type Session } from './service.ts';
+import { appPaths } from '@portal/contract/app-paths';
 
 export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   // Only these calls read or set cookies: parsing them here spares every other request a hook
@@ -89,10 +97,10 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   // External sign-in (OpenID Connect, authorization code + PKCE, state and nonce).
   const oidc = createOidc();
   const stateCookie = 'oidc_state';
-  const redirectUri = (request: FastifyRequest, provider: string) =>
-    `${request.tenant.canonical_url.replace(/\/$/, '')}/auth/${provider}/callback`;
+  const redirectUri = (request: FastifyRequest, provider: TSignInProvider) =>
+    `${request.tenant.canonical_url.replace(/\/$/, '')}${appPaths.authCallback.href(provider)}`;
   const stateCookieOptions = (request: FastifyRequest) => ({
-    path: `/${request.tenant.id}/api/1.0/auth`,
+    path: `${apiPrefix(request.tenant.id)}/auth`,
     httpOnly: true,
     // Lax: the state must survive the top-level return from the provider (a GET navigation).
     sameSite: 'lax' as const,
@@ -109,7 +117,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       const remember = ['1', 'true'].includes(
         String((request.query as { remember?: unknown }).remember),
       );
-      const loginPage = `${request.tenant.canonical_url.replace(/\/$/, '')}/login?signin_error=${ErrorCode.signInFailed}`;
+      const loginPage = `${request.tenant.canonical_url.replace(/\/$/, '')}${appPaths.login}?signin_error=${ErrorCode.signInFailed}`;
       const parsed = ZSignInProvider.safeParse(provider);
       const row = parsed.success
         ? await ctx.db.withTenant(request.tenant.id, (sql) =>

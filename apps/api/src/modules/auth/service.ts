@@ -18,8 +18,8 @@ import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
 
 export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
-export const sessionHours = 12;
-export const resetTokenMinutes = 60;
+const sessionHours = 12;
+const resetTokenMinutes = 60;
 
 /**
  * Limits: [count, window seconds]. Sign-in attempts are refused per IP and per account+IP only:
@@ -312,7 +312,7 @@ export function createAuthService({
       organisationNames: readonly string[],
     ): Promise<void> {
       await enforce(`reset:ip:${tenantId}:${ip}`, limits.resetPerIp);
-      const problems = newPasswordProblems(input.password, {
+      const problems = await newPasswordProblems(input.password, {
         email: input.email,
         organisationNames,
       });
@@ -347,4 +347,3 @@ export function createAuthService({
     },
   };
 }
-export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,23 +1,20 @@
 import { routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
-import { createCustomerRepository } from './repository.ts';
+import { createCustomerService } from './service.ts';
 
 export default async function customerRoutes(app: FastifyInstance, ctx: AppContext) {
-  const repository = createCustomerRepository();
+  const service = createCustomerService(ctx.db);
   route(
     app,
     routes.userProfile,
-    async ({ request, params }) => {
+    async ({ request, params }) =>
       // Someone else's id or code is a 404, exactly like an id that does not exist.
-      const profile = await ctx.db.readTenant(request.tenant.id, (sql) =>
-        repository.findOwnProfile(sql, request.customerId, params.id),
-      );
-      if (!profile) throw notFound('Customer');
-      return profile;
-    },
+      service.ownProfile(
+        { tenantId: request.tenant.id, customerId: request.customerId },
+        params.id,
+      ),
     { preValidation: [ctx.requireCustomer] },
   );
 }

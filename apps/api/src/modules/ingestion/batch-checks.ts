@@ -67,7 +67,7 @@ export type ExistingInstalment = {
 };
 
 /** Paid, or being paid: its amount and state are no longer the provider's to change by a batch. */
-export const isLocked = (e: ExistingInstalment): boolean => e.status === 'paid' || e.in_attempt;
+const isLocked = (e: ExistingInstalment): boolean => e.status === 'paid' || e.in_attempt;
 
 /**
  * The rules against what is stored: a locked instalment keeps its amount; an instalment the batch

@@ -1,10 +1,12 @@
-import type { Database, Sql } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { createAuthRepository } from '../auth/repository.ts';
-import { loadTenantMailInfo } from '../auth/reset-mail.ts';
 import { hashToken, newOpaqueToken } from '../auth/tokens.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { invitationTexts } from './messages.ts';
+import { createIngestionRepository, type ClaimedInvitation } from './repository.ts';
+import { appPaths } from '@portal/contract/app-paths';
 
 /** An invitation link lasts longer than a reset link: the customer did not ask for it. */
 export const invitationTokenDays = 7;
@@ -29,15 +31,7 @@ export function retryDelaySeconds(attempts: number, base: number, max: number): 
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 
-type Claimed = {
-  customer_id: string;
-  attempts: number;
-  email: string;
-  language: string;
-  has_password: boolean;
-};
-
-type Ready = Claimed & { token: string };
+type Ready = ClaimedInvitation & { token: string };
 
 /**
  * The outbox of `customer_invitations` (migration 006): each due invitation is claimed (SKIP
@@ -57,29 +51,7 @@ export function createInvitationSender({
   maxAttempts = 20,
 }: InvitationSenderOptions) {
   const auth = createAuthRepository();
-
-  async function claim(sql: Sql): Promise<Claimed[]> {
-    return sql.query<Claimed>(
-      `WITH due AS (
-         SELECT customer_id FROM customer_invitations
-          WHERE tenant_id = current_setting('app.tenant_id') AND status = 'pending'
-            AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, customer_id
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED),
-       claimed AS (
-         UPDATE customer_invitations i
-            SET attempts = i.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-           FROM due
-          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = due.customer_id
-         RETURNING i.customer_id, i.attempts)
-       SELECT c.id AS customer_id, claimed.attempts, c.email, c.language,
-              c.password_hash IS NOT NULL AS has_password
-         FROM claimed JOIN customers c
-           ON c.tenant_id = current_setting('app.tenant_id') AND c.id = claimed.customer_id`,
-      [batchSize, leaseSeconds],
-    );
-  }
+  const repository = createIngestionRepository();
 
   async function finish(
     tenantId: string,
@@ -88,30 +60,20 @@ export function createInvitationSender({
   ) {
     await db.withTenant(tenantId, (sql) =>
       outcome.ok
-        ? sql.query(
-            `UPDATE customer_invitations SET status = 'sent', sent_at = now(), last_error = $2
-              WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1`,
-            [customerId, outcome.note ?? null],
-          )
-        : sql.query(
-            `UPDATE customer_invitations
-                SET status = CASE WHEN attempts >= $3 THEN 'failed' ELSE 'pending' END,
-                    next_attempt_at = now() + make_interval(secs => $4), last_error = $2
-              WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1`,
-            [
-              customerId,
-              outcome.error.slice(0, 500),
-              maxAttempts,
-              retryDelaySeconds(outcome.attempts, retryBaseSeconds, retryMaxSeconds),
-            ],
-          ),
+        ? repository.markInvitationSent(sql, customerId, outcome.note ?? null)
+        : repository.markInvitationFailed(sql, {
+            customerId,
+            error: outcome.error.slice(0, 500),
+            maxAttempts,
+            retrySeconds: retryDelaySeconds(outcome.attempts, retryBaseSeconds, retryMaxSeconds),
+          }),
     );
   }
 
   async function send(tenantId: string, invitation: Ready) {
     const tenant = await loadTenantMailInfo(db, tenantId);
     const base = tenant.canonical_url.replace(/\/$/, '');
-    const url = `${base}/reset-password?${new URLSearchParams({
+    const url = `${base}${appPaths.resetPassword}?${new URLSearchParams({
       token: invitation.token,
       email: invitation.email,
     }).toString()}`;
@@ -138,7 +100,7 @@ export function createInvitationSender({
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? `${base}/${tenantId}/api/1.0/logo` : null,
+          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
         },
         {
           heading: m.heading,
@@ -155,7 +117,7 @@ export function createInvitationSender({
     let sent = 0;
     for (;;) {
       const { ready, done } = await db.withTenant(tenantId, async (sql) => {
-        const claimed = await claim(sql);
+        const claimed = await repository.claimInvitations(sql, { batchSize, leaseSeconds });
         const expiresAt = new Date(Date.now() + invitationTokenDays * 86_400_000);
         const ready: Ready[] = [];
         for (const c of claimed.filter((c) => !c.has_password)) {
@@ -197,14 +159,9 @@ export function createInvitationSender({
     /** Sends every due invitation of every tenant; answers how many e-mails went out. */
     async sendDue(): Promise<number> {
       // Listing the tenants with due work is the only cross-tenant read; the rest runs under RLS.
-      const tenants = await db.withOwner((sql) =>
-        sql.query<{ tenant_id: string }>(
-          `SELECT DISTINCT tenant_id FROM customer_invitations
-            WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY tenant_id`,
-        ),
-      );
+      const tenants = await db.withOwner((sql) => repository.tenantsWithDueInvitations(sql));
       let sent = 0;
-      for (const { tenant_id: tenantId } of tenants) sent += await sendTenant(tenantId);
+      for (const tenantId of tenants) sent += await sendTenant(tenantId);
       return sent;
     },
   };

@@ -43,15 +43,6 @@ const customerRecordType = [
 
 export type InstalmentKey = { invoice_id: string; seq: number };
 export type StatusRecord = InstalmentKey & { status: string; paid_date: string | null };
-export type NotificationRecord = {
-  external_id: string;
-  customer_id: string;
-  type: string;
-  title: string;
-  message: string;
-  link: string | null;
-};
-
 const json = (rows: readonly object[]) => JSON.stringify(rows);
 
 /**
@@ -67,6 +58,15 @@ const invoiceIdsOf = (rows: readonly { invoice_id: string }[]) => rows.map((r) =
 const inPendingAttempt = (alias: string) =>
   `EXISTS (SELECT 1 FROM payment_attempt_items p
             WHERE p.tenant_id = ${alias}.tenant_id AND p.instalment_id = ${alias}.id AND p.active)`;
+
+/** An invitation claimed from the outbox, with what its e-mail needs. */
+export type ClaimedInvitation = {
+  customer_id: string;
+  attempts: number;
+  email: string;
+  language: string;
+  has_password: boolean;
+};
 
 export function createIngestionRepository() {
   return {
@@ -109,6 +109,68 @@ export function createIngestionRepository() {
         [codes],
       );
       return rows.length;
+    },
+
+    /**
+     * Claims up to `batchSize` due invitations of the tenant (SKIP LOCKED: another instance never
+     * claims the same ones) and pushes each one's next attempt `leaseSeconds` away, the time to
+     * send it; answers them with their customer's address.
+     */
+    async claimInvitations(
+      sql: Sql,
+      q: { batchSize: number; leaseSeconds: number },
+    ): Promise<ClaimedInvitation[]> {
+      return sql.query<ClaimedInvitation>(
+        `WITH due AS (
+           SELECT customer_id FROM customer_invitations
+            WHERE tenant_id = current_setting('app.tenant_id') AND status = 'pending'
+              AND next_attempt_at <= now()
+            ORDER BY next_attempt_at, customer_id
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE customer_invitations i
+              SET attempts = i.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
+             FROM due
+            WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = due.customer_id
+           RETURNING i.customer_id, i.attempts)
+         SELECT c.id AS customer_id, claimed.attempts, c.email, c.language,
+                c.password_hash IS NOT NULL AS has_password
+           FROM claimed JOIN customers c
+             ON c.tenant_id = current_setting('app.tenant_id') AND c.id = claimed.customer_id`,
+        [q.batchSize, q.leaseSeconds],
+      );
+    },
+
+    async markInvitationSent(sql: Sql, customerId: string, note: string | null): Promise<void> {
+      await sql.query(
+        `UPDATE customer_invitations SET status = 'sent', sent_at = now(), last_error = $2
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1`,
+        [customerId, note],
+      );
+    },
+
+    /** A failed send: retried after `retrySeconds`, or kept as `failed` after `maxAttempts`. */
+    async markInvitationFailed(
+      sql: Sql,
+      q: { customerId: string; error: string; maxAttempts: number; retrySeconds: number },
+    ): Promise<void> {
+      await sql.query(
+        `UPDATE customer_invitations
+            SET status = CASE WHEN attempts >= $3 THEN 'failed' ELSE 'pending' END,
+                next_attempt_at = now() + make_interval(secs => $4), last_error = $2
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1`,
+        [q.customerId, q.error, q.maxAttempts, q.retrySeconds],
+      );
+    },
+
+    /** The tenants with invitations due: a read across tenants, run by the owner. */
+    async tenantsWithDueInvitations(sql: Sql): Promise<string[]> {
+      const rows = await sql.query<{ tenant_id: string }>(
+        `SELECT DISTINCT tenant_id FROM customer_invitations
+          WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY tenant_id`,
+      );
+      return rows.map((r) => r.tenant_id);
     },
 
     /** The customers of these codes that exist, and whether each has a password. */
@@ -210,6 +272,16 @@ export function createIngestionRepository() {
         [rowsJson, storedIds],
       );
       return invoiceIdsOf(written);
+    },
+
+    /** Who each of these invoices is for, the cancelled ones left out (a new one is news). */
+    async liveInvoiceCustomers(sql: Sql, ids: string[]) {
+      if (ids.length === 0) return [];
+      return sql.query<{ id: string; customer_id: string }>(
+        `SELECT id, customer_id FROM invoices
+          WHERE tenant_id = ${tenant} AND id = ANY($1::text[]) AND NOT cancelled ORDER BY id`,
+        [ids],
+      );
     },
 
     async deleteLines(sql: Sql, keys: { invoice_id: string; line_no: number }[]) {
@@ -322,30 +394,6 @@ export function createIngestionRepository() {
       return written.length;
     },
 
-    // ---- Notifications ----
-
-    /**
-     * Inserts the notifications whose provider id was never received (migration 008 remembers
-     * every id, so one the customer deleted is not shown again); answers how many.
-     */
-    async insertNotifications(sql: Sql, rows: NotificationRecord[]): Promise<number> {
-      const written = await sql.query(
-        `WITH b AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS b(external_id text, customer_id uuid,
-                  type text, title text, message text, link text)),
-         fresh AS (
-           INSERT INTO notification_receipts (tenant_id, external_id)
-           SELECT ${tenant}, b.external_id FROM b
-           ON CONFLICT DO NOTHING RETURNING external_id)
-         INSERT INTO notifications (tenant_id, customer_id, type, title, message, link, external_id)
-         SELECT ${tenant}, b.customer_id, b.type, b.title, b.message, b.link, b.external_id
-           FROM b JOIN fresh ON fresh.external_id = b.external_id
-         RETURNING id`,
-        [json(rows)],
-      );
-      return written.length;
-    },
-
     // ---- Payment method requests ----
 
     async findRequestForUpdate(sql: Sql, id: string) {
@@ -417,16 +465,17 @@ export function createIngestionRepository() {
       );
     },
 
-    /** A verified bank account becomes active (migration 005 tells the customer). */
-    async activate(sql: Sql, methodId: string): Promise<void> {
-      await sql.query(
+    /** A verified bank account becomes active; answers its alias when it was not active yet. */
+    async activate(sql: Sql, methodId: string): Promise<{ alias: string } | undefined> {
+      const rows = await sql.query<{ alias: string }>(
         `UPDATE payment_methods SET status = 'active'
-          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'unverified'`,
+          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'unverified' RETURNING alias`,
         [methodId],
       );
+      return rows[0];
     },
 
-    /** Records the answer (migration 005 tells the customer). */
+    /** Records the answer (the service tells the customer). */
     async answerRequest(sql: Sql, id: string, status: 'approved' | 'rejected'): Promise<void> {
       await sql.query(
         `UPDATE payment_method_requests SET status = $2, reviewed_at = now()
@@ -436,4 +485,3 @@ export function createIngestionRepository() {
     },
   };
 }
-export type IngestionRepository = ReturnType<typeof createIngestionRepository>;

@@ -4,25 +4,17 @@ import { ErrorCode } from '@portal/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import { toFieldErrors } from '../../plugins/app/error-handler.ts';
-import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
-import { createInvitationSender } from './invitations.ts';
 import type { Parsed } from './parse-batch.ts';
 import { createIngestionService } from './service.ts';
 
 /**
  * Provider integration: the ingestion API (docs/ingestion.md), authenticated by a tenant API key.
- * Invitations of new customers leave through an outbox that a background loop empties.
+ * Invitations of new customers leave through an outbox that a job empties (jobs.ts).
  */
 export default async function ingestionRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createIngestionService({ db: ctx.db });
   const auth = { preValidation: [ctx.requireApiKey] };
-
-  const every = ctx.config.OUTBOX_INTERVAL_SECONDS;
-  if (every > 0) {
-    const sender = createInvitationSender({ db: ctx.db, mailer: ctx.mailer, log: app.log });
-    runEvery(app, every, 'invitation outbox', () => sender.sendDue());
-  }
 
   route(
     app,

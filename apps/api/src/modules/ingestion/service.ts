@@ -25,6 +25,11 @@ import {
   type InstalmentKey,
 } from './repository.ts';
 import type { InvoiceBatch } from './prepare-invoices.ts';
+import {
+  createNotification,
+  createNotifications,
+  createOrganisationNotifications,
+} from '../notifications/service.ts';
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 const instalmentKey = (invoiceId: string, seq: number) => `${invoiceId}\u0000${seq}`;
@@ -210,7 +215,18 @@ export function createIngestionService({ db }: { db: Database }) {
           touch(await repository.insertInstalments(sql, batch.instalmentsJson, storedIds));
         }
 
-        const created = ids.filter((id) => !stored.has(id)).length;
+        // A new invoice is news for its customer (a cancelled one is not); in this transaction.
+        const fresh = ids.filter((id) => !stored.has(id));
+        await createNotifications(
+          sql,
+          (await repository.liveInvoiceCustomers(sql, fresh)).map((invoice) => ({
+            customerId: invoice.customer_id,
+            type: 'invoice_new' as const,
+            params: { invoice_id: invoice.id },
+          })),
+        );
+
+        const created = fresh.length;
         const updated = ids.filter((id) => stored.has(id) && touched.has(id)).length;
         return { created, updated, unchanged: ids.length - created - updated };
       });
@@ -264,7 +280,7 @@ export function createIngestionService({ db }: { db: Database }) {
           errors,
         );
         errors.throwIfAny();
-        const created = await repository.insertNotifications(
+        const created = await createOrganisationNotifications(
           sql,
           notifications.map((n) => ({
             external_id: n.id,
@@ -344,14 +360,27 @@ export function createIngestionService({ db }: { db: Database }) {
         if (status === 'approved') {
           if (!request.method_live)
             throw new AppError(409, ErrorCode.conflict, 'The payment method was deleted');
-          if (request.kind === 'main_change')
+          if (request.kind === 'main_change') {
             await repository.makeMain(sql, request.customer_id, request.payment_method_id);
-          else await repository.activate(sql, request.payment_method_id);
+          } else {
+            const activated = await repository.activate(sql, request.payment_method_id);
+            if (activated) {
+              await createNotification(sql, {
+                customerId: request.customer_id,
+                type: 'method_verified',
+                params: { alias: activated.alias },
+              });
+            }
+          }
         }
         await repository.answerRequest(sql, request.id, status);
+        await createNotification(sql, {
+          customerId: request.customer_id,
+          type: 'request_reviewed',
+          params: { request: request.kind, answer: status },
+        });
         return { ...answer, changed: true };
       });
     },
   };
 }
-export type IngestionService = ReturnType<typeof createIngestionService>;

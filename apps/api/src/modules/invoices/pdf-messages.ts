@@ -1,6 +1,10 @@
+import type { TInstalmentMethodKind } from '@portal/contract';
 import type { Language } from '../mail/messages.ts';
 
-/** Labels of the invoice PDF in the portal's four languages. */
+/**
+ * Labels of the invoice PDF in the portal's four languages; the methods' names are the web app's
+ * (`paymentMethodKinds` in the locales' `invoices.json`: pdf-messages.test.ts keeps them equal).
+ */
 export const pdfMessages = {
   es: {
     invoice: 'FACTURA',
@@ -29,6 +33,12 @@ export const pdfMessages = {
     cancelledInvoice: 'FACTURA ANULADA',
     contact: 'Contacto',
     page: 'Página',
+    methods: {
+      direct_debit: 'Domiciliación bancaria',
+      card: 'Tarjeta',
+      bank_transfer: 'Transferencia bancaria',
+      cash: 'Efectivo',
+    },
   },
   ca: {
     invoice: 'FACTURA',
@@ -57,6 +67,12 @@ export const pdfMessages = {
     cancelledInvoice: 'FACTURA ANUL·LADA',
     contact: 'Contacte',
     page: 'Pàgina',
+    methods: {
+      direct_debit: 'Domiciliació bancària',
+      card: 'Targeta',
+      bank_transfer: 'Transferència bancària',
+      cash: 'Efectiu',
+    },
   },
   en: {
     invoice: 'INVOICE',
@@ -85,6 +101,12 @@ export const pdfMessages = {
     cancelledInvoice: 'CANCELLED INVOICE',
     contact: 'Contact',
     page: 'Page',
+    methods: {
+      direct_debit: 'Direct debit',
+      card: 'Card',
+      bank_transfer: 'Bank transfer',
+      cash: 'Cash',
+    },
   },
   eu: {
     invoice: 'FAKTURA',
@@ -113,5 +135,19 @@ export const pdfMessages = {
     cancelledInvoice: 'FAKTURA BALIOGABETUA',
     contact: 'Harremana',
     page: 'Orria',
+    methods: {
+      direct_debit: 'Helbideratze bankarioa',
+      card: 'Txartela',
+      bank_transfer: 'Banku-transferentzia',
+      cash: 'Eskudirua',
+    },
   },
-} satisfies Record<Language, Record<string, string>>;
+} satisfies Record<
+  Language,
+  Record<string, string | Record<Exclude<TInstalmentMethodKind, 'other'>, string>>
+>;
+
+/** One of the four languages the PDF is written in (a claim, a stored column: checked, not trusted). */
+export function isPdfLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && Object.hasOwn(pdfMessages, value);
+}

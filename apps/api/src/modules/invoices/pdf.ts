@@ -2,7 +2,7 @@ import type { TInvoiceDetail } from '@portal/contract';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import type { Language } from '../mail/messages.ts';
-import { pdfMessages } from './pdf-messages.ts';
+import { isPdfLanguage, pdfMessages } from './pdf-messages.ts';
 
 export type PdfTenant = {
   company_name: string;
@@ -50,6 +50,7 @@ export type PdfInput = {
 
 export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   const { invoice, tenant, customer, todayApi } = input;
+  if (!isPdfLanguage(input.language)) throw new TypeError('The PDF has no such language');
   const m = pdfMessages[input.language];
   const color = `#${tenant.primary_color.replace(/^#/, '')}`;
   const doc = new PDFDocument({
@@ -229,7 +230,9 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
                 ? m.overdue
                 : m.pendingState;
       doc.text(formatDate(p.duedate), left, y, { width: 100 });
-      doc.text(p.method, left + 100, y, { width: 170 });
+      doc.text(p.method_kind === 'other' ? p.method : m.methods[p.method_kind], left + 100, y, {
+        width: 170,
+      });
       doc.text(money.format(p.import), left + 270, y, { width: 90, align: 'right' });
       doc.text(state, left + 380, y, { width: width - 380 });
       y += 15;

@@ -1,4 +1,6 @@
 import type { SqlQuery } from '../../db/database.ts';
+import type { Language } from '../mail/messages.ts';
+import type { PdfCustomer, PdfTenant } from './pdf.ts';
 
 export type InvoiceListRow = {
   invoice_id: string;
@@ -6,6 +8,8 @@ export type InvoiceListRow = {
   total_cents: number;
   owed_cents: number;
   cancelled: boolean;
+  /** An unpaid instalment is due before today (Madrid): only the list query answers it. */
+  overdue?: boolean;
 };
 
 export type InvoiceRow = InvoiceListRow & {
@@ -35,6 +39,15 @@ export type InstalmentRow = {
   status: 'pending' | 'paid' | 'cancelled' | 'returned';
 };
 
+export type BalanceRow = {
+  outstanding_cents: number;
+  outstanding_count: number;
+  overdue_cents: number;
+  overdue_count: number;
+  next_due_date: string | null;
+  pay: { id: string; amount_cents: number }[];
+};
+
 /** One invoice of the customer ($1) by its id ($2): the columns, then the FROM clause. */
 const invoiceSelect = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date,
                 i.invoice_date::text AS date_iso, i.base_cents, i.vat_cents, i.total_cents, i.cancelled,
@@ -46,6 +59,12 @@ export const unpaidStates = "('pending', 'returned')";
 
 const owedLateral = `LEFT JOIN LATERAL (
     SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
+
+/** The same, plus whether an unpaid instalment is due before today ($6, Madrid). */
+const owedAndLateLateral = `LEFT JOIN LATERAL (
+    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $6::date) AS overdue
+      FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
 
 const invoiceFrom = `FROM invoices i ${owedLateral}
@@ -67,6 +86,8 @@ export function createInvoiceRepository() {
         customerId: string;
         from: string;
         to: string;
+        /** Today in Madrid (`YYYY-MM-DD`): an unpaid instalment due before it is overdue. */
+        today: string;
         offset: number;
         limit: number;
         only?: 'paid' | 'pending';
@@ -80,13 +101,13 @@ export function createInvoiceRepository() {
             : '';
       return sql.query<InvoiceListRow>(
         `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-                coalesce(o.owed, 0) AS owed_cents, i.cancelled
-           FROM invoices i ${owedLateral}
+                coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue
+           FROM invoices i ${owedAndLateLateral}
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
             AND i.invoice_date BETWEEN $2 AND $3 ${filter}
           ORDER BY i.invoice_date DESC, i.id DESC
           LIMIT $4 OFFSET $5`,
-        [q.customerId, q.from, q.to, q.limit, q.offset],
+        [q.customerId, q.from, q.to, q.limit, q.offset, q.today],
       );
     },
 
@@ -165,6 +186,39 @@ export function createInvoiceRepository() {
       return rows[0] ?? { previous_invoice_id: null, next_invoice_id: null };
     },
 
+    /**
+     * What the customer owes on `today` (Madrid), in one statement: unpaid instalments of invoices
+     * that are not cancelled, their totals, the overdue part, the next due date still to come, and
+     * the instalments one "Pagar" pays (the overdue ones, else all; oldest first, at most 200).
+     */
+    async balance(sql: SqlQuery, q: { customerId: string; today: string }): Promise<BalanceRow> {
+      const rows = await sql.query<BalanceRow>(
+        `WITH unpaid AS (
+           SELECT e.id, e.invoice_id, e.seq, e.due_date, e.amount_cents, e.due_date < $2::date AS late
+             FROM instalments e
+             JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id
+            WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+              AND e.status IN ${unpaidStates} AND NOT i.cancelled),
+         to_pay AS (
+           SELECT u.id, u.amount_cents, u.due_date, u.invoice_id, u.seq FROM unpaid u
+            WHERE u.late OR NOT EXISTS (SELECT 1 FROM unpaid l WHERE l.late)
+            ORDER BY u.due_date, u.invoice_id, u.seq
+            LIMIT 200)
+         SELECT coalesce(sum(amount_cents), 0)::int8 AS outstanding_cents,
+                count(*)::int AS outstanding_count,
+                coalesce(sum(amount_cents) FILTER (WHERE late), 0)::int8 AS overdue_cents,
+                count(*) FILTER (WHERE late)::int AS overdue_count,
+                to_char(min(due_date) FILTER (WHERE NOT late), 'YYYYMMDD') AS next_due_date,
+                (SELECT coalesce(json_agg(json_build_object('id', p.id, 'amount_cents', p.amount_cents)
+                          ORDER BY p.due_date, p.invoice_id, p.seq), '[]'::json) FROM to_pay p) AS pay
+           FROM unpaid`,
+        [q.customerId, q.today],
+      );
+      const row = rows[0];
+      if (!row) throw new Error('An aggregate answers one row');
+      return row;
+    },
+
     listPayments(
       sql: SqlQuery,
       q: {
@@ -198,6 +252,21 @@ export function createInvoiceRepository() {
         [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
       );
     },
+    /** Who issues and who receives the customer's invoices, as the PDF prints them. */
+    async findPdfParties(sql: SqlQuery, customerId: string) {
+      const [tenant] = await sql.query<PdfTenant>(
+        `SELECT company_name, legal_name, legal_nif, legal_address, contact_email, primary_color, logo_mime, logo_data
+           FROM tenants WHERE id = current_setting('app.tenant_id')`,
+      );
+      const [customer] = await sql.query<PdfCustomer & { language: Language }>(
+        `SELECT coalesce(nullif(invoice_name, ''), trim(name || ' ' || last_name)) AS name, nif,
+                coalesce(nullif(shipping_address, ''), address) AS address, shipping_cp AS postal_code,
+                coalesce(nullif(shipping_city, ''), city) AS city, shipping_province AS province, country,
+                coalesce(nullif(invoice_email, ''), email) AS email, language
+           FROM customers WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [customerId],
+      );
+      return tenant && customer ? { tenant, customer } : undefined;
+    },
   };
 }
-export type InvoiceRepository = ReturnType<typeof createInvoiceRepository>;

@@ -1,21 +1,21 @@
 import { apiPrefix, ErrorCode, routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../lib/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { isoToApi, todayIso } from '../../lib/dates.ts';
 import { route } from '../../lib/route.ts';
 import { deriveKey } from '../../lib/secrets.ts';
 import { createSignedTokens } from '../../lib/signed-token.ts';
 import type { Language } from '../mail/messages.ts';
-import { loadPdfParties } from './pdf-data.ts';
+import { isPdfLanguage } from './pdf-messages.ts';
 import { createInvoiceService } from './service.ts';
 
 /** A PDF link works for five minutes: long enough to open, short enough not to be shared. */
-export const pdfLinkSeconds = 300;
+const pdfLinkSeconds = 300;
 const pdfPath = '/invoice/pdf/:token';
 
 export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContext) {
-  const service = createInvoiceService(ctx.db);
+  const service = createInvoiceService(ctx.db, ctx.now);
   const signed = createSignedTokens(deriveKey(ctx.rootSecret, 'invoice-pdf'));
   const auth = { preValidation: [ctx.requireCustomer] };
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
@@ -44,6 +44,7 @@ export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContex
     ({ request, body }) => service.related(actorOf(request), body.invoice_id),
     auth,
   );
+  route(app, routes.balance, ({ request }) => service.balance(actorOf(request)), auth);
   route(
     app,
     routes.payments,
@@ -80,18 +81,20 @@ export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContex
     }
     const actor = { tenantId: claims.t, customerId: claims.c };
     const invoice = await service.detail(actor, claims.i);
-    const parties = await ctx.db.withTenant(actor.tenantId, (sql) =>
-      loadPdfParties(sql, actor.customerId),
-    );
-    if (!parties) throw notFound('Invoice');
+    const parties = await service.pdfParties(actor);
     // ~1 ms a line of CPU: drawn on the heavy-work pool, never on the event loop (a 500-line
     // invoice held every other tenant's requests for ~0.5 s).
     const pdf = await ctx.heavyWork.renderInvoicePdf({
       invoice,
       tenant: parties.tenant,
       customer: parties.customer,
-      language: claims.l ?? parties.customer.language,
-      todayApi: isoToApi(todayIso()),
+      // The language the customer reads the portal in (the web app sends it), else the one stored.
+      language: isPdfLanguage(claims.l)
+        ? claims.l
+        : isPdfLanguage(parties.customer.language)
+          ? parties.customer.language
+          : 'es',
+      todayApi: isoToApi(todayIso(ctx.now())),
     });
     return reply
       .header('content-type', 'application/pdf')

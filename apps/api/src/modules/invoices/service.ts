@@ -1,6 +1,8 @@
 import {
   InvoiceStatus,
   pageSize,
+  type TBalanceResponse,
+  type TInvoiceState,
   type TInvoiceDetail,
   type TInvoiceListItem,
   type TInvoicesResponse,
@@ -11,8 +13,9 @@ import {
 } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
-import { apiToIso, centsToAmount, todayIso } from '../../lib/dates.ts';
+import { apiToIso, centsToAmount, isoToApi, todayIso } from '../../lib/dates.ts';
 import { createInvoiceRepository, type InstalmentRow, type InvoiceListRow } from './repository.ts';
+import { instalmentMethodKind } from './method-kind.ts';
 
 export type Actor = { tenantId: string; customerId: string };
 
@@ -23,15 +26,31 @@ const statusOf = (row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>): number
       ? InvoiceStatus.paid
       : InvoiceStatus.pending;
 
+/**
+ * What an invoice is today (the contract's `ZInvoiceState`): the one place it is decided, for the
+ * list, the detail and the home shortcut alike. `isOverdue`: an unpaid instalment is due before
+ * today in Madrid.
+ */
+function invoiceState(
+  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents' | 'total_cents'>,
+  isOverdue: boolean,
+): TInvoiceState {
+  if (row.cancelled) return 'cancelled';
+  if (row.owed_cents <= 0) return 'paid';
+  if (isOverdue) return 'overdue';
+  return row.owed_cents < row.total_cents ? 'partially_paid' : 'pending';
+}
+
 const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
   invoice_id: row.invoice_id,
   invoice_date: row.invoice_date,
   status: statusOf(row),
+  state: invoiceState(row, row.overdue === true),
   amount: centsToAmount(row.owed_cents),
   total: centsToAmount(row.total_cents),
 });
 
-/** The state of an instalment as the customer sees it today. */
+/** The state of an instalment as the customer sees it today (`todayApi`: Madrid, `yyyymmdd`). */
 export function paymentStatus(
   row: Pick<InstalmentRow, 'status' | 'due_date'>,
   todayApi: string,
@@ -66,6 +85,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           customerId: actor.customerId,
           from: apiToIso(q.datefrom),
           to: apiToIso(q.dateto),
+          today: todayIso(now()),
           offset: (q.page - 1) * pageSize,
           limit: pageSize + 1,
           ...(only ? { only } : {}),
@@ -91,12 +111,23 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       };
     },
 
+    /** The issuer and the recipient printed on the customer's invoice PDFs. */
+    async pdfParties(actor: Actor) {
+      const parties = await db.withTenant(actor.tenantId, (sql) =>
+        repository.findPdfParties(sql, actor.customerId),
+      );
+      if (!parties) throw notFound('Invoice');
+      return parties;
+    },
+
     async detail(actor: Actor, invoiceId: string): Promise<TInvoiceDetail> {
       const invoice = await db.readTenant(actor.tenantId, (sql) =>
         repository.findInvoiceWithParts(sql, actor.customerId, invoiceId),
       );
       if (!invoice) throw notFound('Invoice');
       const { lines, instalments } = invoice;
+      const todayApi = isoToApi(todayIso(now()));
+      const statuses = instalments.map((e) => paymentStatus(e, todayApi));
       return {
         invoice_id: invoice.invoice_id,
         invoice_date: invoice.invoice_date,
@@ -107,6 +138,10 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         pending: centsToAmount(invoice.owed_cents),
         customer_name: invoice.customer_name,
         status: statusOf(invoice),
+        state: invoiceState(
+          invoice,
+          statuses.some((s) => s === 'overdue'),
+        ),
         lines: lines.map((l) => ({
           person: l.person,
           concept: l.concept,
@@ -115,14 +150,36 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           unit_price: centsToAmount(l.unit_price_cents),
           iva: l.vat_rate,
         })),
-        payments: instalments.map((e) => ({
+        payments: instalments.map((e, i) => ({
           payment_id: e.id,
           duedate: e.due_date,
           method: e.method,
+          method_kind: instalmentMethodKind(e.method),
           import: centsToAmount(e.amount_cents),
           paiddate: e.paid_date,
           state: e.status,
+          status: statuses[i] ?? paymentStatus(e, todayApi),
         })),
+      };
+    },
+
+    /** What the customer owes today in Madrid, and what one "Pagar" pays (`GET /balance`). */
+    async balance(actor: Actor): Promise<TBalanceResponse> {
+      const row = await db.readTenant(actor.tenantId, (sql) =>
+        repository.balance(sql, { customerId: actor.customerId, today: todayIso(now()) }),
+      );
+      const payCents = row.pay.reduce((sum, p) => sum + p.amount_cents, 0);
+      return {
+        outstanding: centsToAmount(row.outstanding_cents),
+        outstanding_count: row.outstanding_count,
+        overdue: centsToAmount(row.overdue_cents),
+        overdue_count: row.overdue_count,
+        next_due_date: row.next_due_date,
+        pay: {
+          scope: row.pay.length === 0 ? 'none' : row.overdue_count > 0 ? 'overdue' : 'pending',
+          amount: centsToAmount(payCents),
+          payment_ids: row.pay.map((p) => p.id),
+        },
       };
     },
 
@@ -164,7 +221,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         }),
       );
       const { items, hasMore } = paged(rows);
-      const todayApi = today.replace(/-/g, '');
+      const todayApi = isoToApi(today);
       return {
         payments: items.map((e) => ({
           payment_id: e.id,
@@ -173,6 +230,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           due_date: e.due_date,
           ...(e.paid_date ? { paid_date: e.paid_date } : {}),
           method: e.method,
+          method_kind: instalmentMethodKind(e.method),
           status: paymentStatus(e, todayApi),
         })),
         has_more: hasMore,
@@ -180,4 +238,3 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
     },
   };
 }
-export type InvoiceService = ReturnType<typeof createInvoiceService>;

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export type Mail = {
   from: string;
@@ -22,28 +22,30 @@ export function createMailer(options: {
   outboxDir: string;
   log: (msg: string) => void;
 }): Mailer {
+  // nodemailer is read with the first message, not at every start.
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      options.smtpUrl
+        ? nodemailer.createTransport(options.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail(mail);
+        await (await open()).sendMail(mail);
       },
     };
   }
-  const transport = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
-  });
   return {
     async send(mail) {
-      const info = await transport.sendMail(mail);
+      const info = (await (await open()).sendMail(mail)) as { message: Buffer };
       await mkdir(options.outboxDir, { recursive: true });
       const file = join(
         options.outboxDir,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
       );
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message);
       options.log(`e-mail to ${mail.to} written to ${file}`);
     },
   };

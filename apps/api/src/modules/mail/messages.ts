@@ -1,5 +1,7 @@
 /** Texts of the e-mails the server sends, in the four languages of the portal. */
-export type Language = 'es' | 'ca' | 'en' | 'eu';
+import type { TLanguage } from '@portal/contract/languages';
+
+export type Language = TLanguage;
 
 export const mailMessages = {
   es: {

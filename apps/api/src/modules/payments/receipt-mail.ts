@@ -1,10 +1,10 @@
 import type { Database } from '../../db/database.ts';
-import { loadTenantMailInfo } from '../auth/reset-mail.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
+import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { formatEuros, paymentMessages } from './messages.ts';
-import type { AttemptRow } from './repository.ts';
+import { findReceiptEmail, type AttemptRow } from './repository.ts';
 
 /** The receipt e-mail after a card payment, in the customer's language, with the tenant's branding. */
 export function createReceiptMailer(db: Database, mailer: Mailer) {
@@ -18,14 +18,8 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
     invoices: string[];
   }) => {
     const tenant = await loadTenantMailInfo(db, tenantId);
-    const [customer] = await db.withTenant(tenantId, (sql) =>
-      sql.query<{ email: string }>(
-        `SELECT coalesce(nullif(invoice_email, ''), email) AS email FROM customers
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
-        [attempt.customer_id],
-      ),
-    );
-    if (!customer) return;
+    const to = await db.withTenant(tenantId, (sql) => findReceiptEmail(sql, attempt.customer_id));
+    if (to === undefined) return;
     const lang = (attempt.language in paymentMessages ? attempt.language : 'es') as Language;
     const m = paymentMessages[lang];
     const base = tenant.canonical_url.replace(/\/$/, '');
@@ -42,14 +36,14 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
     ];
     await mailer.send({
       from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
-      to: customer.email,
+      to,
       subject: `${m.receiptSubject} · ${tenant.company_name}`,
       text: [m.receiptIntro, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', m.footer].join('\n'),
       html: brandedHtml(
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? `${base}/${tenantId}/api/1.0/logo` : null,
+          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
         },
         {
           heading: m.receiptHeading,

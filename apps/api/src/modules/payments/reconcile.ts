@@ -2,6 +2,7 @@ import { classifyOperation, type QueryOperation } from '@portal/redsys';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { RedsysClient } from './redsys-client.ts';
+import { createTenantRepository } from '../tenants/repository.ts';
 import { createPaymentRepository, type AttemptRow } from './repository.ts';
 import type { NotificationOutcome, PaymentService } from './service.ts';
 
@@ -122,11 +123,9 @@ export function createReconciler(deps: {
     reconcileTenant,
     async reconcileAll(): Promise<ReconcileResult[]> {
       // Listing tenant ids is the only cross-tenant read; each tenant's work runs under its RLS.
-      const tenants = await deps.db.withOwner((sql) =>
-        sql.query<{ id: string }>('SELECT id FROM tenants ORDER BY id'),
-      );
+      const tenants = await deps.db.withOwner((sql) => createTenantRepository().listIds(sql));
       const all: ReconcileResult[] = [];
-      for (const { id } of tenants) all.push(...(await reconcileTenant(id)));
+      for (const id of tenants) all.push(...(await reconcileTenant(id)));
       return all;
     },
   };

@@ -1,8 +1,7 @@
 import type { Database, SqlQuery } from '../../db/database.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Language } from '../mail/messages.ts';
 import { retryDelaySeconds } from '../webhooks/retry.ts';
-import { formatEuros, paymentMessages } from './messages.ts';
+import { createNotification } from '../notifications/service.ts';
 import {
   createPaymentRepository,
   tenantsWithDueRefunds,
@@ -173,15 +172,10 @@ export function createRefunder(deps: {
   }
 
   async function notifyRefunded(sql: SqlQuery, refund: RefundRow) {
-    const language = (refund.language in paymentMessages ? refund.language : 'es') as Language;
-    const m = paymentMessages[language];
     const invoices = await repository.attemptInvoices(sql, refund.attempt_id);
-    await repository.insertNotification(sql, {
+    await createNotification(sql, {
       customerId: refund.customer_id,
       type: 'payment_refunded',
-      title: m.refundedTitle,
-      message: m.refundedMessage(formatEuros(refund.amount_cents), invoices.join(', ')),
-      link: '/mis-pagos',
       params: { payment_id: refund.attempt_id, refund_cents: refund.amount_cents, invoices },
     });
   }

@@ -3,6 +3,8 @@ import type { SqlQuery } from '../../db/database.ts';
 import { unpaidStates } from '../invoices/repository.ts';
 
 export type PayableRow = { id: string; invoice_id: string; amount_cents: number; status: string };
+/** An instalment as the payment confirmation lists it (due date as yyyymmdd). */
+export type PreviewRow = PayableRow & { seq: number; due_date: string };
 
 /** `superseded`: a newer start of the same instalments replaced it (see `supersedeHolders`). */
 export type AttemptStatus = 'pending' | 'paid' | 'failed' | 'superseded';
@@ -97,6 +99,19 @@ export async function tenantsWithDueRefunds(sql: SqlQuery): Promise<string[]> {
   return rows.map((r) => r.tenant_id);
 }
 
+/** Where the customer's receipts go: the invoice address when given, else the sign-in one. */
+export async function findReceiptEmail(
+  sql: SqlQuery,
+  customerId: string,
+): Promise<string | undefined> {
+  const rows = await sql.query<{ email: string }>(
+    `SELECT coalesce(nullif(invoice_email, ''), email) AS email FROM customers
+      WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+    [customerId],
+  );
+  return rows[0]?.email;
+}
+
 /** `box` opens the tenant's Redsys key, sealed at rest (lib/secret-box.ts). */
 export function createPaymentRepository(box: SecretBox) {
   return {
@@ -131,6 +146,27 @@ export function createPaymentRepository(box: SecretBox) {
           ORDER BY invoice_id, seq FOR UPDATE`,
         [customerId, 'ids' in by ? by.ids : by.invoices],
       );
+    },
+
+    /**
+     * The same instalments as `lockInstalments`, read without a lock: what the payment
+     * confirmation shows before the customer starts.
+     */
+    async previewInstalments(
+      sql: SqlQuery,
+      customerId: string,
+      by: { ids: string[] } | { invoices: string[] },
+    ): Promise<PreviewRow[]> {
+      const where =
+        'ids' in by ? 'id::text = ANY($2)' : `invoice_id = ANY($2) AND status IN ${unpaidStates}`;
+      const rows = await sql.query<PreviewRow>(
+        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date, amount_cents, status
+           FROM instalments
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
+          ORDER BY due_date, invoice_id, seq`,
+        [customerId, 'ids' in by ? by.ids : by.invoices],
+      );
+      return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
     },
 
     async ownedInvoices(sql: SqlQuery, customerId: string, ids: string[]): Promise<string[]> {
@@ -317,12 +353,14 @@ export function createPaymentRepository(box: SecretBox) {
         AttemptRow & {
           invoices: string[];
           card_saved: boolean;
+          ds_response: string | null;
           refund_cents: number | null;
           refund_status: RefundStatus | null;
         }
       >(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.created_at, a.settled_at,
+                a.ds_response,
                 coalesce((SELECT array_agg(DISTINCT e.invoice_id ORDER BY e.invoice_id)
                             FROM payment_attempt_items i JOIN instalments e
                               ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
@@ -416,32 +454,6 @@ export function createPaymentRepository(box: SecretBox) {
         ],
       );
       return rows[0]?.id ?? '';
-    },
-
-    async insertNotification(
-      sql: SqlQuery,
-      n: {
-        customerId: string;
-        type: string;
-        title: string;
-        message: string;
-        link: string | null;
-        /** What the web app words the notification from (amounts in cents, invoice ids). */
-        params?: Record<string, string | number | string[]>;
-      },
-    ): Promise<void> {
-      await sql.query(
-        `INSERT INTO notifications (tenant_id, customer_id, type, title, message, link, params)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6::jsonb)`,
-        [
-          n.customerId,
-          n.type,
-          n.title,
-          n.message,
-          n.link,
-          n.params ? JSON.stringify(n.params) : null,
-        ],
-      );
     },
 
     async recordNotification(

@@ -2,21 +2,15 @@ import { ErrorCode, routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { runEvery } from '../../lib/background-loop.ts';
 import { route } from '../../lib/route.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
-import { createReconciler } from './reconcile.ts';
-import { createRefunder } from './refunds.ts';
-import { createRedsysClient } from './redsys-client.ts';
-import { createPaymentService } from './service.ts';
+import { createPaymentService, notificationPath } from './service.ts';
 
-export const notificationPath = '/redsys/notification';
+export { notificationPath };
 /** A real notification is 1-3 KB (base64 JSON of ~20 fields); 16 KB leaves room, beyond is 413. */
 export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 
 export default async function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
-  // The one server-to-server client of every tenant's gateway (SOAP query, REST refunds).
-  const redsys = createRedsysClient({ simulatorUrl: ctx.config.redsysSimulatorUrl });
   const service = createPaymentService({
     db: ctx.db,
     secretBox: ctx.secretBox,
@@ -27,37 +21,17 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
   });
   const auth = { preValidation: [ctx.requireCustomer] };
 
-  // Payments the gateway never notified are settled by asking it (see reconcile.ts).
-  const every = ctx.config.RECONCILE_INTERVAL_SECONDS;
-  if (every > 0) {
-    const reconciler = createReconciler({
-      db: ctx.db,
-      secretBox: ctx.secretBox,
-      service,
-      client: redsys,
-      afterMinutes: ctx.config.RECONCILE_AFTER_MINUTES,
-      releaseAfterMinutes: ctx.config.RECONCILE_RELEASE_AFTER_MINUTES,
-      log: app.log,
-    });
-    runEvery(app, every, 'reconciliation', () => reconciler.reconcileAll());
-  }
-  // Overpayments are refunded through the gateway by the refund outbox (refunds.ts), on the
-  // outboxes' timer: each refund leased, sent once, retried or left for the operator.
-  const outboxEvery = ctx.config.OUTBOX_INTERVAL_SECONDS;
-  if (outboxEvery > 0) {
-    const refunder = createRefunder({
-      db: ctx.db,
-      secretBox: ctx.secretBox,
-      refundGateway: (gateway, request) => redsys.refund(gateway, request),
-      log: app.log,
-    });
-    runEvery(app, outboxEvery, 'refund outbox', () => refunder.sendDue());
-  }
   const actorOf = (request: { tenant: { id: string }; customerId: string }) => ({
     tenantId: request.tenant.id,
     customerId: request.customerId,
   });
 
+  route(
+    app,
+    routes.checkoutPreview,
+    ({ request, body }) => service.checkoutPreview(actorOf(request), body),
+    auth,
+  );
   route(
     app,
     routes.initPayment,
@@ -110,6 +84,9 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
         Ds_Signature: body.Ds_Signature,
       });
       request.log.info({ outcome }, 'Redsys notification');
+      ctx.metrics.countNotification(outcome);
+      if (outcome === 'paid' || outcome === 'overpaid' || outcome === 'failed')
+        ctx.metrics.countPayment(outcome, 'notification');
       // Refused before any write: a malformed or unverifiable message (400), a tenant with no
       // card gateway (404). Everything else was handled: 200.
       const status = outcome === 'bad_signature' ? 400 : outcome === 'not_configured' ? 404 : 200;

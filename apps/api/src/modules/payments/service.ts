@@ -1,6 +1,10 @@
 import {
+  apiPrefix,
   ErrorCode,
   FieldError,
+  type TCheckinMethod,
+  type TCheckoutPreviewRequest,
+  type TCheckoutPreviewResponse,
   type TInitPaymentRequest,
   type TInitPaymentResponse,
   type TPaymentStatusResponse,
@@ -9,6 +13,7 @@ import {
   amountToRedsys,
   createPaymentRequest,
   isAuthorised,
+  isCustomerCancel,
   isSameTerminal,
   isSignatureVersion,
   newOrderNumber,
@@ -16,17 +21,29 @@ import {
   type SignatureVersion,
   type UntrustedSignedMessage,
 } from '@portal/redsys';
-import type { Database, Sql } from '../../db/database.ts';
+import type { Database, Sql, SqlQuery } from '../../db/database.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
-import { centsToAmount, todayIso } from '../../lib/dates.ts';
+import { centsToAmount, madridDateTime, todayIso } from '../../lib/dates.ts';
 import type { Language } from '../mail/messages.ts';
 import { gatewayOrigin } from './gateway-origin.ts';
-import { formatEuros, paymentMessages, redsysLanguage } from './messages.ts';
+import { redsysLanguage } from './messages.ts';
+import { createNotification } from '../notifications/service.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import { createPaymentRepository, type AttemptRow, type TenantGatewayRow } from './repository.ts';
+import { failureOf } from './failure.ts';
+import {
+  createPaymentRepository,
+  type AttemptRow,
+  type PayableRow,
+  type PreviewRow,
+  type TenantGatewayRow,
+} from './repository.ts';
 import { checkCustomerLimits } from '../payment-methods/service.ts';
+import { appPaths } from '@portal/contract/app-paths';
 
 export { gatewayOrigin, redsysHosts } from './gateway-origin.ts';
+
+/** Where Redsys posts its notifications, under each tenant's API prefix (routes.ts serves it). */
+export const notificationPath = '/redsys/notification';
 
 export type PaymentServiceDeps = {
   db: Database;
@@ -58,6 +75,36 @@ const toCents = (amount: number): number => Math.round(amount * 100);
 
 function allowedVersions(gateway: TenantGatewayRow): SignatureVersion[] {
   return gateway.redsys_signature_versions.filter(isSignatureVersion);
+}
+
+/** A card gateway the portal can sign requests for. */
+function isConfigured(gateway: TenantGatewayRow): boolean {
+  return Boolean(
+    gateway.redsys_merchant_code &&
+    gateway.redsys_terminal &&
+    gateway.redsys_secret_key &&
+    allowedVersions(gateway).length > 0,
+  );
+}
+
+/** Redsys' Ds_Merchant_PayMethods code of PayPal (a tenant's `redsys-pay-methods` setting). */
+const REDSYS_PAYPAL = 'p';
+
+/**
+ * Redsys' Ds_Merchant_MerchantName holds 25 characters (Redsys "Parámetros de entrada y salida";
+ * the OCA and Odoo integrations cut it there too). Real gateways get the name cut at a word, so no
+ * word is cut in half; the local simulator, which has no such limit, gets the full name, so the
+ * demo's gateway page shows the club as it is called.
+ */
+export function merchantName(name: string, environment: TenantGatewayRow['redsys_environment']) {
+  const full = name.trim();
+  if (environment === 'simulator' || full.length <= 25) return full;
+  const cut = full.slice(0, 25);
+  // A word that ends at the 25th character stays whole; otherwise back to the last space.
+  if (full[25] === ' ') return cut;
+  const space = cut.lastIndexOf(' ');
+  const atWord = space > 0 ? cut.slice(0, space).trimEnd() : '';
+  return atWord.length >= 10 ? atWord : cut;
 }
 
 export function createPaymentService(deps: PaymentServiceDeps) {
@@ -143,8 +190,6 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (attempt.status === 'paid') return { outcome: 'duplicate', attempt };
 
     const response = params.Ds_Response ?? '';
-    const language = (attempt.language in paymentMessages ? attempt.language : 'es') as Language;
-    const m = paymentMessages[language];
     if (attempt.kind === 'card_verification') {
       if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
       return saveVerifiedCard(sql, attempt, params, response);
@@ -161,14 +206,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         dsResponse: response || null,
         authorisation: null,
       });
-      await repository.insertNotification(sql, {
-        customerId: attempt.customer_id,
-        type: 'payment_failed',
-        title: m.failedTitle,
-        message: m.failedMessage(formatEuros(attempt.amount_cents)),
-        link: '/mis-pagos',
-        params: { payment_id: attempt.id, amount_cents: attempt.amount_cents },
-      });
+      // The customer's own "Cancel" on the gateway's page is no news to them (review #14): a
+      // decline or an error is.
+      if (!isCustomerCancel(response)) {
+        await createNotification(sql, {
+          customerId: attempt.customer_id,
+          type: 'payment_failed',
+          params: { payment_id: attempt.id, amount_cents: attempt.amount_cents },
+        });
+      }
       return { outcome: 'failed', attempt };
     }
     return recordAuthorisation(sql, tenantId, attempt, params, gateway);
@@ -189,8 +235,6 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     gateway: TenantGatewayRow,
   ): Promise<Settled> {
     const response = params.Ds_Response ?? '';
-    const language = (attempt.language in paymentMessages ? attempt.language : 'es') as Language;
-    const m = paymentMessages[language];
     const late = attempt.status !== 'pending';
     const paid = await repository.payInstalments(sql, attempt.id, todayIso());
     const appliedCents = paid.reduce((sum, i) => sum + i.amount_cents, 0);
@@ -204,12 +248,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       methodId,
     });
     if (appliedCents > 0) {
-      await repository.insertNotification(sql, {
+      await createNotification(sql, {
         customerId: attempt.customer_id,
         type: 'payment_succeeded',
-        title: m.paidTitle,
-        message: m.paidMessage(formatEuros(appliedCents), paidInvoices.join(', ')),
-        link: paidInvoices.length === 1 ? `/invoice-detail/${paidInvoices[0]}` : '/mis-pagos',
         params: { payment_id: attempt.id, amount_cents: appliedCents, invoices: paidInvoices },
       });
     }
@@ -233,17 +274,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     });
     if (refundId) {
       const overpaidInvoices = allInvoices.filter((id) => !paidInvoices.includes(id));
-      const shown = (overpaidInvoices.length > 0 ? overpaidInvoices : allInvoices).join(', ');
-      const amount = formatEuros(attempt.amount_cents);
-      const refund = formatEuros(surplusCents);
-      await repository.insertNotification(sql, {
+      await createNotification(sql, {
         customerId: attempt.customer_id,
         type: 'payment_overpaid',
-        title: automatic ? m.overpaidTitle : m.overpaidManualTitle,
-        message: automatic
-          ? m.overpaidMessage(amount, refund, shown)
-          : m.overpaidManualMessage(amount, refund, shown),
-        link: '/mis-pagos',
         params: {
           payment_id: attempt.id,
           amount_cents: attempt.amount_cents,
@@ -266,7 +299,90 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return { outcome: 'overpaid', attempt, invoices: paidInvoices };
   }
 
+  /**
+   * What a start (or its preview) pays: chosen instalments, or every unpaid instalment of some
+   * invoices. Unknown or another customer's: 404; paid or cancelled (nothing left to pay): 422
+   * `not_payable`. `lock` takes the instalments for this payment (the start); `read` only reads.
+   */
+  async function payableItems<M extends 'lock' | 'read'>(
+    sql: SqlQuery,
+    customerId: string,
+    body: TCheckoutPreviewRequest & { payment_id?: string | undefined },
+    mode: M,
+  ): Promise<M extends 'lock' ? PayableRow[] : PreviewRow[]> {
+    type Rows = M extends 'lock' ? PayableRow[] : PreviewRow[];
+    const find = (by: { ids: string[] } | { invoices: string[] }) =>
+      (mode === 'lock'
+        ? repository.lockInstalments(sql, customerId, by)
+        : repository.previewInstalments(sql, customerId, by)) as Promise<Rows>;
+    const ids = [
+      ...new Set([...(body.payment_ids ?? []), ...(body.payment_id ? [body.payment_id] : [])]),
+    ];
+    const invoiceIds = [
+      ...new Set([
+        ...(body.multiple_invoices ?? []),
+        ...(body.invoice_id ? [body.invoice_id] : []),
+      ]),
+    ];
+    if (ids.length === 0 && invoiceIds.length === 0) {
+      throw new FieldValidationError({ invoice_id: [FieldError.required] });
+    }
+    if (ids.length > 0) {
+      const items = await find({ ids });
+      if (items.length !== ids.length) throw notFound('Payment');
+      if (items.some((i) => i.status !== 'pending' && i.status !== 'returned')) {
+        throw new FieldValidationError({ payment_ids: [FieldError.notPayable] });
+      }
+      return items;
+    }
+    const owned = await repository.ownedInvoices(sql, customerId, invoiceIds);
+    if (owned.length !== invoiceIds.length) throw notFound('Invoice');
+    const items = await find({ invoices: invoiceIds });
+    const covered = new Set(items.map((i) => i.invoice_id));
+    if (invoiceIds.some((id) => !covered.has(id))) {
+      throw new FieldValidationError({ invoice_id: [FieldError.notPayable] });
+    }
+    return items;
+  }
+
+  /** The methods a tenant takes (spec §3 "Checkin methods"): PayPal only when configured. */
+  function methodsOf(gateway: TenantGatewayRow | undefined): TCheckinMethod[] {
+    if (!gateway || !isConfigured(gateway)) return [];
+    return gateway.redsys_pay_methods.includes(REDSYS_PAYPAL)
+      ? ['credit_card', 'paypal']
+      : ['credit_card'];
+  }
+
   return {
+    /**
+     * What the payment confirmation shows (PRODUCT.md "Screens"): the amount and instalments the
+     * server computes, the methods the tenant takes, and the time in Madrid. Read only.
+     */
+    async checkoutPreview(
+      actor: { tenantId: string; customerId: string },
+      body: TCheckoutPreviewRequest,
+    ): Promise<TCheckoutPreviewResponse> {
+      return db.withTenant(actor.tenantId, async (sql) => {
+        const items = await payableItems(sql, actor.customerId, body, 'read');
+        const gateway = await repository.gateway(sql);
+        const today = todayIso().replace(/-/g, '');
+        return {
+          amount: centsToAmount(items.reduce((sum, i) => sum + i.amount_cents, 0)),
+          currency: 'EUR',
+          instalments: items.map((i) => ({
+            payment_id: i.id,
+            invoice_id: i.invoice_id,
+            seq: i.seq,
+            due_date: i.due_date,
+            amount: centsToAmount(i.amount_cents),
+            overdue: i.due_date < today,
+          })),
+          methods: methodsOf(gateway),
+          ...madridDateTime(new Date()),
+        };
+      });
+    },
+
     async initPayment(
       actor: { tenantId: string; customerId: string },
       body: TInitPaymentRequest,
@@ -284,35 +400,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           throw new AppError(503, ErrorCode.paymentUnavailable, 'Card payments are not configured');
         }
 
-        // What is being paid: chosen instalments, or every unpaid instalment of some invoices.
-        const ids = [
-          ...new Set([...(body.payment_ids ?? []), ...(body.payment_id ? [body.payment_id] : [])]),
-        ];
-        const invoiceIds = [
-          ...new Set([
-            ...(body.multiple_invoices ?? []),
-            ...(body.invoice_id ? [body.invoice_id] : []),
-          ]),
-        ];
-        if (ids.length === 0 && invoiceIds.length === 0) {
-          throw new FieldValidationError({ invoice_id: [FieldError.required] });
+        if (body.method && !methodsOf(gateway).includes(body.method)) {
+          throw new FieldValidationError({ method: [FieldError.invalidValue] });
         }
-        let items;
-        if (ids.length > 0) {
-          items = await repository.lockInstalments(sql, actor.customerId, { ids });
-          if (items.length !== ids.length) throw notFound('Payment');
-          if (items.some((i) => i.status !== 'pending' && i.status !== 'returned')) {
-            throw new FieldValidationError({ payment_ids: [FieldError.notPayable] });
-          }
-        } else {
-          const owned = await repository.ownedInvoices(sql, actor.customerId, invoiceIds);
-          if (owned.length !== invoiceIds.length) throw notFound('Invoice');
-          items = await repository.lockInstalments(sql, actor.customerId, { invoices: invoiceIds });
-          const covered = new Set(items.map((i) => i.invoice_id));
-          if (invoiceIds.some((id) => !covered.has(id))) {
-            throw new FieldValidationError({ invoice_id: [FieldError.notPayable] });
-          }
-        }
+        const items = await payableItems(sql, actor.customerId, body, 'lock');
         const amountCents = items.reduce((sum, i) => sum + i.amount_cents, 0);
         if (toCents(body.amount) !== amountCents) {
           throw new FieldValidationError({ amount: [FieldError.amountMismatch] });
@@ -371,13 +462,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           Ds_Merchant_Currency: '978',
           Ds_Merchant_TransactionType: '0',
           Ds_Merchant_Terminal: gateway.redsys_terminal,
-          Ds_Merchant_MerchantURL: `${deps.notificationBaseUrl}/${actor.tenantId}/api/1.0/redsys/notification`,
-          Ds_Merchant_UrlOK: `${site}/payment/success?payment_id=${attempt.id}`,
-          Ds_Merchant_UrlKO: `${site}/payment/error?payment_id=${attempt.id}`,
+          Ds_Merchant_MerchantURL: `${deps.notificationBaseUrl}${apiPrefix(actor.tenantId)}${notificationPath}`,
+          Ds_Merchant_UrlOK: `${site}${appPaths.paymentSuccess}?payment_id=${attempt.id}`,
+          Ds_Merchant_UrlKO: `${site}${appPaths.paymentError}?payment_id=${attempt.id}`,
           Ds_Merchant_ConsumerLanguage: redsysLanguage[language],
-          Ds_Merchant_MerchantName: gateway.company_name.slice(0, 25),
+          Ds_Merchant_MerchantName: merchantName(gateway.company_name, gateway.redsys_environment),
           Ds_Merchant_ProductDescription: invoicesPaid.join(', ').slice(0, 125),
         };
+        if (body.method === 'paypal') params.Ds_Merchant_PayMethods = REDSYS_PAYPAL;
         if (saveCard) params.Ds_Merchant_Identifier = 'REQUIRED';
         if (reference) params.Ds_Merchant_Identifier = reference;
         if (body.simulate_decline && gateway.redsys_environment === 'simulator') {
@@ -387,6 +479,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         return {
           success: true,
           payment_id: attempt.id,
+          order_id: orderNumber,
           redsys_params: signed,
           url: `${gatewayOrigin(gateway.redsys_environment, deps.simulatorUrl)}/sis/realizarPago`,
           message: 'Payment started',
@@ -440,17 +533,21 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             Ds_Merchant_Currency: '978',
             Ds_Merchant_TransactionType: '7',
             Ds_Merchant_Terminal: gateway.redsys_terminal,
-            Ds_Merchant_MerchantURL: `${deps.notificationBaseUrl}/${actor.tenantId}/api/1.0/redsys/notification`,
-            Ds_Merchant_UrlOK: `${site}/metodos-de-pago?card_attempt=${attempt.id}`,
-            Ds_Merchant_UrlKO: `${site}/metodos-de-pago?card_attempt=${attempt.id}`,
+            Ds_Merchant_MerchantURL: `${deps.notificationBaseUrl}${apiPrefix(actor.tenantId)}${notificationPath}`,
+            Ds_Merchant_UrlOK: `${site}${appPaths.paymentMethods}?card_attempt=${attempt.id}`,
+            Ds_Merchant_UrlKO: `${site}${appPaths.paymentMethods}?card_attempt=${attempt.id}`,
             Ds_Merchant_ConsumerLanguage: redsysLanguage[language],
-            Ds_Merchant_MerchantName: gateway.company_name.slice(0, 25),
+            Ds_Merchant_MerchantName: merchantName(
+              gateway.company_name,
+              gateway.redsys_environment,
+            ),
             Ds_Merchant_Identifier: 'REQUIRED',
           },
         });
         return {
           success: true,
           payment_id: attempt.id,
+          order_id: orderNumber,
           redsys_params: signed,
           url: `${gatewayOrigin(gateway.redsys_environment, deps.simulatorUrl)}/sis/realizarPago`,
           message: 'Card tokenisation started',
@@ -527,8 +624,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         amount: centsToAmount(row.amount_cents),
         invoices: row.invoices,
         card_saved: row.card_saved,
+        failure: row.status === 'failed' ? failureOf(row.ds_response) : null,
         created_at: row.created_at.toISOString(),
         settled_at: row.settled_at ? row.settled_at.toISOString() : null,
+        ...madridDateTime(row.settled_at ?? row.created_at),
         refund:
           row.refund_cents !== null && row.refund_status !== null
             ? {

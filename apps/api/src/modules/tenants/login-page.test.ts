@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowInline, fillTemplate, isTemplate, pageLanguage, takeScripts } from './login-page.ts';
+import {
+  allowInline,
+  fillTemplate,
+  isTemplate,
+  pageLanguage,
+  styleAttributesOf,
+  takeScripts,
+} from './login-page.ts';
 
 const languages = ['es', 'ca', 'en', 'eu'];
 
@@ -82,5 +89,19 @@ describe('fillTemplate', () => {
       false,
     );
     expect(isTemplate(template.replace('<title>Oficina Online</title>', ''))).toBe(false);
+  });
+});
+
+describe('style attributes of the server-rendered markup', () => {
+  it('are allowed each by its hash under unsafe-hashes, and nothing else inline', async () => {
+    const { createHash } = await import('node:crypto');
+    const html = '<input style="position:absolute;opacity:0"/><div style="a:&quot;b&quot;"></div>';
+    const found = styleAttributesOf(html);
+    expect(found).toEqual(['position:absolute;opacity:0', 'a:"b"']);
+    const csp = allowInline("default-src 'self'; style-src 'self'", 'run()', ':root{}', found);
+    const hash = createHash('sha256').update('position:absolute;opacity:0').digest('base64');
+    expect(csp).toContain(`'unsafe-hashes' 'sha256-${hash}'`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(allowInline("style-src 'self'", '', ':root{}')).not.toContain('unsafe-hashes');
   });
 });

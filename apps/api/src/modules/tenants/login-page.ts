@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { apiPrefix, type TVisualConfig, ZTenantId } from '@portal/contract';
+import { type TVisualConfig, ZTenantId } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { tenantFromHostname } from './host.ts';
 import { createTenantRepository } from './repository.ts';
-import { logoPath } from './routes.ts';
+import { tenantLogoUrl } from './service.ts';
 import { createTenantService } from './service.ts';
 
 /**
@@ -25,7 +25,7 @@ export type LoginPrerenderer = {
   }): Promise<string>;
   toVisualConfig(config: TVisualConfig): unknown;
   brandStylesheet(color: string): string;
-  prerenderBootScript(language: string, scripts: PageScripts): string;
+  prerenderBootScript(language: string, scripts: PageScripts & { app?: PageScripts }): string;
 };
 
 /** The app's entry module and the modules it preloads, as the built index.html lists them. */
@@ -48,8 +48,43 @@ export function takeScripts(template: string): { template: string; scripts: Page
   };
 }
 
+type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean };
+
+/**
+ * The /login entry's scripts in a page language (apps/web/src/login/main.tsx, built by `npm run
+ * build` with its manifest in `dist/.vite/login-manifest.json`): its module, what it imports and
+ * the language's sign-in strings, which it would otherwise fetch one round trip later.
+ */
+export type LoginEntry = (language: string) => PageScripts;
+
+export function readLoginEntry(webRoot: string): LoginEntry | null {
+  const path = join(webRoot, '.vite', 'login-manifest.json');
+  if (!existsSync(path)) return null;
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestChunk>;
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  if (!entry) return null;
+  const imports = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || imports.has(chunk.file)) return;
+    imports.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  for (const key of entry.imports ?? []) visit(key);
+  return (language) => ({
+    entry: `/${entry.file}`,
+    preloads: [
+      ...[...imports].map((file) => `/${file}`),
+      ...['common', 'auth'].flatMap((namespace) => {
+        const chunk = manifest[`src/locales/${language}/${namespace}.json`];
+        return chunk ? [`/${chunk.file}`] : [];
+      }),
+    ],
+  });
+}
+
 /** The server build beside the browser's: `apps/web/dist` has `apps/web/dist-ssr`. */
-export const prerendererPath = (webRoot: string): string =>
+const prerendererPath = (webRoot: string): string =>
   join(webRoot, '..', 'dist-ssr', 'entry-server.js');
 
 /** The web app's server build, or null when the app was built without it. */
@@ -74,18 +109,41 @@ export function pageLanguage(acceptLanguage: string | undefined, languages: read
 const sha256 = (text: string): string =>
   `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-/** The Content-Security-Policy with the page's inline script and style allowed by their hash. */
-export function allowInline(csp: string, script: string, style: string): string {
+/**
+ * The Content-Security-Policy with the page's inline script and style allowed by their hash, and
+ * the `style` attributes its server-rendered markup holds (a component's fixed inline style, such
+ * as the hidden input of Radix's switch), each by its own hash under 'unsafe-hashes': nothing
+ * else inline is allowed.
+ */
+export function allowInline(
+  csp: string,
+  script: string,
+  style: string,
+  styleAttributes: readonly string[] = [],
+): string {
+  const attributes = [...new Set(styleAttributes)].map(sha256);
   return csp
     .split(';')
     .map((directive) => {
       const name = directive.trim().split(/\s+/)[0];
       if (name === 'script-src') return `${directive} ${sha256(script)}`;
-      if (name === 'style-src') return `${directive} ${sha256(style)}`;
+      if (name === 'style-src')
+        return attributes.length > 0
+          ? `${directive} ${sha256(style)} 'unsafe-hashes' ${attributes.join(' ')}`
+          : `${directive} ${sha256(style)}`;
       return directive;
     })
     .join(';');
 }
+
+/** The values of the `style` attributes in server-rendered markup (React escapes `"` as &quot;). */
+export const styleAttributesOf = (html: string): string[] =>
+  [...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) =>
+    (m[1] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, '&'),
+  );
 
 const escapeHtml = (text: string): string =>
   text.replace(
@@ -147,7 +205,7 @@ export type LoginPage = { html: string; csp: string };
  */
 export function createLoginPage(
   app: FastifyInstance,
-  options: { template: string; prerenderer: LoginPrerenderer },
+  options: { template: string; prerenderer: LoginPrerenderer; loginEntry?: LoginEntry | null },
 ) {
   const taken = takeScripts(options.template);
   if (!taken) throw new Error('index.html has no entry script');
@@ -163,7 +221,7 @@ export function createLoginPage(
     if (!id.success) return null;
     const tenant = await app.db.withTenant(id.data, (sql) => repository.findTenant(sql, id.data));
     if (!tenant) return null;
-    const visual = await service.getVisualConfig(tenant, `${apiPrefix(tenant.id)}${logoPath}`);
+    const visual = await service.getVisualConfig(tenant, tenantLogoUrl('', tenant.id));
     const language = pageLanguage(request.headers['accept-language'], prerenderer.languages);
     const url = request.raw.url ?? '';
     const search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
@@ -188,7 +246,11 @@ export function createLoginPage(
         return null;
       }
       const style = prerenderer.brandStylesheet(config.primaryColor);
-      const script = prerenderer.prerenderBootScript(language, scripts);
+      // The /login entry runs the form; the app comes when the visitor goes further.
+      const script = prerenderer.prerenderBootScript(
+        language,
+        options.loginEntry ? { ...options.loginEntry(language), app: scripts } : scripts,
+      );
       const html = fillTemplate(template, {
         language,
         title: config.companyName,
@@ -201,7 +263,10 @@ export function createLoginPage(
       if (cache.size >= 200) cache.clear();
       cache.set(key, page);
     }
-    return { html: page.html, csp: allowInline(csp, page.script, page.style) };
+    return {
+      html: page.html,
+      csp: allowInline(csp, page.script, page.style, styleAttributesOf(page.html)),
+    };
   };
 }
 

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { tenantFromHostname } from './host.ts';
 import { createTenantRepository, type TenantRow } from './repository.ts';
 
-export const manifestPath = '/manifest.webmanifest';
+const manifestPath = '/manifest.webmanifest';
 
 /** The icons of the built web app (apps/web/public/icons), the same for every tenant. */
 const icons = [
@@ -17,7 +17,7 @@ const icons = [
 const backgroundColor = '#f9fafb';
 
 /** The web app manifest of a tenant: its name and primary colour, the portal's icons. */
-export function buildManifest(tenant: TenantRow) {
+function buildManifest(tenant: TenantRow) {
   return {
     id: '/',
     name: tenant.company_name,

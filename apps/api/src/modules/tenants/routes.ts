@@ -1,17 +1,15 @@
-import { apiPrefix, routes } from '@portal/contract';
+import { routes } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
-import { createTenantService } from './service.ts';
-
-export const logoPath = '/logo';
+import { createTenantService, logoPath, tenantLogoUrl } from './service.ts';
 
 export default async function tenantRoutes(app: FastifyInstance) {
   const service = createTenantService(app.db);
 
   route(app, routes.visualConfig, async ({ request, reply }) => {
     void reply.header('cache-control', 'no-cache');
-    return service.getVisualConfig(request.tenant, `${apiPrefix(request.tenant.id)}${logoPath}`);
+    return service.getVisualConfig(request.tenant, tenantLogoUrl('', request.tenant.id));
   });
 
   // The logo is an image, not JSON: outside the contract's call table, documented here.

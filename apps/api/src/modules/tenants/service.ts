@@ -1,6 +1,27 @@
-import type { TVisualConfig } from '@portal/contract';
+import { apiPrefix, type TVisualConfig } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
-import { createTenantRepository, type TenantLogo, type TenantRow } from './repository.ts';
+import {
+  createTenantRepository,
+  type TenantLogo,
+  type TenantMailRow,
+  type TenantRow,
+} from './repository.ts';
+
+/** The tenant's logo, under its API prefix (an image: outside the contract's call table). */
+export const logoPath = '/logo';
+
+/** The logo's address as the e-mails and the visual configuration link it (`base`: an origin, or ''). */
+export const tenantLogoUrl = (base: string, tenantId: string): string =>
+  `${base}${apiPrefix(tenantId)}${logoPath}`;
+
+/** Loads what an e-mail of a tenant needs: its branding, its sender and its canonical URL. */
+export async function loadTenantMailInfo(db: Database, tenantId: string): Promise<TenantMailRow> {
+  const row = await db.withTenant(tenantId, (sql) =>
+    createTenantRepository().findMailInfo(sql, tenantId),
+  );
+  if (!row) throw new Error(`tenant ${tenantId} vanished`);
+  return row;
+}
 
 export function createTenantService(db: Database) {
   const repository = createTenantRepository();

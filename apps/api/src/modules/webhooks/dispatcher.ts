@@ -11,6 +11,7 @@ import {
   findEndpoint,
   insertAttempt,
   settleAttempt,
+  tenantsWithDueEvents,
   type ClaimedEvent,
 } from './repository.ts';
 import { RefusedAddressError, type ResolveAll, type WebhookTargetPolicy } from './address.ts';
@@ -213,17 +214,9 @@ export function createWebhookDispatcher(deps: {
      * tenant's events are then read and written under its own row-level security.
      */
     async dispatchDue(): Promise<number> {
-      const tenants = await deps.db.withOwner((sql) =>
-        sql.query<{ tenant_id: string }>(
-          `SELECT DISTINCT e.tenant_id FROM webhook_events e
-            WHERE e.status = 'pending' AND e.next_attempt_at <= now()
-              AND EXISTS (SELECT 1 FROM webhook_endpoints w
-                           WHERE w.tenant_id = e.tenant_id AND w.enabled)
-            ORDER BY 1`,
-        ),
-      );
+      const tenants = await deps.db.withOwner(tenantsWithDueEvents);
       let attempts = 0;
-      for (const { tenant_id: tenantId } of tenants) {
+      for (const tenantId of tenants) {
         try {
           attempts += await dispatchTenant(tenantId);
         } catch (error) {

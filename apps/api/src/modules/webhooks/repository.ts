@@ -184,6 +184,21 @@ export async function claimDueEvents(
   );
 }
 
+/**
+ * The tenants with events due and an enabled endpoint: the dispatcher's one read across tenants
+ * (tenant ids only, as the owner).
+ */
+export async function tenantsWithDueEvents(sql: SqlQuery): Promise<string[]> {
+  const rows = await sql.query<{ tenant_id: string }>(
+    `SELECT DISTINCT e.tenant_id FROM webhook_events e
+      WHERE e.status = 'pending' AND e.next_attempt_at <= now()
+        AND EXISTS (SELECT 1 FROM webhook_endpoints w
+                     WHERE w.tenant_id = e.tenant_id AND w.enabled)
+      ORDER BY 1`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
 /** Writes one attempt to the log (once per attempt number, whoever writes it first). */
 export async function insertAttempt(
   sql: SqlQuery,

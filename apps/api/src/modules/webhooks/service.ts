@@ -29,7 +29,7 @@ import {
 import { webhookUrlProblem } from './url.ts';
 
 /** A new signing secret: 256 random bits. The whole string is the HMAC key. */
-export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
 const endpointOf = (row: EndpointRow): TWebhookEndpoint => ({
   url: row.url,
@@ -173,5 +173,3 @@ export function createWebhookService(deps: {
     },
   };
 }
-
-export type WebhookService = ReturnType<typeof createWebhookService>;

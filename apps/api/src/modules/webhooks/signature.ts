@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const signatureHeader = 'x-portal-signature';
 
 /** How old (or how far ahead) a signed timestamp may be: five minutes. */
-export const defaultToleranceSeconds = 300;
+const defaultToleranceSeconds = 300;
 
 const hmacHex = (secret: string, timestamp: number, body: string): string =>
   createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');

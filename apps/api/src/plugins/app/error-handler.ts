@@ -42,7 +42,7 @@ export function toFieldErrors(
  * PostgreSQL's shutdown and too-many-connections states, and pg's own messages for a connection
  * lost mid-transaction (a later statement on it: "is not queryable").
  */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') {
@@ -77,7 +77,7 @@ export function isUnavailable(error: unknown): boolean {
  */
 const rejectedValueCodes = new Set(['22021', '22P05', '22003', '22001', '22P02', '22007', '22008']);
 
-export function isRejectedValue(error: unknown): boolean {
+function isRejectedValue(error: unknown): boolean {
   const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && rejectedValueCodes.has(code);
 }

@@ -2,7 +2,7 @@ import { ErrorCode } from '@portal/contract';
 import type { preValidationHookHandler } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { findApiKey, isApiKeyShaped } from '../../modules/admin/api-keys.ts';
+import { findApiKey, isApiKeyShaped, touchApiKey } from '../../modules/admin/api-keys.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
@@ -30,12 +30,7 @@ export function requireApiKey(db: Database): preValidationHookHandler {
     if (!found) throw new AppError(401, ErrorCode.unauthorized, 'Invalid API key');
     request.apiKeyId = found.id;
     if (!found.last_used_at || Date.now() - found.last_used_at.getTime() > touchEveryMillis) {
-      await db.withTenant(tenantId, (sql) =>
-        sql.query(
-          `UPDATE api_keys SET last_used_at = now() WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
-          [found.id],
-        ),
-      );
+      await db.withTenant(tenantId, (sql) => touchApiKey(sql, found.id));
     }
   };
 }

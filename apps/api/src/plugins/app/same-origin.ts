@@ -18,7 +18,7 @@ export type SameOriginOptions = {
 };
 
 /** The media type of a `content-type` header, lower case, without parameters. */
-export function mediaTypeOf(header: string | undefined): string | undefined {
+function mediaTypeOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return header.split(';', 1)[0]?.trim().toLowerCase();
 }

@@ -2,20 +2,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '@portal/contract';
+import { appPaths } from '@portal/contract/app-paths';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   createLoginPage,
   type LoginPage,
   loadLoginPrerenderer,
+  readLoginEntry,
   readTemplate,
 } from '../../modules/tenants/login-page.ts';
+import { createHostTenantCheck, unknownPortalPage } from '../../modules/tenants/unknown-portal.ts';
 
 /** `/{tenant}/api/...`: everything else that is not a file is a route of the single-page app. */
 export const isApiPath = (url: string): boolean => /^\/[^/?#]+\/api(\/|$|\?)/.test(url);
 
+/** `url` is the page `path`, or that page followed by one of the characters of `next`. */
+const isPage = (url: string, path: string, next: string): boolean =>
+  url === path || (url.startsWith(path) && next.includes(url.charAt(path.length)));
+
 /** `/login`, with or without a query: the one page the server renders (issue 6). */
-const isLoginPath = (url: string): boolean => /^\/login(?:\?|$)/.test(url);
+const isLoginPath = (url: string): boolean => isPage(url, appPaths.login, '?');
 
 /**
  * Serves the built web app: hashed assets cached for a year (their name changes with their
@@ -50,7 +57,10 @@ export default fp<{ root: string }>(
         })
       : null;
     const loginPage =
-      template && prerenderer ? createLoginPage(app, { template, prerenderer }) : null;
+      template && prerenderer
+        ? createLoginPage(app, { template, prerenderer, loginEntry: readLoginEntry(root) })
+        : null;
+    const hostTenantExists = createHostTenantCheck(app);
 
     const page = async (request: FastifyRequest, reply: FastifyReply) => {
       const url = request.raw.url ?? '/';
@@ -58,7 +68,7 @@ export default fp<{ root: string }>(
         return reply.status(404).send({ message: 'Not found', code: ErrorCode.notFound });
       }
       // The reset page's URL carries the reset token: nothing it loads or links to gets a Referer.
-      if (/^\/reset-password(?:[/?#]|$)/.test(url))
+      if (isPage(url, appPaths.resetPassword, '/?#'))
         void reply.header('referrer-policy', 'no-referrer');
       if (!built) {
         return reply
@@ -67,6 +77,20 @@ export default fp<{ root: string }>(
           .send('The web app is not built: run `npm run build` (npm start does it).');
       }
       void reply.header('cache-control', 'no-cache');
+      // A host whose tenant does not exist gets a 404 saying so, not the app's sign-in form.
+      if (!(await hostTenantExists(request))) {
+        const csp = reply.getHeader('content-security-policy');
+        const page = unknownPortalPage(
+          request.headers['accept-language'],
+          typeof csp === 'string' ? csp : '',
+        );
+        return reply
+          .status(404)
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('content-security-policy', page.csp)
+          .header('vary', 'accept-language')
+          .send(page.html);
+      }
       if (loginPage && isLoginPath(url)) {
         const csp = reply.getHeader('content-security-policy');
         const page: LoginPage | null = await loginPage(request, typeof csp === 'string' ? csp : '');

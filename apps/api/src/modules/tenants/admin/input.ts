@@ -4,7 +4,7 @@ import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 
 /**
- * The values the tenant administration CLI accepts (admin.ts), one zod schema per option: each
+ * The values the tenant administration CLI accepts (cli.ts and its commands), one zod schema per option: each
  * turns the text of the command line into what the `tenants` column holds (migrations 001-004),
  * and every refusal names its option. An empty value clears an optional field.
  */
@@ -319,7 +319,7 @@ const mimeByExtension: Record<string, LogoMime> = {
 };
 
 /** What the bytes are, by their signature (SVG: an `<svg` root after any prolog). */
-export function sniffImage(bytes: Uint8Array): LogoMime | undefined {
+function sniffImage(bytes: Uint8Array): LogoMime | undefined {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
     return 'image/png';

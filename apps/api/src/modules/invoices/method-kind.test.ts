@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { instalmentMethodKind } from './method-kind.ts';
+
+describe('instalmentMethodKind', () => {
+  it.each([
+    ['Domiciliación bancaria', 'direct_debit'],
+    ['Domiciliación', 'direct_debit'],
+    ['  DOMICILIACION  BANCARIA ', 'direct_debit'],
+    ['Recibo domiciliado', 'direct_debit'],
+    ['Tarjeta', 'card'],
+    ['Transferencia', 'bank_transfer'],
+    ['Transferencia bancaria', 'bank_transfer'],
+    ['Efectivo', 'cash'],
+    ['Bizum', 'other'],
+    ['', 'other'],
+    ['Cheque', 'other'],
+  ])('%j is %s', (text, kind) => expect(instalmentMethodKind(text)).toBe(kind));
+});

@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
+import type { Metrics } from '../ops/metrics.ts';
+
+/** A sweep the portal runs every `everySeconds` (an outbox, the reconciliation). */
+export type PeriodicJob = {
+  /** The queue's name, and the `job` label of its metrics. */
+  name: string;
+  everySeconds: number;
+  run: () => Promise<unknown>;
+};
+
+/** Failed runs are retried this many times, with exponential back-off, before they stay failed. */
+export const retryLimit = 3;
+/** A run that takes longer is taken as lost (its process died) and retried. */
+const expireInSeconds = 15 * 60;
+
+/**
+ * Works the periodic jobs on the queue. Every instance offers each job once per period: pg-boss keeps
+ * one job per period and queue (`singletonSeconds`) and one waiting and one running at a time
+ * (`stately`), so however many instances run, each period's sweep runs once, on whichever instance
+ * fetches it first. A run that throws is retried with back-off, then left `failed`, where the
+ * admin CLI lists it and can retry it (`npm run admin -- jobs failed`).
+ *
+ * The sweeps themselves lease their rows (`FOR UPDATE SKIP LOCKED`), so a run that overlaps a late
+ * one of another instance (an expired lease) shares the work instead of repeating it.
+ */
+export async function workPeriodicJobs(
+  boss: PgBoss,
+  jobs: readonly PeriodicJob[],
+  deps: {
+    log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+    metrics: Pick<Metrics, 'countJob'>;
+    /** Tests shorten the retries; the server keeps the defaults. */
+    retries?: { limit: number; delaySeconds: number };
+  },
+): Promise<() => void> {
+  const timers: NodeJS.Timeout[] = [];
+  for (const job of jobs) {
+    const period = Math.max(1, Math.ceil(job.everySeconds));
+    await boss.createQueue(job.name, {
+      name: job.name,
+      policy: 'stately',
+      retryLimit: deps.retries?.limit ?? retryLimit,
+      retryDelay: deps.retries?.delaySeconds ?? period,
+      retryBackoff: true,
+      expireInSeconds,
+    });
+    const workerId = await boss.work(
+      job.name,
+      // A job offered by this instance is fetched at once (notifyWorker); the polling picks up the
+      // retries and the jobs other instances offered.
+      { pollingIntervalSeconds: Math.min(Math.max(job.everySeconds, 0.5), 2) },
+      async () => {
+        try {
+          await job.run();
+          deps.metrics.countJob(job.name, 'done');
+        } catch (error) {
+          deps.metrics.countJob(job.name, 'failed');
+          deps.log.error({ err: error, job: job.name }, 'background job failed');
+          throw error;
+        }
+      },
+    );
+    const offer = () =>
+      boss
+        .send(job.name, {}, { singletonSeconds: period })
+        .then((id) => {
+          if (id) boss.notifyWorker(workerId);
+        })
+        .catch((error: unknown) => deps.log.warn({ err: error, job: job.name }, 'job not queued'));
+    void offer();
+    const timer = setInterval(offer, job.everySeconds * 1000);
+    timer.unref();
+    timers.push(timer);
+  }
+  return () => timers.forEach(clearInterval);
+}

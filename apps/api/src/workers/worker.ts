@@ -1,0 +1,25 @@
+import { move } from 'piscina';
+import * as tasks from './tasks.ts';
+
+/**
+ * The pool's thread entry of the compiled server (`npm run build` makes it `dist/worker.js`); the
+ * TypeScript server uses `entry.mjs`, which compiles `tasks.ts` through tsx. Same exports.
+ */
+export async function renderInvoicePdf(input: Parameters<typeof tasks.renderInvoicePdf>[0]) {
+  // The PDF's bytes are moved to the main thread, not copied.
+  return move(await tasks.renderInvoicePdf(input));
+}
+
+export function prepareInvoices(body: unknown) {
+  return tasks.prepareInvoices(body);
+}
+
+export function parseBatch({
+  name,
+  body,
+}: {
+  name: Parameters<typeof tasks.parseBatch>[0];
+  body: unknown;
+}) {
+  return tasks.parseBatch(name, body);
+}
