@@ -56,6 +56,14 @@ export type LighthouseSummary = {
 export type WebResults = {
   build: { built: boolean; dist: string };
   bytes: { login: PageBytes; invoices: PageBytes };
+  /**
+   * The floor of /login, built in the same run (bench/react-floor: React 19, react-dom and one
+   * form, Vite production build), as Chromium downloads it from the same server; and /login's
+   * bytes over it.
+   */
+  floor: { bytes: PageBytes; loginRatio: number };
+  /** Layout shift on /login while the app takes the prerendered form over (Lighthouse, worst run). */
+  loginCls: number;
   lighthouse: { login: LighthouseSummary; static: LighthouseSummary; lcpRatio: number };
   /** What the libraries of the first chunk weigh on their own, minified and brotli-compressed. */
   libraries: Record<string, number>;
@@ -67,6 +75,31 @@ const webServerBuild = join(repoRoot, 'apps/web/dist-ssr');
 const benchData = join(repoRoot, 'bench/.data');
 /** Where the static copy of /login lives in the served folder. */
 const staticPage = 'bench-static-login.html';
+
+/** Where the floor is served from, in the served folder. */
+const floorBase = '/bench-react-floor/';
+
+/** Builds bench/react-floor (a minimal React 19 login) for production into `outDir`. */
+async function buildFloor(outDir: string): Promise<void> {
+  const { build } = await import('vite');
+  await build({
+    root: join(repoRoot, 'bench/react-floor'),
+    base: floorBase,
+    configFile: false,
+    logLevel: 'warn',
+    // JSX with React's automatic runtime, as @vitejs/plugin-react sets it for a production build.
+    oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+    build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false } },
+  });
+  for (const entry of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+    const file = join(outDir, entry);
+    if (!/\.(js|css|html)$/.test(file)) continue;
+    const source = readFileSync(file);
+    // As the app's build compresses its files (apps/web/vite.config.ts): quality 11, level 9.
+    writeFileSync(`${file}.br`, brotliCompressSync(source));
+    writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
+  }
+}
 
 /** Builds the web app when it has not been built (or when asked to). */
 async function ensureBuild(force: boolean, log: (line: string) => void): Promise<boolean> {
@@ -149,6 +182,9 @@ async function measureBytes(browser: Browser, origin: string) {
   const loginPage = await loginContext.newPage();
   const login = await countBytes(loginPage, async () => {
     await loginPage.goto(`${origin}/login`);
+    // The scripts come after the first paint (apps/web/src/lib/prerender.ts), which a loaded
+    // machine may hold back longer than the network's idle time: counted once the form is live.
+    await loginPage.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
   });
   // Sign in as a person does; the signed-in state (storage, cookies) moves to a new context,
   // whose empty cache then loads /invoices as a returning customer with a cold cache would.
@@ -156,6 +192,9 @@ async function measureBytes(browser: Browser, origin: string) {
   await loginPage.locator('input[type="password"]').first().fill(demoPassword);
   await loginPage.locator('input[type="password"]').first().press('Enter');
   await loginPage.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+  // Signing in loads the next screen, whose start restores the session (a refresh that renews the
+  // cookie): the state is taken once that is done, not with the cookie it replaces.
+  await loginPage.waitForLoadState('networkidle');
   const state = await loginContext.storageState();
   await loginContext.close();
 
@@ -352,8 +391,7 @@ function entryOf(packages: readonly string[]): string {
 async function librarySizes(): Promise<Record<string, number>> {
   const { build } = await import('esbuild');
   const groups: Record<string, string[]> = {
-    // preact/compat under these names (docs/decisions/011).
-    'react + react-dom (preact/compat)': ['react', 'react-dom', 'react-dom/client'],
+    'react + react-dom': ['react', 'react-dom', 'react-dom/client'],
     'react-router': ['react-router'],
     'i18next + react-i18next': ['i18next', 'react-i18next'],
     '@tanstack/react-query': ['@tanstack/react-query'],
@@ -401,15 +439,25 @@ export async function benchWeb(options: {
   rmSync(join(webDir, '../dist-ssr'), { recursive: true, force: true });
   cpSync(webServerBuild, join(webDir, '../dist-ssr'), { recursive: true });
 
+  log('  building the React floor (bench/react-floor)');
+  await buildFloor(join(webDir, floorBase));
+
   const server = await startDemoPortal({ dataDir: join(benchData, 'web-demo'), webDir });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
   try {
     const origin = server.url;
     const bytes = await measureBytes(browser, origin);
+    const floorContext = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    const floorPage = await floorContext.newPage();
+    const floor = await countBytes(floorPage, async () => {
+      await floorPage.goto(`${origin}${floorBase}index.html`);
+      await floorPage.locator('form').waitFor();
+    });
+    await floorContext.close();
     const kib = (n: number) => (n / 1024).toFixed(1);
     log(
-      `  bytes: /login ${kib(bytes.login.bytes)} KiB, /invoices ${kib(bytes.invoices.bytes)} KiB ` +
-        `(${bytes.login.files[0]?.encoding ?? '?'})`,
+      `  bytes: /login ${kib(bytes.login.bytes)} KiB, /invoices ${kib(bytes.invoices.bytes)} KiB, ` +
+        `React floor ${kib(floor.bytes)} KiB (${bytes.login.files[0]?.encoding ?? '?'})`,
     );
     await writeStaticLogin(browser, origin, webDir);
     await browser.close();
@@ -433,6 +481,8 @@ export async function benchWeb(options: {
     return {
       build: { built, dist: webDist },
       bytes,
+      floor: { bytes: floor, loginRatio: round(bytes.login.bytes / floor.bytes, 2) },
+      loginCls: Math.max(...runs.login.map((r) => r.cls)),
       lighthouse: {
         login,
         static: staticSummary,

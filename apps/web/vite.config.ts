@@ -1,5 +1,5 @@
-import { defineConfig, transformWithOxc, type Plugin } from 'vite';
-import prefresh from '@prefresh/vite';
+import { defineConfig, transformWithOxc, type Plugin, type Rolldown } from 'vite';
+import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,16 +17,24 @@ const browserBuild = (_config: unknown, env: { command: string; isSsrBuild?: boo
  * Writes `.br` (quality 11) and `.gz` (level 9) beside every text asset of the build, so the API
  * serves them with @fastify/static `preCompressed` instead of compressing on every request.
  */
-function precompress(): Plugin {
+function precompress(options: { onlyThisBundle?: boolean } = {}): Plugin {
   let outDir = '';
+  let written: string[] = [];
   return {
     name: 'portal:precompress',
     apply: browserBuild,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
+    writeBundle(_options, bundle) {
+      written = Object.keys(bundle);
+    },
     closeBundle() {
-      for (const entry of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+      // The /login entry's build writes beside the app's, whose files are compressed already.
+      const files = options.onlyThisBundle
+        ? written
+        : readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+      for (const entry of files) {
         const file = join(outDir, entry);
         if (!compressible.test(file) || !statSync(file).isFile()) continue;
         const source = readFileSync(file);
@@ -48,6 +56,34 @@ function precompress(): Plugin {
 const serviceWorkerSource = decodeURIComponent(
   new URL('./src/pwa/service-worker.ts', import.meta.url).pathname,
 );
+
+/**
+ * The screens the app opens with no network, besides the entry: /login (most visits start on the
+ * server-rendered /login, whose own chunks are not the app's; offline, the worker answers any
+ * navigation with index.html, which then needs the app's /login route) and the `common` and `auth`
+ * texts of every language. Each with the chunks and CSS it imports.
+ */
+const offlineModules = [
+  /\/src\/app\/routes\/login\.tsx$/,
+  /\/src\/locales\/[a-z]+\/(?:common|auth)\.json$/,
+];
+
+function offlineScreenFiles(bundle: Rolldown.OutputBundle): string[] {
+  const files = new Set<string>();
+  const visit = (fileName: string) => {
+    const chunk = bundle[fileName];
+    if (!chunk || chunk.type !== 'chunk' || files.has(`/${fileName}`)) return;
+    files.add(`/${fileName}`);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(`/${css}`);
+    chunk.imports.forEach(visit);
+  };
+  for (const chunk of Object.values(bundle)) {
+    if (chunk.type !== 'chunk' || !chunk.isDynamicEntry) continue;
+    const id = chunk.facadeModuleId ?? '';
+    if (offlineModules.some((pattern) => pattern.test(id))) visit(chunk.fileName);
+  }
+  return [...files].sort();
+}
 
 /**
  * Writes `/sw.js` (src/pwa/service-worker.ts) beside the built app, preceded by what it keeps:
@@ -73,7 +109,15 @@ function serviceWorker(): Plugin {
         .filter((file) => /^assets\/.+\.(svg|png|webp)$/.test(file))
         .map((file) => `/${file}`);
       const icons = readdirSync(join(publicDir, 'icons')).map((file) => `/icons/${file}`);
-      const shell = ['/index.html', ...entry, ...images.sort(), '/favicon.svg', ...icons.sort()];
+      const offline = offlineScreenFiles(bundle).filter((file) => !entry.includes(file));
+      const shell = [
+        '/index.html',
+        ...entry,
+        ...offline,
+        ...images.sort(),
+        '/favicon.svg',
+        ...icons.sort(),
+      ];
       const source = readFileSync(serviceWorkerSource, 'utf8');
       const version = createHash('sha256')
         .update(Object.keys(bundle).sort().join('\n'))
@@ -146,59 +190,102 @@ function compileHints(): Plugin {
   };
 }
 
+/** Every chunk of the /login entry's build runs at start: all get the hint (see above). */
+function compileHintsAll(): Plugin {
+  return {
+    name: 'portal:compile-hints-all',
+    apply: browserBuild,
+    generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type === 'chunk' && !file.isDynamicEntry) {
+          file.code = `//# allFunctionsCalledOnLoad\n${file.code}`;
+        }
+      }
+    },
+  };
+}
+
 const fromHere = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
-export default defineConfig(({ isSsrBuild }) => ({
-  // `react` and `react-dom` are preact/compat (npm aliases in package.json, overrides in the root
-  // one; docs/decisions/011): JSX compiles to `react/jsx-runtime`, which is Preact's.
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  plugins: [
-    // Hot updates that keep the state, on Preact (React's fast refresh cannot refresh it); not in
-    // the tests. It resolves to its plugins (its typing nests one promise too many).
-    process.env.VITEST ? null : (prefresh() as Promise<Plugin[]>),
-    tailwindcss(),
-    reactRouterProduction(),
-    compileHints(),
-    serviceWorker(),
-    precompress(),
-  ],
+/**
+ * `vite build --mode login`: the /login entry (src/login/main.tsx, docs/decisions/018), written
+ * beside the app's build into `dist/assets/login-*` with its manifest in
+ * `dist/.vite/login-manifest.json`, which the API reads to load it on the prerendered /login.
+ */
+const loginEntry = fromHere('./src/login/main.tsx');
+const loginBuild = {
+  outDir: 'dist',
+  emptyOutDir: false,
+  copyPublicDir: false,
+  manifest: '.vite/login-manifest.json',
+  modulePreload: { polyfill: false },
+  assetsInlineLimit: 0,
+  rolldownOptions: {
+    input: loginEntry,
+    output: {
+      entryFileNames: 'assets/login-[hash].js',
+      chunkFileNames: 'assets/login-[name]-[hash].js',
+    },
+  },
+};
+
+export default defineConfig(({ isSsrBuild, mode }) => ({
+  plugins:
+    mode === 'login'
+      ? [react(), compileHintsAll(), precompress({ onlyThisBundle: true })]
+      : [
+          // JSX with React's automatic runtime, and fast refresh on the dev server.
+          react(),
+          tailwindcss(),
+          reactRouterProduction(),
+          compileHints(),
+          serviceWorker(),
+          precompress(),
+        ],
   resolve: {
     alias: {
       '@': fromHere('./src'),
       'use-sync-external-store/shim': fromHere('./src/lib/use-sync-external-store-shim.ts'),
+      // The /login entry's stand-ins for what the sign-in screen uses of these two.
+      ...(mode === 'login'
+        ? {
+            'react-router': fromHere('./src/login/react-router.tsx'),
+            'react-i18next': fromHere('./src/login/react-i18next.tsx'),
+          }
+        : {}),
     },
   },
-  // The server's build (src/entry-server.tsx) is one self-contained module: the aliases above
-  // (preact/compat, the shim) apply to the libraries too, as in the browser's build. Only there:
-  // the tests must keep one copy of Preact.
+  // The server's build (src/entry-server.tsx) is one self-contained module: the shim's alias
+  // applies to the libraries too, as in the browser's build, and the API needs no web packages.
   ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    // The public folder is the browser's; the server's build needs none of it.
-    copyPublicDir: !isSsrBuild,
-    // Every browser we target supports <link rel="modulepreload">.
-    modulePreload: { polyfill: false },
-    // No `data:` URLs: the server's Content-Security-Policy may not allow them for images.
-    assetsInlineLimit: 0,
-    rolldownOptions: {
-      onwarn(warning, warn) {
-        // react-router's and react-query's "use client" marks mean nothing in a single-page app.
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) {
-          return;
-        }
-        // The server's build bundles every language of /login's texts, which the browser's
-        // loads lazily: said once per file, and meaningless there.
-        if (isSsrBuild && warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
-        // react-router uses React 19's `useOptimistic` when there is one, and only for its
-        // `unstable_useTransitions` (not used here); preact/compat has none.
-        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) {
-          return;
-        }
-        warn(warning);
-      },
-    },
-  },
+  build:
+    mode === 'login'
+      ? loginBuild
+      : {
+          outDir: 'dist',
+          emptyOutDir: true,
+          // The public folder is the browser's; the server's build needs none of it.
+          copyPublicDir: !isSsrBuild,
+          // Every browser we target supports <link rel="modulepreload">.
+          modulePreload: { polyfill: false },
+          // No `data:` URLs: the server's Content-Security-Policy may not allow them for images.
+          assetsInlineLimit: 0,
+          rolldownOptions: {
+            onwarn(warning, warn) {
+              // react-router's and react-query's "use client" marks mean nothing in a single-page app.
+              if (
+                warning.code === 'MODULE_LEVEL_DIRECTIVE' &&
+                warning.message.includes('use client')
+              ) {
+                return;
+              }
+              // The server's build bundles every language of /login's texts, which the browser's
+              // loads lazily: said once per file, and meaningless there.
+              if (isSsrBuild && warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
+              warn(warning);
+            },
+          },
+        },
   server: {
     // API calls are `/{tenant}/api/1.0/...`: everything else is the app.
     proxy: {

@@ -302,6 +302,8 @@ describe('the card page', () => {
     expect(wrong.body).toContain('aria-describedby="expiry-error"');
     expect(wrong.body).toContain('aria-describedby="cvc-error"');
     expect(wrong.body).not.toContain('4548812049400005');
+    expect(wrong.body).toMatch(/id="card-number"[^>]* autofocus/);
+    expect(wrong.body.match(/autofocus/g)).toHaveLength(1);
     expect(formAction(wrong.body)).toBe(action);
     const expired = await post(action, {
       card_number: AUTHORISED,
@@ -331,6 +333,15 @@ describe('the card page', () => {
     });
   });
 
+  it("shows the club's whole name as it receives it, however long", async () => {
+    const name = 'Club Deportivo Polideportivo Municipal de Valdemoro';
+    const page = await post(
+      '/sis/realizarPago',
+      signedForm(paymentParams(receiver.url, { Ds_Merchant_MerchantName: name })),
+    );
+    expect(page.body).toContain(`<dd>${name}</dd>`);
+  });
+
   it('shows the amount in es-ES, the merchant, the order, labelled fields and the test cards', async () => {
     const params = paymentParams(receiver.url, {
       Ds_Merchant_Amount: '1234567',
@@ -349,6 +360,9 @@ describe('the card page', () => {
     for (const card of [AUTHORISED, DECLINED, CHALLENGE]) expect(page.body).toContain(card);
     expect(page.body).toContain('>Pagar<');
     expect(page.body).toContain('>Cancelar<');
+    // The card number takes the focus: the customer came to type it (review #28).
+    expect(page.body).toMatch(/id="card-number"[^>]* autofocus/);
+    expect(page.body.match(/autofocus/g)).toHaveLength(1);
     expect(page.body).not.toMatch(/<(script|link|img)\b/);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.headers['cache-control']).toBe('no-store');

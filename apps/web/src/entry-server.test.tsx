@@ -1,12 +1,47 @@
 import { act } from '@testing-library/react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
-import { paths } from '@/config/paths';
-import { changeLanguage, languages } from '@/lib/i18n';
-import { captureTyped, forgetTyped, whileHydrating } from '@/lib/prerender';
+import { hydrateRoot } from 'react-dom/client';
+import type * as ReactI18next from 'react-i18next';
+import type * as ReactRouter from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LoginScreen } from '@/features/auth/components/login-screen';
+import { languages } from '@/lib/i18n';
+import {
+  captureTyped,
+  forgetTyped,
+  loginIdPrefix,
+  loginRootId,
+  whileHydrating,
+} from '@/lib/prerender';
 import { defaultVisualConfig, type VisualConfig, VisualConfigContext } from '@/lib/visual-config';
-import { brandStylesheet, loginRoutes, renderLogin } from './entry-server';
+import { brandStylesheet, renderLogin } from './entry-server';
+import { TextsProvider } from './login/react-i18next';
+
+/**
+ * The /login entry is built with `react-router` and `react-i18next` resolved to its stand-ins
+ * (src/login/, vite.config.ts `--mode login`); the server renders with the real ones. Here both:
+ * the stand-ins while the browser's side hydrates.
+ */
+const standIns = vi.hoisted(() => ({ on: false }));
+vi.mock('react-router', async (importOriginal) => {
+  const real = await importOriginal<typeof ReactRouter>();
+  const mini = await import('./login/react-router');
+  return {
+    ...real,
+    Link: (props: Parameters<typeof mini.Link>[0]) =>
+      standIns.on ? <mini.Link {...props} /> : <real.Link {...props} />,
+    useNavigate: () => (standIns.on ? mini : real).useNavigate(),
+    useSearchParams: () => (standIns.on ? mini : real).useSearchParams(),
+  };
+});
+vi.mock('react-i18next', async (importOriginal) => {
+  const real = await importOriginal<typeof ReactI18next>();
+  const mini = await import('./login/react-i18next');
+  return {
+    ...real,
+    useTranslation: (namespace?: 'common' | 'auth' | ('common' | 'auth')[]) =>
+      standIns.on ? mini.useTranslation(namespace) : real.useTranslation(namespace),
+  };
+});
 
 const config: VisualConfig = {
   ...defaultVisualConfig,
@@ -17,24 +52,18 @@ const config: VisualConfig = {
   signInProviders: ['google', 'microsoft'],
 };
 
-/** The app's first render of /login in the browser: the same routes, the global i18n. */
-async function clientTree(search = '') {
-  const router = createMemoryRouter(loginRoutes, { initialEntries: [paths.login + search] });
-  await new Promise<void>((resolve) => {
-    if (router.state.initialized) return resolve();
-    const stop = router.subscribe((state) => {
-      if (state.initialized) {
-        stop();
-        resolve();
-      }
-    });
-  });
-  return (
-    <VisualConfigContext value={config}>
-      <RouterProvider router={router} />
-    </VisualConfigContext>
-  );
-}
+type Tree = Record<string, unknown>;
+const strings = import.meta.glob<Tree>(['./locales/*/common.json', './locales/*/auth.json'], {
+  eager: true,
+  import: 'default',
+});
+const textsOf = (language: string) => ({
+  language,
+  resources: {
+    common: strings[`./locales/${language}/common.json`] as never,
+    auth: strings[`./locales/${language}/auth.json`] as never,
+  },
+});
 
 const containers: HTMLElement[] = [];
 function container(): HTMLElement {
@@ -43,35 +72,61 @@ function container(): HTMLElement {
   containers.push(element);
   return element;
 }
-/**
- * Markup as the browser parses it (renderToString writes `alt` for `alt=""`, and so on). A
- * field's value is an attribute on the server and a property in the browser: left out.
- */
-function parsed(html: string): string {
-  const element = document.createElement('div');
-  element.innerHTML = html;
-  for (const input of Array.from(element.querySelectorAll('input'))) input.removeAttribute('value');
-  return element.innerHTML;
+
+/** What the /login entry does (src/login/main.tsx): hydrates `#login-root` with the stand-ins. */
+async function hydrateLogin(page: HTMLElement, language: string) {
+  const root = page.querySelector<HTMLElement>(`#${loginRootId}`);
+  if (!root) throw new Error('no #login-root');
+  captureTyped(root);
+  const errors: unknown[] = [];
+  const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => {
+    errors.push(args);
+  });
+  standIns.on = true;
+  try {
+    await act(() =>
+      whileHydrating(() => {
+        hydrateRoot(
+          root,
+          <VisualConfigContext value={config}>
+            <TextsProvider texts={textsOf(language)}>
+              <LoginScreen />
+            </TextsProvider>
+          </VisualConfigContext>,
+          { identifierPrefix: loginIdPrefix, onRecoverableError: (error) => errors.push(error) },
+        );
+      }),
+    );
+  } finally {
+    standIns.on = false;
+    consoleError.mockRestore();
+  }
+  return errors;
 }
 
-afterEach(async () => {
+afterEach(() => {
   for (const element of containers.splice(0)) element.remove();
   forgetTyped();
-  await changeLanguage('es');
+  window.history.replaceState(null, '', '/');
 });
 
-describe('the prerendered /login (issue 6)', () => {
-  it.each(languages)('is, in %s, the markup the app renders first', async (language) => {
-    const server = await renderLogin({ config, language, hostname: 'localhost' });
-    await changeLanguage(language);
-    const client = container();
-    const tree = await clientTree();
-    act(() => createRoot(client).render(tree));
-    expect(client.innerHTML).toBe(parsed(server));
-    // The branding and the language are in it, escaped.
-    expect(client.innerHTML).toContain('Club &lt;Náutico&gt; &amp; "Amigos"');
-    expect(server).toContain('src="/t1/api/1.0/logo?v=1"');
-  });
+describe('the prerendered /login (issues 6 and 21)', () => {
+  it.each(languages)(
+    'is hydrated in %s by the /login entry without a mismatch, keeping every node',
+    async (language) => {
+      const page = container();
+      page.innerHTML = await renderLogin({ config, language, hostname: 'localhost' });
+      const before = page.innerHTML;
+      const nodes = Array.from(page.querySelectorAll('*'));
+      window.history.replaceState(null, '', '/login');
+      expect(await hydrateLogin(page, language)).toEqual([]);
+      expect(page.innerHTML).toBe(before);
+      expect(Array.from(page.querySelectorAll('*'))).toEqual(nodes);
+      // The branding is in it, escaped.
+      expect(before).toContain('Club &lt;Náutico&gt; &amp; "Amigos"');
+      expect(before).toContain('src="/t1/api/1.0/logo?v=1"');
+    },
+  );
 
   it("links the external sign-in of the host's tenant", async () => {
     const server = await renderLogin({ config, language: 'es', hostname: 'demo.example.com' });
@@ -79,17 +134,29 @@ describe('the prerendered /login (issue 6)', () => {
     expect(server).not.toContain('/1/api/');
   });
 
-  it('carries the external sign-in failure of its query', async () => {
+  it('carries the external sign-in failure of its query, and hydrates with it', async () => {
     const search = '?signin_error=sign_in_failed';
-    const server = await renderLogin({ config, language: 'es', hostname: 'localhost', search });
-    const client = container();
-    const tree = await clientTree(search);
-    act(() => createRoot(client).render(tree));
-    expect(client.innerHTML).toBe(parsed(server));
-    expect(server).toContain('role="alert"');
+    const page = container();
+    page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost', search });
+    expect(page.innerHTML).toContain('role="alert"');
+    const before = page.innerHTML;
+    window.history.replaceState(null, '', `/login${search}`);
+    expect(await hydrateLogin(page, 'es')).toEqual([]);
+    expect(page.innerHTML).toBe(before);
   });
 
-  it('is taken over in place, keeping the nodes and what was typed', async () => {
+  it('gives the sign-in screen ids of its own, apart from the page around it', async () => {
+    const page = container();
+    page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost' });
+    const ids = Array.from(page.querySelectorAll('[id]'), (element) => element.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const screen = page.querySelector(`#${loginRootId}`);
+    for (const element of Array.from(screen?.querySelectorAll('[id]') ?? [])) {
+      expect(element.id).toContain(loginIdPrefix);
+    }
+  });
+
+  it('is taken over keeping what was typed, and then runs the form', async () => {
     const page = container();
     page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost' });
     const email = page.querySelector<HTMLInputElement>('input[name="email"]');
@@ -97,44 +164,18 @@ describe('the prerendered /login (issue 6)', () => {
     if (!email || !remember) throw new Error('no form');
     email.value = 'early@example.com';
     remember.checked = true;
-    const before = page.innerHTML;
-    captureTyped(page);
-    const tree = await clientTree();
-    await act(() => whileHydrating(() => hydrateRoot(page, tree)));
+    window.history.replaceState(null, '', '/login');
+    expect(await hydrateLogin(page, 'es')).toEqual([]);
     expect(page.querySelector('input[name="email"]')).toBe(email);
     expect(email.value).toBe('early@example.com');
     expect(remember.checked).toBe(true);
-    expect(page.innerHTML).toBe(before);
-  });
-
-  it('is taken over part by part, each in a task of its own, keeping keys typed meanwhile', async () => {
-    const page = container();
-    page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost' });
-    const before = page.innerHTML;
-    const email = page.querySelector<HTMLInputElement>('input[name="email"]');
-    if (!email) throw new Error('no form');
-    captureTyped(page);
-    const tree = await clientTree();
-    let hydrated = false;
-    // Only the call itself: the parts (components/hydrate-later.tsx) wait for later tasks.
-    act(() => {
-      void whileHydrating(() => hydrateRoot(page, tree)).then(() => (hydrated = true));
-    });
-    await Promise.resolve();
-    expect(hydrated).toBe(false);
-    // Typed after the first task, before the form's turn: the form takes this, not what came before.
-    email.value = 'late@example.com';
-    await act(async () => {
-      while (!hydrated) await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-    expect(page.querySelector('input[name="email"]')).toBe(email);
-    expect(email.value).toBe('late@example.com');
-    expect(page.innerHTML).toBe(before);
-    // The app has the form now, with the late address: sent without a password, only that is wrong.
+    // The form is React's, with the typed address: sent without a password, only that is wrong.
+    standIns.on = true;
     await act(async () => {
       page.querySelector('form')?.requestSubmit();
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
+    standIns.on = false;
     expect(email.getAttribute('aria-invalid')).not.toBe('true');
     const password = page.querySelector<HTMLInputElement>('input[name="password"]');
     expect(password?.getAttribute('aria-invalid')).toBe('true');

@@ -10,14 +10,19 @@
 import { createInstance, type i18n as I18n, type ResourceKey } from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { Component as LoginRoute } from './app/routes/login';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouter,
+  StaticRouterProvider,
+} from 'react-router';
 import { PublicLayoutRoute } from './app/routes/layouts';
 import { RootRoute } from './app/routes/root';
+import { LoginScreen } from './features/auth/components/login-screen';
 import { paths } from './config/paths';
 import { buildPrimaryPalette, scaleLevels } from './lib/colors';
 import { defaultLanguage, defaultNamespace, type Language, languages } from './lib/i18n';
-import { bootScript, prerenderedAttribute } from './lib/prerender';
+import { bootScript, loginIdPrefix, loginRootId, prerenderedAttribute } from './lib/prerender';
 import { storageKeys } from './lib/storage';
 import { renderingFor } from './lib/tenant';
 import { type VisualConfig, VisualConfigContext } from './lib/visual-config';
@@ -67,13 +72,22 @@ function i18nFor(language: Language): Promise<I18n> {
   return instance;
 }
 
+/**
+ * Where the sign-in screen goes: the element app/routes/login.tsx renders around it, which the
+ * /login entry hydrates as a root of its own (src/login/main.tsx).
+ */
+const slot = `<div id="${loginRootId}" class="contents"></div>`;
+function LoginSlot() {
+  return <div id={loginRootId} className="contents" />;
+}
+
 /** The route tree above the sign-in screen, as app/router.tsx has it (without its loaders). */
 export const loginRoutes = [
   {
     id: 'root',
     Component: RootRoute,
     children: [
-      { Component: PublicLayoutRoute, children: [{ path: paths.login, Component: LoginRoute }] },
+      { Component: PublicLayoutRoute, children: [{ path: paths.login, Component: LoginSlot }] },
     ],
   },
 ];
@@ -96,15 +110,29 @@ export async function renderLogin(input: {
   );
   if (context instanceof Response) throw new Error('/login answered a redirect');
   const router = createStaticRouter(handler.dataRoutes, context);
-  return renderingFor(input.hostname, () =>
-    renderToString(
+  return renderingFor(input.hostname, () => {
+    const page = renderToString(
       <I18nextProvider i18n={i18n}>
         <VisualConfigContext value={input.config}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </VisualConfigContext>
       </I18nextProvider>,
-    ),
-  );
+    );
+    // The screen is a root of its own, as the /login entry hydrates it: its ids have their own
+    // prefix, so they never meet the page's.
+    const screen = renderToString(
+      <I18nextProvider i18n={i18n}>
+        <VisualConfigContext value={input.config}>
+          <StaticRouter location={`${paths.login}${input.search ?? ''}`}>
+            <LoginScreen />
+          </StaticRouter>
+        </VisualConfigContext>
+      </I18nextProvider>,
+      { identifierPrefix: loginIdPrefix },
+    );
+    if (!page.includes(slot)) throw new Error('/login has no place for the sign-in screen');
+    return page.replace(slot, () => `<div id="${loginRootId}" class="contents">${screen}</div>`);
+  });
 }
 
 /**
@@ -123,13 +151,17 @@ export function brandStylesheet(color: string): string {
   return `:root{${declarations.join(';')}}`;
 }
 
+type Scripts = { entry: string; preloads: string[] };
+
 /**
  * The inline script of a prerendered page, for this page's language (lib/prerender.ts): `scripts`
- * are the app's entry module and its preloads, which the server took out of the page.
+ * are the /login entry's module and its preloads (the page language's strings among them), `app`
+ * the app's, which the server took out of the page. Without a /login entry, `scripts` are the
+ * app's.
  */
 export function prerenderBootScript(
   language: Language,
-  scripts: { entry: string; preloads: string[] },
+  scripts: Scripts & { app?: Scripts },
 ): string {
   return bootScript(language, {
     theme: storageKeys.theme,

@@ -1,10 +1,11 @@
 import './index.css';
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createAppRouter } from './app/router';
 import { paths } from './config/paths';
-import { getLanguage, i18nReady } from './lib/i18n';
+import { i18nReady } from './lib/i18n';
 import {
   captureTyped,
   forgetTyped,
@@ -13,7 +14,6 @@ import {
   prerenderedLanguage,
   staleClass,
   takeHeld,
-  whileHydrating,
 } from './lib/prerender';
 import { initTheme } from './lib/theme';
 import { loadVisualConfig, type VisualConfig } from './lib/visual-config';
@@ -46,57 +46,50 @@ const routerReady = (router: Router) =>
   });
 
 /**
- * A prerendered /login (lib/prerender.ts) stays on screen, usable, until everything its first
- * render needs is here, so that render never falls back to the spinner. Then the app takes over
- * the same markup (hydration) keeping what was typed, and sends a form sent meanwhile. Where the
- * page turned out to be another (a restored session moved on) or in another language than the
- * visitor's, the app renders afresh instead, in the same frame.
+ * A prerendered /login (lib/prerender.ts) whose form the /login entry runs (src/login/main.tsx),
+ * or which is in another language than the visitor's, or whose /login entry could not be had:
+ * the app renders the page afresh, in one frame, once everything its first render needs is here
+ * (so it never falls back to the spinner), keeping what was typed and the focus, then sends a
+ * form sent meanwhile and presses again the button (the menu's) that brought the app.
  */
-async function takeOver(router: Router, container: HTMLElement, language: string) {
+async function takeOver(router: Router, container: HTMLElement) {
   const [config] = await Promise.all([visualConfig, i18nReady, routerReady(router)]);
-  // The hydration starts a task of its own (issue 6: no long task on a slow phone).
   await nextTask();
   captureTyped(container);
-  const same =
-    router.state.location.pathname === paths.login &&
-    !router.state.errors &&
-    getLanguage() === language;
-  if (same) {
-    // Its parts take a task each (components/hydrate-later.tsx): the page answers in between.
-    await whileHydrating(() => hydrateRoot(container, app(router, config)));
-  } else {
-    const focused = document.activeElement;
-    const name =
-      focused instanceof HTMLInputElement && container.contains(focused) ? focused.name : '';
+  const focused = document.activeElement;
+  const name =
+    focused instanceof HTMLInputElement && container.contains(focused) ? focused.name : '';
+  const held = takeHeld();
+  const buttons = () => Array.from(container.querySelectorAll('button'));
+  const pressed = held.button ? buttons().indexOf(held.button) : -1;
+  flushSync(() => {
+    window.__portalLogin?.release();
     createRoot(container).render(app(router, config));
-    if (name)
-      container.querySelector<HTMLInputElement>(`input[name="${CSS.escape(name)}"]`)?.focus();
-  }
+  });
   document.documentElement.classList.remove(staleClass);
   // The markup is the app's now (and a sign of it for the tests).
   container.removeAttribute(prerenderedAttribute);
+  if (name) container.querySelector<HTMLInputElement>(`input[name="${CSS.escape(name)}"]`)?.focus();
   forgetTyped();
-  const held = takeHeld();
   if (router.state.location.pathname !== paths.login) return;
-  if (held.form)
-    (held.form.isConnected ? held.form : container.querySelector('form'))?.requestSubmit();
-  else if (held.button?.isConnected) held.button.click();
+  if (held.form) container.querySelector('form')?.requestSubmit();
+  else if (pressed >= 0) buttons()[pressed]?.click();
 }
 
 async function start(container: HTMLElement) {
   // Evaluating the modules is one task, the router's first navigation the next (issue 6).
   await nextTask();
   const router = createAppRouter();
-  const language = prerenderedLanguage(container);
-  if (!language) {
+  if (!window.__portalLogin && !prerenderedLanguage(container)) {
     takeHeld();
     createRoot(container).render(app(router, visualConfig));
     return;
   }
   try {
-    await takeOver(router, container, language);
+    await takeOver(router, container);
   } catch (error) {
     console.error('Could not take over the prerendered page; rendering it afresh', error);
+    window.__portalLogin?.release();
     document.documentElement.classList.remove(staleClass);
     createRoot(container).render(app(router, visualConfig));
   }

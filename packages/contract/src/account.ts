@@ -1,7 +1,9 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
+import { languages } from './languages.ts';
 import { ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
+import { hasUnsafeText } from './input-safety.ts';
 import { isSpanishTaxId } from './tax-id.ts';
 
 /** A required text: trimmed, not empty, bounded. */
@@ -11,7 +13,10 @@ const text = (max: number) =>
     .trim()
     // abort: an empty field reports only "required", not also the format checks that follow.
     .min(1, { error: FieldError.required, abort: true })
-    .max(max, { error: FieldError.tooLong, abort: true });
+    .max(max, { error: FieldError.tooLong, abort: true })
+    // What every call refuses (input-safety.ts), said by the schema too: the web app's forms check
+    // with this same schema before sending (decision 019).
+    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
 
 // ---- Payment methods (spec §2 "Payment methods" and the add/view screens) ----
 
@@ -67,7 +72,7 @@ export const ZPaymentMethodResponse = z.object({ method: ZPaymentMethod });
 /** Start saving a card: a Redsys tokenisation (no card data reaches our server). */
 export const ZAddCardRequest = z.object({
   alias: z.string().trim().max(60, FieldError.tooLong).optional(),
-  language: z.enum(['es', 'ca', 'en', 'eu']).optional(),
+  language: z.enum(languages).optional(),
 });
 
 /** The tenant's account for bank transfers, with the reference the customer should use. */
@@ -87,23 +92,85 @@ export const ZRequestResponse = z.object({
 
 // ---- Notifications (spec §2 "Notifications") ----
 
-export const ZNotification = z.object({
+const ZCents = z.number().int().nonnegative();
+const ZInvoiceIds = z.array(z.string()).min(1);
+
+/**
+ * What the portal itself tells a customer, as a type with its parameters (PRODUCT.md:
+ * "Notifications are stored as a type with parameters ... the web app words them in the
+ * customer's language"). Amounts are integer cents; the web app formats them. Written only by the
+ * API's notifications module (`createNotification`), which checks the parameters with this schema.
+ */
+export const ZPortalNotificationEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('payment_succeeded'),
+    params: z.object({ payment_id: z.string(), amount_cents: ZCents, invoices: ZInvoiceIds }),
+  }),
+  /** A decline or a gateway error; the customer's own cancel on the gateway creates none. */
+  z.object({
+    type: z.literal('payment_failed'),
+    params: z.object({ payment_id: z.string(), amount_cents: ZCents }),
+  }),
+  z.object({
+    type: z.literal('payment_overpaid'),
+    params: z.object({
+      payment_id: z.string(),
+      amount_cents: ZCents,
+      refund_cents: ZCents,
+      invoices: ZInvoiceIds,
+      /** automatic: refunded through the gateway; manual: the tenant's team refunds it. */
+      refund: z.enum(['automatic', 'manual']),
+    }),
+  }),
+  z.object({
+    type: z.literal('payment_refunded'),
+    params: z.object({ payment_id: z.string(), refund_cents: ZCents, invoices: ZInvoiceIds }),
+  }),
+  z.object({ type: z.literal('invoice_new'), params: z.object({ invoice_id: z.string() }) }),
+  /** A bank account the organisation verified (its alias as the customer named it). */
+  z.object({ type: z.literal('method_verified'), params: z.object({ alias: z.string() }) }),
+  z.object({
+    type: z.literal('request_reviewed'),
+    params: z.object({
+      request: z.enum(['main_change', 'verification']),
+      answer: z.enum(['approved', 'rejected']),
+    }),
+  }),
+]);
+export type TPortalNotificationEvent = z.infer<typeof ZPortalNotificationEvent>;
+export type TPortalNotificationType = TPortalNotificationEvent['type'];
+export const portalNotificationTypes = ZPortalNotificationEvent.options.map(
+  (o) => o.shape.type.value,
+);
+
+const notificationBase = {
   id: z.string(),
-  title: z.string(),
-  message: z.string(),
   /** YYYY-MM-DD and HH:MM in Madrid time (spec §3). */
   date: z.string(),
   time: z.string(),
   isRead: z.boolean(),
-  type: z.string(),
-  /** Where "Acceder" leads (a route of the web app), if anywhere. */
+  /** Where "Acceder" leads (a route of the web app, or an https address), if anywhere. */
   link: z.string().nullable(),
-  /**
-   * What the notification is about, for the web app to word it in the reader's language (amounts
-   * in cents, invoice ids); null for notifications that carry only their own title and message.
-   */
-  params: z.record(z.string(), z.union([z.string(), z.number(), z.array(z.string())])).nullable(),
+};
+
+/** One the portal created: `type` and `params`, worded by the web app in the reader's language. */
+export const ZPortalNotification = z
+  .object({ ...notificationBase, source: z.literal('portal') })
+  .and(ZPortalNotificationEvent);
+
+/**
+ * One the organisation sent through the ingestion API (or stored before notifications had a
+ * type): the spec's fields, its own title and message, shown as written.
+ */
+export const ZOrganisationNotification = z.object({
+  ...notificationBase,
+  source: z.literal('organisation'),
+  type: z.string(),
+  title: z.string(),
+  message: z.string(),
 });
+
+export const ZNotification = z.union([ZPortalNotification, ZOrganisationNotification]);
 export type TNotification = z.infer<typeof ZNotification>;
 
 export const ZNotificationsRequest = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languages } from './languages.ts';
 import { emailPattern, isApiDate, ZEmail } from './common.ts';
 import { pageQueryFields } from './admin-paging.ts';
 import { FieldError } from './errors.ts';
@@ -55,7 +56,7 @@ const batch = <T extends z.ZodType>(item: T) =>
     .min(1, FieldError.required)
     .max(ingestionBatchMax, FieldError.tooBig);
 
-export const ZLanguage = z.enum(['es', 'ca', 'en', 'eu'], FieldError.invalidValue);
+export const ZLanguage = z.enum(languages, FieldError.invalidValue);
 
 /** What every batch call answers: how many items it created, changed, and found as they were. */
 export const ZBatchResult = z

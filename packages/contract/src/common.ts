@@ -52,3 +52,17 @@ export const ZPage = z
   .pipe(z.number().int().min(1, FieldError.tooSmall).max(100000, FieldError.tooBig));
 
 export const pageSize = 20;
+
+/**
+ * How an instalment is collected, as a kind the web app and the PDF word in the reader's language
+ * (the provider stores free text such as "Domiciliación bancaria"). `other`: a text the portal
+ * does not know, shown as the provider wrote it (`method`).
+ */
+export const ZInstalmentMethodKind = z.enum([
+  'direct_debit',
+  'card',
+  'bank_transfer',
+  'cash',
+  'other',
+]);
+export type TInstalmentMethodKind = z.infer<typeof ZInstalmentMethodKind>;

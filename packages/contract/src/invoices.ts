@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZAmount, ZApiDate, ZPage } from './common.ts';
+import { languages } from './languages.ts';
+import { ZAmount, ZApiDate, ZInstalmentMethodKind, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 
 const ZInvoiceId = z
@@ -36,13 +37,30 @@ export type TInvoicesRequest = z.input<typeof ZInvoicesRequest>;
 export const InvoiceStatus = { pending: 0, paid: 1, cancelled: 2 } as const;
 
 /**
+ * What an invoice is for its customer today, computed once by the server in the tenant's time
+ * zone (Europe/Madrid) and shown as sent on every screen (PRODUCT.md "Screens"): `overdue` when an
+ * unpaid instalment's due date has passed, whatever else was paid; `partially_paid` when something
+ * was paid and the rest is not late; `pending` when nothing was paid and nothing is late.
+ */
+export const ZInvoiceState = z.enum(['paid', 'pending', 'partially_paid', 'overdue', 'cancelled']);
+export type TInvoiceState = z.infer<typeof ZInvoiceState>;
+
+/**
+ * The state of one instalment (efecto) today, computed by the server the same way: `overdue` when
+ * unpaid (pending or returned) and due before today in Madrid.
+ */
+export const ZPaymentStatus = z.enum(['paid', 'pending', 'overdue', 'cancelled']);
+export type TPaymentStatus = z.infer<typeof ZPaymentStatus>;
+
+/**
  * Spec §3 "Invoice list item": `amount` is what is still owed (0 when paid), `total` the invoice
- * total: the list derives pending / partially paid / paid from the two (spec §4).
+ * total, `state` what the invoice is today (the web app never derives it).
  */
 export const ZInvoiceListItem = z.object({
   invoice_id: z.string(),
   invoice_date: z.string(),
   status: z.number().int(),
+  state: ZInvoiceState,
   amount: ZAmount,
   total: ZAmount,
 });
@@ -80,7 +98,7 @@ export const ZInvoiceLine = z.object({
 });
 export type TInvoiceLine = z.infer<typeof ZInvoiceLine>;
 
-/** What the provider's books say of an instalment; overdue is derived from the due date. */
+/** What the provider's books say of an instalment; `status` adds overdue from the due date. */
 export const ZInstalmentState = z.enum(['pending', 'paid', 'cancelled', 'returned']);
 export type TInstalmentState = z.infer<typeof ZInstalmentState>;
 
@@ -88,10 +106,14 @@ export type TInstalmentState = z.infer<typeof ZInstalmentState>;
 export const ZInvoicePayment = z.object({
   payment_id: z.string(),
   duedate: z.string(),
+  /** As the provider wrote it (spec §3); `method_kind` is what the web app and the PDF word. */
   method: z.string(),
+  method_kind: ZInstalmentMethodKind,
   import: ZAmount,
   paiddate: z.string().nullable(),
   state: ZInstalmentState,
+  /** The instalment today (Madrid), as the payments list shows it. */
+  status: ZPaymentStatus,
 });
 export type TInvoicePayment = z.infer<typeof ZInvoicePayment>;
 
@@ -107,6 +129,7 @@ export const ZInvoiceDetail = z.object({
   pending: ZAmount,
   customer_name: z.string(),
   status: z.number().int(),
+  state: ZInvoiceState,
   lines: z.array(ZInvoiceLine),
   payments: z.array(ZInvoicePayment),
 });
@@ -137,7 +160,27 @@ export const ZInvoicePdfRequest = z.object({
   invoice_id: ZInvoiceId,
   invoice_date: ZApiDate.optional(),
   /** Language of the PDF; the customer's own language when absent. */
-  language: z.enum(['es', 'ca', 'en', 'eu']).optional(),
+  language: z.enum(languages).optional(),
 });
 export const ZInvoicePdfResponse = z.object({ url: z.string() });
 export type TInvoicePdfResponse = z.infer<typeof ZInvoicePdfResponse>;
+
+/**
+ * `GET /balance`: what the signed-in customer owes today (Madrid), for the "what you owe" hero of
+ * home and the payments list. `pay` is what the one "Pagar" action pays: every overdue instalment,
+ * or when none is overdue every pending one (oldest due first, at most 200: the init-payment cap).
+ */
+export const ZBalanceResponse = z.object({
+  outstanding: ZAmount,
+  outstanding_count: z.number().int(),
+  overdue: ZAmount,
+  overdue_count: z.number().int(),
+  /** The earliest due date (`yyyymmdd`) of an unpaid instalment, or null when nothing is owed. */
+  next_due_date: z.string().nullable(),
+  pay: z.object({
+    scope: z.enum(['overdue', 'pending', 'none']),
+    amount: ZAmount,
+    payment_ids: z.array(z.string()),
+  }),
+});
+export type TBalanceResponse = z.infer<typeof ZBalanceResponse>;

@@ -12,34 +12,38 @@
  * broken character anywhere in the link.
  */
 
+import { appPathPattern, type TAppPathName } from './app-paths.ts';
+
 /**
- * The web app's pages a notification may open (spec §2 route table, apps/web/src/config/paths.ts;
- * apps/web checks every one is a route). Not sign-in, password reset or sign-in callbacks: a link
- * carrying someone else's reset token or provider code would be a trap, not a notification.
+ * The web app's pages a notification may open (spec §2 route table, ./app-paths.ts; apps/web checks
+ * every one is a route). Not sign-in, password reset or sign-in callbacks: a link carrying someone
+ * else's reset token or provider code would be a trap, not a notification.
  */
-export const linkableAppPaths: readonly string[] = [
-  '/home',
-  '/mi-actividad',
-  '/user-profile',
-  '/invoices',
-  '/facturas',
-  '/invoice-detail/:id',
-  '/mis-pagos',
-  '/pagos',
-  '/payment-checkin',
-  '/metodos-de-pago',
-  '/add-bank-account',
-  '/añadir-tarjeta',
-  '/add-bank-transfer',
-  '/bank-account',
-  '/credit-card',
-  '/datos-bancarios',
-  '/my-notifications',
-  '/contacto',
-  '/privacidad',
-  '/seguridad',
-  '/cookies',
-];
+export const linkableAppPaths: readonly string[] = (
+  [
+    'home',
+    'myActivity',
+    'userProfile',
+    'invoices',
+    'invoicesAlias',
+    'invoiceDetail',
+    'payments',
+    'paymentsAlias',
+    'paymentCheckin',
+    'paymentMethods',
+    'addBankAccount',
+    'addCard',
+    'addBankTransfer',
+    'bankAccount',
+    'creditCard',
+    'bankData',
+    'notifications',
+    'contact',
+    'privacy',
+    'security',
+    'cookies',
+  ] as const satisfies readonly TAppPathName[]
+).map(appPathPattern);
 
 export const notificationLinkMaxLength = 500;
 

@@ -40,6 +40,8 @@ export const routePaths = {
   relatedInvoices: { method: 'POST', path: '/invoices/related', auth: 'bearer' },
   invoicePdf: { method: 'POST', path: '/invoice/pdf', auth: 'bearer' },
   payments: { method: 'POST', path: '/payments', auth: 'bearer' },
+  checkoutPreview: { method: 'POST', path: '/redsys/checkout-preview', auth: 'bearer' },
+  balance: { method: 'GET', path: '/balance', auth: 'bearer' },
   initPayment: { method: 'POST', path: '/redsys/init-payment', auth: 'bearer' },
   paymentStatus: { method: 'GET', path: '/redsys/payment/:id/status', auth: 'bearer' },
   paymentMethods: { method: 'GET', path: '/payment-methods', auth: 'bearer' },

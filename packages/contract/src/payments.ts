@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ZAmount, ZApiDate, ZPage } from './common.ts';
+import { ZAmount, ZApiDate, ZInstalmentMethodKind, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
+import { ZPaymentStatus } from './invoices.ts';
 
 /**
  * `POST /payments` (spec §7): instalments (efectos) of the signed-in customer whose due date is
@@ -19,15 +20,20 @@ export const ZPaymentsRequest = z
   .refine((r) => r.datefrom <= r.dateto, { path: ['dateto'], message: FieldError.invalidRange });
 export type TPaymentsRequest = z.input<typeof ZPaymentsRequest>;
 
-/** Spec §3 "Payment". `status` is derived by the client (spec §4); the server sends its own view. */
+/**
+ * Spec §3 "Payment". The spec's client derived `status` from the dates (spec §4); here the server
+ * computes it once in Madrid and the web app shows it as sent.
+ */
 export const ZPayment = z.object({
   payment_id: z.string(),
   invoice_id: z.string(),
   amount: ZAmount,
   due_date: z.string(),
   paid_date: z.string().optional(),
+  /** As the provider wrote it (spec §3); `method_kind` is what the web app words. */
   method: z.string(),
-  status: z.enum(['paid', 'pending', 'overdue', 'cancelled']),
+  method_kind: ZInstalmentMethodKind,
+  status: ZPaymentStatus,
 });
 export type TPayment = z.infer<typeof ZPayment>;
 

@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { languages } from './languages.ts';
 import { ZPositiveAmount } from './common.ts';
 import { FieldError } from './errors.ts';
+
+/** Spec §3 "Checkin methods". */
+export const ZCheckinMethod = z.enum(['credit_card', 'paypal']);
+export type TCheckinMethod = z.infer<typeof ZCheckinMethod>;
 
 /**
  * `POST /redsys/init-payment` (spec §7). What to pay is either one invoice (`invoice_id`: all its
@@ -26,11 +31,53 @@ export const ZInitPaymentRequest = z.object({
   /** A saved card (payment method id) to pay with. */
   card_id: z.string().max(64).optional(),
   /** The customer's language for the gateway's pages. */
-  language: z.enum(['es', 'ca', 'en', 'eu']).optional(),
+  language: z.enum(languages).optional(),
+  /** The method chosen (default the card); `paypal` only where the tenant takes it. */
+  method: ZCheckinMethod.optional(),
   /** The side menu's testing toggle: the local simulator declines. Ignored by real gateways. */
   simulate_decline: z.boolean().optional(),
 });
 export type TInitPaymentRequest = z.infer<typeof ZInitPaymentRequest>;
+
+/**
+ * `POST /redsys/checkout-preview`: what the payment confirmation shows before the customer starts
+ * (PRODUCT.md "Screens"): the same targets as the start (one invoice, several invoices, or chosen
+ * instalments), answered with the amount and the instalments the SERVER computed, never the
+ * address's `amount`. An unknown or another customer's target is a 404; a paid or cancelled one a
+ * 422 `not_payable` (a stale tab shows it as such).
+ */
+export const ZCheckoutPreviewRequest = z.object({
+  invoice_id: z.string().min(1, FieldError.required).max(64).optional(),
+  multiple_invoices: z.array(z.string().max(64)).max(200).optional(),
+  payment_ids: z.array(z.string().max(64)).max(200).optional(),
+});
+export type TCheckoutPreviewRequest = z.infer<typeof ZCheckoutPreviewRequest>;
+
+/** One instalment about to be paid: the invoice's number, its due date (yyyymmdd) and amount. */
+export const ZCheckoutInstalment = z.object({
+  payment_id: z.string(),
+  invoice_id: z.string(),
+  seq: z.number().int(),
+  due_date: z.string(),
+  amount: z.number(),
+  overdue: z.boolean(),
+});
+export type TCheckoutInstalment = z.infer<typeof ZCheckoutInstalment>;
+
+export const ZCheckoutPreviewResponse = z.object({
+  amount: z.number(),
+  currency: z.literal('EUR'),
+  instalments: z.array(ZCheckoutInstalment),
+  /**
+   * The methods this tenant takes, in order: `credit_card` when its card gateway is configured,
+   * `paypal` only when the tenant configures PayPal (no tenant can yet: it never appears).
+   */
+  methods: z.array(ZCheckinMethod),
+  /** The current date (YYYY-MM-DD) and time (HH:MM) in the tenant's time zone (Europe/Madrid). */
+  date: z.string(),
+  time: z.string(),
+});
+export type TCheckoutPreviewResponse = z.infer<typeof ZCheckoutPreviewResponse>;
 
 export const ZRedsysParams = z.object({
   Ds_SignatureVersion: z.string(),
@@ -42,6 +89,8 @@ export type TRedsysParams = z.infer<typeof ZRedsysParams>;
 export const ZInitPaymentResponse = z.object({
   success: z.boolean(),
   payment_id: z.string(),
+  /** The gateway's order number: the operation id the customer is shown ("Operación"). */
+  order_id: z.string(),
   redsys_params: ZRedsysParams,
   url: z.string(),
   message: z.string(),
@@ -73,9 +122,18 @@ export const ZPaymentStatusResponse = z.object({
   amount: z.number(),
   invoices: z.array(z.string()),
   card_saved: z.boolean(),
+  /**
+   * Why a failed attempt failed, from the gateway's answer (Ds_Response): `declined` by the card's
+   * bank (0101-0899, e.g. 0190), `cancelled` by the customer on the gateway's page (9915), or an
+   * `error` (anything else, or no answer at all). Null unless `status` is `failed`.
+   */
+  failure: z.enum(['declined', 'cancelled', 'error']).nullable(),
   /** When the attempt was created and settled (ISO 8601). */
   created_at: z.string(),
   settled_at: z.string().nullable(),
+  /** When it settled (else was created), as YYYY-MM-DD and HH:MM in Europe/Madrid. */
+  date: z.string(),
+  time: z.string(),
   /** Set when (part of) this payment was for instalments already paid. */
   refund: ZPaymentRefund.nullable(),
 });

@@ -105,6 +105,17 @@ export const routes = {
     body: payments.ZPaymentsRequest,
     response: payments.ZPaymentsResponse,
   },
+  checkoutPreview: {
+    ...routePaths.checkoutPreview,
+    summary: 'The amount and instalments a card payment would pay, as the server computes them',
+    body: redsys.ZCheckoutPreviewRequest,
+    response: redsys.ZCheckoutPreviewResponse,
+  },
+  balance: {
+    ...routePaths.balance,
+    summary: 'What the customer owes today, what is overdue, and what one "Pagar" pays',
+    response: invoices.ZBalanceResponse,
+  },
   initPayment: {
     ...routePaths.initPayment,
     summary: 'Start a card payment through Redsys',

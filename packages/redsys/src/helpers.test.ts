@@ -3,6 +3,7 @@ import {
   RedsysError,
   amountToRedsys,
   isAuthorised,
+  isCustomerCancel,
   isSameTerminal,
   isValidOrderNumber,
   newOrderNumber,
@@ -83,5 +84,13 @@ describe('terminals', () => {
   it('pad to three digits like Redsys', () => {
     expect(padTerminal('1')).toBe('001');
     expect(padTerminal('871')).toBe('871');
+  });
+});
+
+describe('isCustomerCancel', () => {
+  it("is only the customer's own cancel on the gateway's page (9915)", () => {
+    expect(isCustomerCancel('9915')).toBe(true);
+    for (const code of ['0000', '0190', '9912', '9998', '915', '', '09915'])
+      expect(isCustomerCancel(code), code).toBe(false);
   });
 });

@@ -7,3 +7,11 @@ export function isAuthorised(dsResponse: string): boolean {
   if (typeof dsResponse !== 'string' || !/^\d{4}$/.test(dsResponse)) return false;
   return Number(dsResponse) <= 99;
 }
+
+/**
+ * Ds_Response 9915: the customer pressed "Cancel" on the gateway's page (redsys-notes.md, L1/L5/L8).
+ * Not a failure to tell the customer about: they chose it.
+ */
+export function isCustomerCancel(dsResponse: string): boolean {
+  return dsResponse === '9915';
+}

@@ -64,15 +64,27 @@ ${summary(t, input.summary)}
 ${input.forcedDecline ? `<p class="notice">${escapeHtml(t.forcedDecline)}</p>` : ''}
 ${hasErrors ? `<p class="alert" role="alert">${escapeHtml(t.checkCard)}</p>` : ''}
 <form method="post" action="${escapeHtml(input.action)}" autocomplete="on">
-${field('card-number', t.cardNumber, errors.cardNumber, 'name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" maxlength="23" required')}
+${field(
+  'card-number',
+  t.cardNumber,
+  errors.cardNumber,
+  // The customer came here to type the card: its number takes the focus (review #28), unless
+  // another field is the one to correct.
+  `name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" maxlength="23" required${!hasErrors || errors.cardNumber ? ' autofocus' : ''}`,
+)}
 <div class="row">
 ${field(
   'expiry',
   t.expiry,
   errors.expiry,
-  `name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="${escapeHtml(t.expiryPlaceholder)}" maxlength="7" required`,
+  `name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="${escapeHtml(t.expiryPlaceholder)}" maxlength="7" required${errors.expiry && !errors.cardNumber ? ' autofocus' : ''}`,
 )}
-${field('cvc', t.cvc, errors.cvc, 'name="cvc" type="password" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required')}
+${field(
+  'cvc',
+  t.cvc,
+  errors.cvc,
+  `name="cvc" type="password" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required${errors.cvc && !errors.cardNumber && !errors.expiry ? ' autofocus' : ''}`,
+)}
 </div>
 ${buttons(t, t.pay)}
 </form>

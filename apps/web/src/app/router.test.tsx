@@ -32,10 +32,25 @@ describe('routes (spec §2 route table)', () => {
     expect(answer.headers.get('Location')).toBe('/invoices');
   });
 
-  it('sends any other path to /login', async () => {
+  it('sends any other path to /login when signed out, without remembering it', async () => {
     const router = await renderAt('/no/such/page?x=1');
     await screen.findByRole('heading', { name: 'Iniciar sesión' });
     expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem('lastPath')).toBeNull();
+  });
+
+  it('shows not-found for any other path when signed in, not the last screen', async () => {
+    localStorage.setItem('lastPath', '/privacidad');
+    setAuth({ accessToken: 'token' });
+    const router = await renderAt('/facturass');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Recurso no encontrado' }),
+    ).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/facturass');
+    expect(screen.getByRole('link', { name: 'Volver al inicio' }).getAttribute('href')).toBe(
+      '/home',
+    );
+    expect(localStorage.getItem('lastPath')).toBe('/privacidad');
   });
 
   it.each([

@@ -4,13 +4,10 @@ import { MainErrorFallback } from '@/components/errors/main-error-fallback';
 import type { RouteHandle } from '@/components/layouts/main-layout';
 import { getAccessToken } from '@/lib/auth-store';
 import { type LazyNamespace, loadNamespace } from '@/lib/i18n';
-import {
-  requireSignedIn,
-  requireSignedInOrUnauthorized,
-  restoreSessionLoader,
-} from '@/lib/route-guards';
+import { requireSignedIn, restoreSessionLoader, unknownPathLoader } from '@/lib/route-guards';
 import { onSessionEnd, restoreSession } from '@/lib/session';
 import { AppSpinner } from './app-spinner';
+import { unknownPathRouteId } from './route-ids';
 import { AppLayoutRoute, PublicLayoutRoute, SignedInRoute } from './routes/layouts';
 import { RootRoute } from './routes/root';
 
@@ -78,8 +75,9 @@ export const routes: RouteObject[] = [
           { path: paths.security, lazy: () => import('./routes/legal-security') },
           { path: paths.cookies, lazy: () => import('./routes/legal-cookies') },
           {
-            // Spec §6: without an access token this screen goes to /unauthorized, not /login.
-            loader: requireSignedInOrUnauthorized,
+            // Spec §6 sent a visitor from here to /unauthorized ("Acceso denegado"); a link from
+            // an e-mail should ask to sign in instead (finding #15): /login, and back here after.
+            loader: requireSignedIn,
             lazy: () => import('./routes/server-data'),
             children: [
               {
@@ -145,6 +143,7 @@ export const routes: RouteObject[] = [
                   // sends the browser back (its back link is in the screen: it depends on the query).
                   {
                     path: paths.paymentCheckin,
+                    handle: { hideBottomBar: true } satisfies RouteHandle,
                     lazy: withTexts('checkout', () => import('./routes/payment-checkin')),
                   },
                   ...[paths.paymentCheckout, paths.paymentSuccess, paths.paymentError].map(
@@ -157,9 +156,17 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          {
+            // PRODUCT.md "Screens": an unknown path signed in is the not-found screen (it used to
+            // fall to /login, which sent a signed-in customer silently to the last screen);
+            // signed out it goes to /login as the spec says.
+            id: unknownPathRouteId,
+            path: '*',
+            loader: unknownPathLoader,
+            lazy: async () => ({ Component: (await errorRoutes()).NotFoundRoute }),
+          },
         ],
       },
-      { path: '*', loader: () => redirect(paths.login) },
     ],
   },
 ];

@@ -1,46 +1,5 @@
 /**
- * Every path of the web app (spec §2 "Route table"), the single source the router and every link
- * read. Spanish and English paths are the spec's and stay as they are.
+ * Every path of the web app (spec §2 "Route table"): the contract's table, which the server writes
+ * its links with too (packages/contract/src/app-paths.ts). The router and every link read it here.
  */
-export const paths = {
-  root: '/',
-  login: '/login',
-  register: '/register',
-  recoverPassword: '/recover-password',
-  resetPassword: '/reset-password',
-  home: '/home',
-  myActivity: '/mi-actividad',
-  userProfile: '/user-profile',
-  invoices: '/invoices',
-  invoicesAlias: '/facturas',
-  invoiceDetail: {
-    pattern: '/invoice-detail/:id',
-    href: (id: string) => `/invoice-detail/${encodeURIComponent(id)}`,
-  },
-  payments: '/mis-pagos',
-  paymentsAlias: '/pagos',
-  paymentCheckin: '/payment-checkin',
-  paymentCheckout: '/payment-checkout',
-  paymentSuccess: '/payment/success',
-  paymentError: '/payment/error',
-  paymentMethods: '/metodos-de-pago',
-  addBankAccount: '/add-bank-account',
-  addCard: '/añadir-tarjeta',
-  addBankTransfer: '/add-bank-transfer',
-  bankAccount: '/bank-account',
-  creditCard: '/credit-card',
-  bankData: '/datos-bancarios',
-  notifications: '/my-notifications',
-  contact: '/contacto',
-  privacy: '/privacidad',
-  security: '/seguridad',
-  cookies: '/cookies',
-  authCallback: {
-    pattern: '/auth/:provider/callback',
-    href: (provider: 'google' | 'apple' | 'microsoft') => `/auth/${provider}/callback`,
-  },
-  unauthorized: '/unauthorized',
-  errorGeneral: '/error/general',
-  errorNotFound: '/error/not-found',
-  errorAccessDenied: '/error/access-denied',
-} as const;
+export { appPaths as paths } from '@portal/contract/app-paths';

@@ -12,9 +12,15 @@ import {
 } from './auth-store';
 import { forgetLastPath } from './last-path';
 
-/** The stored auth state (spec §3), re-rendering on every change, in this tab or another. */
+const signedOut: AuthState = {};
+
+/**
+ * The stored auth state (spec §3), re-rendering on every change, in this tab or another. The
+ * server renders only the signed-out /login (entry-server.tsx): signed out there and while the
+ * browser hydrates it.
+ */
 export function useAuth(): AuthState {
-  return useSyncExternalStore(subscribeAuth, getAuth);
+  return useSyncExternalStore(subscribeAuth, getAuth, () => signedOut);
 }
 
 /** Signed in means an access token is stored (spec §6). */

@@ -2,22 +2,20 @@ import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from 'i
 import { initReactI18next } from 'react-i18next';
 import { languageDetector } from './language-detector';
 import { storageKeys, writeStorage } from './storage';
+import {
+  type TLanguage as Language,
+  defaultLanguage,
+  isLanguage,
+  languages,
+} from '@portal/contract/languages';
 
-export const languages = ['es', 'ca', 'en', 'eu'] as const;
-export type Language = (typeof languages)[number];
-export const defaultLanguage: Language = 'es';
-
-/** Each language in its own name (an endonym reads the same in every language, so not translated). */
-export const languageNames: Record<Language, string> = {
-  es: 'Español',
-  ca: 'Català',
-  en: 'English',
-  eu: 'Euskara',
-};
-
-export function isLanguage(value: unknown): value is Language {
-  return languages.includes(value as Language);
-}
+export {
+  defaultLanguage,
+  isLanguage,
+  languageNames,
+  languages,
+  type TLanguage as Language,
+} from '@portal/contract/languages';
 
 export const defaultNamespace = 'common';
 

@@ -58,6 +58,31 @@ describe('the boot script of a prerendered page', () => {
     expect(meta.content).toBe('#101828');
   });
 
+  it("follows the system's theme while the page is open, until a choice is stored", () => {
+    localStorage.removeItem(storageKeys.theme);
+    const system = Object.assign(new EventTarget(), { matches: false });
+    vi.stubGlobal('matchMedia', () => system);
+    const change = (dark: boolean) => {
+      system.matches = dark;
+      system.dispatchEvent(new Event('change'));
+    };
+    try {
+      boot('es');
+      const html = document.documentElement;
+      expect(html.classList.contains('dark')).toBe(false);
+      change(true);
+      expect(html.classList.contains('dark')).toBe(true);
+      expect(html.style.colorScheme).toBe('dark');
+      localStorage.setItem(storageKeys.theme, 'light');
+      change(true);
+      expect(html.classList.contains('dark')).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+      localStorage.removeItem(storageKeys.theme);
+      document.documentElement.classList.remove('dark');
+    }
+  });
+
   it("hides the markup when the visitor's language is not the page's", () => {
     localStorage.setItem(storageKeys.language, 'ca');
     boot('es');

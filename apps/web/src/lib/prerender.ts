@@ -16,6 +16,14 @@
 /** `<div id="root" data-prerendered="es">`: the markup inside came from the server, in `es`. */
 export const prerenderedAttribute = 'data-prerendered';
 
+/**
+ * The element around the sign-in screen (`display: contents`), which the /login entry hydrates
+ * (src/login/main.tsx): its own React root, whose `useId`s start with `loginIdPrefix` on the
+ * server and in the browser alike.
+ */
+export const loginRootId = 'login-root';
+export const loginIdPrefix = 'login-';
+
 /** On `<html>` while the prerendered markup is in another language than the visitor's. */
 export const staleClass = 'prerender-stale';
 
@@ -33,6 +41,10 @@ declare global {
     __portalNoteFailure?: (event: Event) => void;
     /** Those images. */
     __portalFailedImages?: Element[];
+    /** Loads the app's scripts (the boot script's; the /login entry calls it). */
+    __portalLoadApp?: () => void;
+    /** Set by the /login entry once it runs the form: the app asks it to step aside. */
+    __portalLogin?: { release: () => void };
   }
 }
 
@@ -42,9 +54,14 @@ type BootOptions = {
   language: string;
   /** lib/i18n.ts `languages`. */
   languages: string[];
-  /** The app's entry module and the modules it imports, loaded once the page has painted. */
+  /**
+   * The /login entry's module and the modules it imports, loaded once the page has painted
+   * (src/login/main.tsx); without one, the app's.
+   */
   entry: string;
   preloads: string[];
+  /** The app's, which the /login entry loads when the visitor goes further than the form. */
+  app?: { entry: string; preloads: string[] };
 };
 
 /**
@@ -60,21 +77,27 @@ function boot(language: string, options: BootOptions): void {
       return null;
     }
   };
-  // lib/theme.ts: the stored choice, else the system's dark preference, else light.
-  const stored = read(options.theme);
-  const theme =
-    stored === 'light' || stored === 'dark'
-      ? stored
-      : window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches
-        ? 'dark'
-        : 'light';
-  html.classList.toggle('dark', theme === 'dark');
-  html.style.colorScheme = theme;
-  const metas = document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]');
-  for (let i = 0; i < metas.length; i++) {
-    const meta = metas[i];
-    if (meta) meta.content = theme === 'dark' ? '#101828' : '#ffffff';
-  }
+  // lib/theme.ts: the stored choice, else the system's dark preference (followed while the page
+  // is open), else light.
+  const system = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const paint = () => {
+    const stored = read(options.theme);
+    const theme =
+      stored === 'light' || stored === 'dark'
+        ? stored
+        : system && system.matches
+          ? 'dark'
+          : 'light';
+    html.classList.toggle('dark', theme === 'dark');
+    html.style.colorScheme = theme;
+    const metas = document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]');
+    for (let i = 0; i < metas.length; i++) {
+      const meta = metas[i];
+      if (meta) meta.content = theme === 'dark' ? '#101828' : '#ffffff';
+    }
+  };
+  paint();
+  if (system && system.addEventListener) system.addEventListener('change', paint);
   // lib/language-detector.ts and i18next: the first of the stored choice and the browser's
   // languages that is one of ours, else Spanish.
   const codes = [read(options.language), ...(navigator.languages || []), navigator.language];
@@ -117,11 +140,8 @@ function boot(language: string, options: BootOptions): void {
   // network with 80 KiB of JavaScript first. A page hidden for its language paints nothing: at
   // once then. Without paint timing, a frame's callback and a task after it; a hidden tab paints
   // no frame, so a timer stands in.
-  let loaded = false;
-  const load = () => {
-    if (loaded) return;
-    loaded = true;
-    for (const href of options.preloads) {
+  const inject = (scripts: { entry: string; preloads: string[] }) => {
+    for (const href of scripts.preloads) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
       link.crossOrigin = '';
@@ -131,8 +151,23 @@ function boot(language: string, options: BootOptions): void {
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = '';
-    script.src = options.entry;
+    script.src = scripts.entry;
     document.head.append(script);
+  };
+  const app = options.app;
+  let appLoaded = false;
+  window.__portalLoadApp = () => {
+    if (appLoaded || !app) return;
+    appLoaded = true;
+    inject(app);
+  };
+  let loaded = false;
+  const load = () => {
+    if (loaded) return;
+    loaded = true;
+    // A page in another language than the visitor's is the app's to render afresh.
+    if (visitor !== language && app) window.__portalLoadApp?.();
+    else inject(options);
   };
   if (visitor !== language) {
     load();
@@ -190,14 +225,17 @@ export function nextTask(): Promise<void> {
  * Runs `render` (the hydration) telling components that they take over prerendered markup.
  * Resolves once every part that waits for its turn (`hydrationTurn`) has been hydrated too.
  */
-export async function whileHydrating(render: () => void): Promise<void> {
+export async function whileHydrating(render: () => Promise<void> | void): Promise<void> {
   hydrating = takingOver = true;
+  let rendered: Promise<void> | void;
   try {
-    render();
+    rendered = render();
   } finally {
     hydrating = false;
   }
   try {
+    // React hydrates in tasks of its own: `render` may return when it has committed.
+    await rendered;
     await Promise.all([...parts.values()].map((part) => part.turn));
     // A part renders in the microtasks right after its turn: done by the next task.
     if (parts.size > 0) await nextTask();

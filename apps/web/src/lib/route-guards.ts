@@ -32,9 +32,12 @@ export async function requireSignedIn({ request }: LoaderFunctionArgs): Promise<
   throw redirect(paths.login);
 }
 
-/** Spec §6: /metodos-de-pago without an access token goes to /unauthorized instead. */
-export async function requireSignedInOrUnauthorized(): Promise<null> {
+/**
+ * A path no route knows: signed in, the not-found screen shows (the route's own component);
+ * signed out, /login (spec §2), without remembering a path that leads nowhere.
+ */
+export async function unknownPathLoader(): Promise<null> {
   await restoreSession();
   if (getAccessToken()) return null;
-  throw redirect(paths.unauthorized);
+  throw redirect(paths.login);
 }

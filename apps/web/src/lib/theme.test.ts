@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { applyTheme, getInitialTheme, setTheme, useTheme } from './theme';
+import { applyTheme, followSystemTheme, getInitialTheme, setTheme, useTheme } from './theme';
 
 describe('getInitialTheme (spec §4)', () => {
   it('prefers the stored choice over the system preference', () => {
@@ -40,5 +40,48 @@ describe('applyTheme and setTheme', () => {
     act(() => result.current[1]('light'));
     expect(result.current[0]).toBe('light');
     expect(localStorage.getItem('theme')).toBe('light');
+  });
+});
+
+/** A `(prefers-color-scheme: dark)` list whose system preference the test changes. */
+function systemPreference(dark: boolean) {
+  const target = new EventTarget();
+  const media = Object.assign(target, { matches: dark, media: '(prefers-color-scheme: dark)' });
+  const change = (next: boolean) => {
+    media.matches = next;
+    act(() => {
+      media.dispatchEvent(Object.assign(new Event('change'), { matches: next }));
+    });
+  };
+  return { media: media as unknown as MediaQueryList, change };
+}
+
+describe('followSystemTheme (spec §4: the system preference while nothing is chosen)', () => {
+  it('switches the page and the hook when the system changes, if nothing is stored', () => {
+    localStorage.removeItem('theme');
+    const { media, change } = systemPreference(false);
+    const stop = followSystemTheme(media);
+    const { result } = renderHook(() => useTheme());
+    change(true);
+    expect(result.current[0]).toBe('dark');
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(localStorage.getItem('theme')).toBeNull();
+    change(false);
+    expect(result.current[0]).toBe('light');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    stop();
+    change(true);
+    expect(result.current[0]).toBe('light');
+  });
+
+  it('leaves a stored choice alone', () => {
+    const { media, change } = systemPreference(false);
+    const stop = followSystemTheme(media);
+    const { result } = renderHook(() => useTheme());
+    act(() => setTheme('light'));
+    change(true);
+    expect(result.current[0]).toBe('light');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    stop();
   });
 });

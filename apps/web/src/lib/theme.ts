@@ -36,19 +36,44 @@ function getTheme(): Theme {
   return current;
 }
 
-/** Applies the theme of the stored choice or the system; the entry module calls it before React. */
+function announce(theme: Theme): void {
+  current = theme;
+  applyTheme(theme);
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Spec §4 while the customer has not chosen: the system's preference, also when it changes with
+ * the page open (a phone that turns dark at sunset). A stored choice always wins. Returns the
+ * function that stops following.
+ */
+export function followSystemTheme(
+  media: MediaQueryList | undefined = window.matchMedia?.('(prefers-color-scheme: dark)'),
+): () => void {
+  if (!media) return () => {};
+  const onChange = (event: MediaQueryListEvent) => {
+    if (isTheme(readStorage(storageKeys.theme))) return;
+    announce(event.matches ? 'dark' : 'light');
+  };
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+}
+
+/**
+ * Applies the theme of the stored choice or the system, and follows the system's from then on
+ * while nothing is stored; the entry module calls it before React.
+ */
 export function initTheme(): Theme {
   const theme = getTheme();
   applyTheme(theme);
+  followSystemTheme();
   return theme;
 }
 
 /** Applies, stores and announces a theme choice. */
 export function setTheme(theme: Theme): void {
-  current = theme;
-  applyTheme(theme);
   writeStorage(storageKeys.theme, theme);
-  for (const listener of listeners) listener();
+  announce(theme);
 }
 
 function subscribe(listener: () => void): () => void {

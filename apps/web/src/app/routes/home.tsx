@@ -1,6 +1,7 @@
+import { BalanceHero } from '@/features/balance/components/balance-hero';
 import { HomeScreen } from '@/features/home/components/home-screen';
 
-/** Spec §2 "Home". */
+/** Spec §2 "Home", opening with what is owed (PRODUCT.md "Screens"). */
 export function Component() {
-  return <HomeScreen />;
+  return <HomeScreen hero={<BalanceHero showPaymentsLink />} />;
 }

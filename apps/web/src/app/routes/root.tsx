@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useMatches } from 'react-router';
 import { rememberPath } from '@/lib/last-path';
+import { unknownPathRouteId } from '../route-ids';
 
 /**
  * Top route: remembers the path and query of every navigation (spec §2 "last visited path"; the
@@ -9,8 +10,10 @@ import { rememberPath } from '@/lib/last-path';
  */
 export function RootRoute() {
   const { pathname, search } = useLocation();
+  // A mistyped path is not a screen to come back to after signing in again.
+  const isUnknownPath = useMatches().some((match) => match.id === unknownPathRouteId);
   useEffect(() => {
-    rememberPath(pathname + search);
-  }, [pathname, search]);
+    if (!isUnknownPath) rememberPath(pathname + search);
+  }, [pathname, search, isUnknownPath]);
   return <Outlet />;
 }

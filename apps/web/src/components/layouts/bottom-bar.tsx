@@ -5,8 +5,12 @@ import { paths } from '@/config/paths';
 import { ActivityIcon, CalendarIcon, HomeIcon, UserIcon } from '@/components/ui/icons';
 import { cn } from '@/utils/cn';
 
+/**
+ * Icons on one line whatever the labels: a Basque or Catalan label of two lines ("Nire
+ * erabiltzailea") grows downwards instead of pushing its icon up (review #16).
+ */
 const item =
-  'flex min-h-14 w-full flex-col items-center justify-center gap-0.5 rounded-xl px-0.5 py-1 text-center text-xs leading-tight font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink';
+  'flex min-h-14 w-full flex-col items-center justify-start gap-0.5 rounded-xl px-0.5 py-1 text-center text-xs leading-tight font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink';
 
 function BarLink({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {
   return (
@@ -22,7 +26,7 @@ function BarLink({ to, icon, label }: { to: string; icon: ReactNode; label: stri
       }
     >
       {icon}
-      <span className="max-w-full break-words">{label}</span>
+      <span className="line-clamp-2 max-w-full break-words hyphens-auto">{label}</span>
     </NavLink>
   );
 }
@@ -50,7 +54,9 @@ export function BottomBar() {
             className={cn(item, 'cursor-not-allowed text-gray-500 dark:text-gray-400')}
           >
             <CalendarIcon />
-            <span className="max-w-full break-words">{t('nav.calendar')}</span>
+            <span className="line-clamp-2 max-w-full break-words hyphens-auto">
+              {t('nav.calendar')}
+            </span>
             <span id="calendar-coming-soon" className="sr-only">
               {t('nav.comingSoon')}
             </span>

@@ -22,7 +22,7 @@ type HeaderProps = {
 
 const desktopLink = ({ isActive }: { isActive: boolean }) =>
   cn(
-    'rounded-lg px-3 py-2 text-sm font-medium',
+    'rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap',
     isActive
       ? 'text-primary-ink underline decoration-2 underline-offset-8'
       : 'text-gray-700 hover:bg-gray-100 dark:text-gray-200 dark:hover:bg-gray-800',
@@ -31,7 +31,8 @@ const desktopLink = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * Spec §2 "Layout": back link (where the screen has a back target), the company, and the bell and
- * menu button; from `md` up also Home, My activity and the profile button.
+ * menu button; from `md` up also Home, Invoices, Payments (PRODUCT.md "Screens": the two main
+ * features one click away), My activity and the profile button.
  */
 export function Header({
   isSignedIn,
@@ -65,9 +66,18 @@ export function Header({
         </Link>
 
         {isSignedIn && (
-          <nav aria-label={t('nav.mainLabel')} className="ms-4 hidden items-center gap-1 md:flex">
+          <nav
+            aria-label={t('nav.mainLabel')}
+            className="ms-4 hidden shrink-0 items-center gap-1 whitespace-nowrap md:flex"
+          >
             <NavLink to={paths.home} className={desktopLink}>
               {t('nav.home')}
+            </NavLink>
+            <NavLink to={paths.invoices} className={desktopLink}>
+              {t('nav.invoices')}
+            </NavLink>
+            <NavLink to={paths.payments} className={desktopLink}>
+              {t('nav.payments')}
             </NavLink>
             <NavLink to={paths.myActivity} className={desktopLink}>
               {t('nav.myActivity')}

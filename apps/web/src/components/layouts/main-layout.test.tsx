@@ -88,7 +88,9 @@ describe('side menu', () => {
     );
     // Escape closed the dialog only; the menu stays open with focus back on its entry.
     expect(isMenuOpen()).toBe(true);
-    expect(document.activeElement).toBe(within(menu).getByRole('button', { name: 'Empresa' }));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(menu).getByRole('button', { name: 'Empresa' })),
+    );
   });
 
   it('switches dark mode on and off', async () => {

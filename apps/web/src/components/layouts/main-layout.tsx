@@ -12,6 +12,8 @@ import { SideMenu, type SideMenuVariant } from './side-menu';
 export type RouteHandle = {
   /** Spec §2 "back target": the header shows a back link to it. */
   backTo?: string;
+  /** A focused task (the payment confirmation): no mobile bottom bar over it (review #5). */
+  hideBottomBar?: boolean;
 };
 
 function useBackTarget(): string | undefined {
@@ -23,6 +25,10 @@ function useBackTarget(): string | undefined {
   return undefined;
 }
 
+function useHidesBottomBar(): boolean {
+  return useMatches().some((match) => (match.handle as RouteHandle | undefined)?.hideBottomBar);
+}
+
 type MainLayoutProps = { variant?: SideMenuVariant; children: ReactNode };
 
 /** Header, content, mobile bottom bar (signed in) and the side menu: spec §2 "Layout". */
@@ -30,6 +36,8 @@ export function MainLayout({ variant = 'app', children }: MainLayoutProps) {
   const { t } = useTranslation();
   const isSignedIn = useIsSignedIn();
   const backTo = useBackTarget();
+  const hidesBottomBar = useHidesBottomBar();
+  const showBottomBar = isSignedIn && !hidesBottomBar;
   const [isMenuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -57,11 +65,11 @@ export function MainLayout({ variant = 'app', children }: MainLayoutProps) {
         <main
           id="main-content"
           tabIndex={-1}
-          className={cn('flex-1 focus:outline-none', isSignedIn && 'pb-20 md:pb-0 print:pb-0')}
+          className={cn('flex-1 focus:outline-none', showBottomBar && 'pb-20 md:pb-0 print:pb-0')}
         >
           <HydrateLater name="screen">{children}</HydrateLater>
         </main>
-        {isSignedIn && <BottomBar />}
+        {showBottomBar && <BottomBar />}
       </div>
       {/* One element around the menu's two, for its turn (HydrateLater); its own box is empty. */}
       <HydrateLater name="side-menu">

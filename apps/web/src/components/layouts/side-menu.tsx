@@ -16,8 +16,8 @@ import {
   CardIcon,
   CloseIcon,
   CookieIcon,
+  DocumentIcon,
   GlobeIcon,
-  HelpIcon,
   LockIcon,
   LoginIcon,
   LogoutIcon,
@@ -49,7 +49,7 @@ type SideMenuProps = {
 };
 
 const row =
-  'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink';
+  'flex min-h-11 w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink';
 const activeRow = cn(
   row,
   'text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-700',
@@ -133,7 +133,8 @@ export function SideMenu({
   returnFocusRef,
 }: SideMenuProps) {
   const { t, i18n } = useTranslation();
-  // Spec §2: the testing toggle exists only while the tenant pays through the local simulator.
+  // Spec §2: the testing toggle exists only while the tenant pays through the local simulator,
+  // and only for a signed-in customer (review #28).
   const { testingMode } = useVisualConfig();
   const panelRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -195,6 +196,18 @@ export function SideMenu({
           {isSignedIn && (
             <Section title={t('menu.sections.options')}>
               <MenuLink
+                to={paths.invoices}
+                label={t('menu.invoices')}
+                icon={<DocumentIcon className={icon} />}
+                onNavigate={onClose}
+              />
+              <MenuLink
+                to={paths.payments}
+                label={t('menu.payments')}
+                icon={<CardIcon className={icon} />}
+                onNavigate={onClose}
+              />
+              <MenuLink
                 to={paths.notifications}
                 label={t('menu.notifications')}
                 icon={<BellIcon className={icon} />}
@@ -237,17 +250,8 @@ export function SideMenu({
             />
           </Section>
 
+          {/* The spec's disabled FAQ entry is left out: no placeholders (PRODUCT.md "Screens"). */}
           <Section title={t('menu.sections.help')}>
-            <li>
-              <button
-                type="button"
-                aria-disabled="true"
-                className={cn(row, 'cursor-not-allowed text-gray-500 dark:text-gray-400')}
-              >
-                <HelpIcon className="size-5 shrink-0" />
-                <span className="flex-1">{t('menu.faq')}</span>
-              </button>
-            </li>
             <MenuLink
               to={paths.contact}
               label={t('menu.contact')}
@@ -271,7 +275,8 @@ export function SideMenu({
             />
           </Section>
 
-          {testingMode && (
+          {/* Only for a signed-in customer, who can pay (review #28): not on the public pages. */}
+          {isSignedIn && testingMode && (
             <Section title={t('menu.sections.testing')}>
               <li>
                 <Switch

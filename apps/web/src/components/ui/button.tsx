@@ -3,11 +3,18 @@ import { cn } from '@/utils/cn';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost';
 
+/**
+ * The focus ring is the primary ink, 2 px, 2 px away from the button (review #3): on a filled
+ * button it reads against the page, not against the button's own colour.
+ */
 const base =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-xl px-4 py-2 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:cursor-not-allowed disabled:opacity-60';
 
 const variants: Record<ButtonVariant, string> = {
-  primary: 'bg-primary-fill text-on-primary shadow-sm hover:shadow-md hover:brightness-110',
+  // Disabled: grey on grey in both themes, not the tenant's colour dimmed (dark green with grey
+  // text could not be read on navy, review #25).
+  primary:
+    'bg-primary-fill text-on-primary shadow-sm hover:shadow-md hover:brightness-110 disabled:bg-gray-300 disabled:text-gray-700 disabled:opacity-100 disabled:shadow-none disabled:hover:brightness-100 dark:disabled:bg-gray-700 dark:disabled:text-gray-200',
   secondary:
     'border border-gray-300 bg-white text-gray-900 hover:bg-gray-50 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:hover:bg-gray-700',
   ghost: 'text-primary-ink hover:bg-gray-100 dark:hover:bg-gray-800',

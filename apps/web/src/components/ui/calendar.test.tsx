@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '@/lib/i18n';
 import { addMonths, Calendar, monthGrid } from './calendar';
-import { DateRangeFields } from './date-range-fields';
+import { DateRangeFields, displayDate, parseTypedDate } from './date-range-fields';
 
 afterEach(async () => {
   await act(() => changeLanguage('es'));
@@ -112,7 +112,7 @@ describe('DateRangeFields with the calendar', () => {
     );
     const open = screen.getByRole('button', { name: 'Abrir el calendario: Desde' });
     await userEvent.click(open);
-    const dialog = screen.getByRole('dialog', { name: 'Desde' });
+    const dialog = await screen.findByRole('dialog', { name: 'Desde' });
     // The calendar's code comes on first use; then the chosen day has the focus.
     await waitFor(() =>
       expect(document.activeElement?.getAttribute('data-date')).toBe('2026-11-02'),
@@ -120,7 +120,7 @@ describe('DateRangeFields with the calendar', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: /, 5 de noviembre/ }));
     expect(onChange).toHaveBeenCalledWith({ from: '2026-11-05', to: '2026-11-21' });
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(open);
+    await waitFor(() => expect(document.activeElement).toBe(open));
 
     await userEvent.click(open);
     await waitFor(() =>
@@ -128,6 +128,38 @@ describe('DateRangeFields with the calendar', () => {
     );
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(open);
+    await waitFor(() => expect(document.activeElement).toBe(open));
+  });
+});
+
+describe('month and year jump, and dates typed in the app format (review #6)', () => {
+  it('jumps to another month and year from the lists', async () => {
+    const onSelect = vi.fn();
+    render(<Calendar value="2026-11-21" onSelect={onSelect} today="2026-11-21" />);
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Año' }), '2021');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Mes' }), 'marzo');
+    expect(screen.getByRole('grid', { name: 'marzo 2021' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'lunes, 15 de marzo de 2021' }));
+    expect(onSelect).toHaveBeenCalledWith('2021-03-15');
+  });
+
+  it('shows dd/mm/yyyy whatever the browser, and reads a date typed that way', async () => {
+    const onChange = vi.fn();
+    render(
+      <DateRangeFields
+        value={{ from: '2021-11-24', to: '2026-11-24' }}
+        onChange={onChange}
+        labels={{ legend: 'Fechas', from: 'Desde', to: 'Hasta' }}
+      />,
+    );
+    const from = screen.getByRole('textbox', { name: 'Desde' }) as HTMLInputElement;
+    expect(from.value).toBe('24/11/2021');
+    expect(from.getAttribute('type')).not.toBe('date');
+    expect(parseTypedDate('5/3/2024')).toBe('2024-03-05');
+    expect(parseTypedDate('05-03-2024')).toBe('2024-03-05');
+    expect(parseTypedDate('5/3/202')).toBe('5/3/202');
+    expect(displayDate('2024-03-05')).toBe('05/03/2024');
+    expect(displayDate('5/3/20')).toBe('5/3/20');
   });
 });

@@ -39,6 +39,14 @@ export function monthGrid(iso: string): (string | null)[][] {
   return Array.from({ length: cells.length / 7 }, (_, w) => cells.slice(w * 7, w * 7 + 7));
 }
 
+/** The years the year list offers: the allowed range, else ten years back to two ahead. */
+function yearsAround(current: number, min?: string, max?: string, today?: string): number[] {
+  const now = Number((today ?? isoOf(new Date())).slice(0, 4));
+  const first = Math.min(current, isIso(min) ? Number(min.slice(0, 4)) : now - 10);
+  const last = Math.max(current, isIso(max) ? Number(max.slice(0, 4)) : now + 2);
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
 const clamp = (iso: string, min?: string, max?: string): string =>
   isIso(min) && iso < min ? min : isIso(max) && iso > max ? max : iso;
 
@@ -117,8 +125,15 @@ export function Calendar({
   const disabled = (iso: string) => (isIso(min) && iso < min) || (isIso(max) && iso > max);
   const firstOfMonth = `${focused.slice(0, 8)}01`;
   const lastOfMonth = addDays(addMonths(firstOfMonth, 1), -1);
+  /** The same day in another month and year (the month's last day when it has no such day). */
+  const jump = (toYear: number, toMonth: number) => {
+    const months = (toYear - Number(year)) * 12 + (toMonth - month);
+    setFocused(clamp(addMonths(focused, months), min, max));
+  };
+  const selectClasses =
+    'min-h-11 rounded-lg border border-gray-300 bg-white px-2 text-sm font-semibold capitalize text-gray-900 focus-visible:outline-2 focus-visible:outline-primary-ink dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:[color-scheme:dark]';
   const navButton =
-    'rounded-lg p-2 text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-primary-ink disabled:opacity-40 dark:text-gray-200 dark:hover:bg-gray-700';
+    'inline-flex size-11 shrink-0 items-center justify-center rounded-lg text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-primary-ink disabled:opacity-40 dark:text-gray-200 dark:hover:bg-gray-700';
 
   return (
     <div>
@@ -132,9 +147,36 @@ export function Calendar({
         >
           <ChevronLeftIcon className="size-5" />
         </button>
-        <p id={titleId} aria-live="polite" className="text-base font-semibold capitalize">
-          {months[month]} {year}
-        </p>
+        {/* Month and year jump (review #6: the default "from", five years back, was ~60 clicks). */}
+        <div className="flex min-w-0 items-center gap-1">
+          <p id={titleId} className="sr-only" aria-live="polite">
+            {months[month]} {year}
+          </p>
+          <select
+            aria-label={t('calendar.month')}
+            value={month}
+            onChange={(event) => jump(Number(year), Number(event.target.value))}
+            className={selectClasses}
+          >
+            {months.map((name, index) => (
+              <option key={name} value={index}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label={t('calendar.year')}
+            value={Number(year)}
+            onChange={(event) => jump(Number(event.target.value), month)}
+            className={selectClasses}
+          >
+            {yearsAround(Number(year), min, max, today).map((y) => (
+              <option key={y} value={y}>
+                {y}
+              </option>
+            ))}
+          </select>
+        </div>
         <button
           type="button"
           className={navButton}

@@ -4,6 +4,7 @@ import { cn } from '@/utils/cn';
 import { Dialog } from './dialog';
 import { CalendarIcon } from './icons';
 import { Spinner } from './spinner';
+import { TextField } from './text-field';
 
 /** Fetched when first opened: the lists' first load (budgeted, issue 6) does not carry it. */
 const Calendar = lazy(() => import('./calendar').then((m) => ({ default: m.Calendar })));
@@ -19,8 +20,22 @@ type DateRangeFieldsProps = {
   className?: string;
 };
 
-const input =
-  'mt-1 block min-h-11 w-full rounded-xl border bg-white px-3 py-2 text-sm text-gray-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary-ink dark:bg-gray-900 dark:text-gray-100 dark:[color-scheme:dark]';
+const pad = (value: string) => value.padStart(2, '0');
+
+/** `yyyy-mm-dd` -> `dd/mm/yyyy` (spec §9, every language); anything else is shown as typed. */
+export function displayDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : value;
+}
+
+/**
+ * What was typed, `d/m/yyyy` with `/`, `-` or `.`, as `yyyy-mm-dd` when it is a whole date; else the
+ * text itself, which the form's check (lib/dates.ts `checkInputRange`) reports as not a date.
+ */
+export function parseTypedDate(text: string): string {
+  const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
+  return match ? `${match[3]}-${pad(match[2] ?? '')}-${pad(match[1] ?? '')}` : text;
+}
 
 function DateField({
   label,
@@ -39,60 +54,51 @@ function DateField({
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const errorId = `${id}-error`;
   const [calendarOpen, setCalendarOpen] = useState(false);
+  const isoOrEmpty = (iso: string | undefined) =>
+    iso && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : undefined;
+  // A text field in the app's format, not the browser's date input: that one speaks the browser's
+  // language (mm/dd/yyyy in an English browser) and cut the year in a narrow column (review #6).
   return (
-    <div className="min-w-0 flex-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-800 dark:text-gray-200">
-        {label}
-      </label>
-      <div className="relative">
-        <input
-          id={id}
-          type="date"
-          value={value}
-          min={min || undefined}
-          max={max || undefined}
-          onChange={(event) => onChange(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className={cn(
-            input,
-            // The browser's own picker speaks the browser's language: ours (the button) the app's.
-            'pr-11 [&::-webkit-calendar-picker-indicator]:hidden',
-            error ? 'border-red-600 dark:border-red-400' : 'border-gray-300 dark:border-gray-600',
-          )}
-        />
-        <button
-          type="button"
-          aria-label={t('calendar.open', { label })}
-          aria-haspopup="dialog"
-          onClick={() => setCalendarOpen(true)}
-          className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-xl text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-primary-ink dark:text-gray-300 dark:hover:text-gray-50"
-        >
-          <CalendarIcon className="size-5" />
-        </button>
-      </div>
-      <Dialog open={calendarOpen} onClose={() => setCalendarOpen(false)} title={label}>
-        <Suspense fallback={<Spinner label={t('app.loading')} />}>
-          <Calendar
-            value={value}
-            min={min}
-            max={max}
-            autoFocus
-            onSelect={(iso) => {
-              onChange(iso);
-              setCalendarOpen(false);
-            }}
-          />
-        </Suspense>
-      </Dialog>
-      {error && (
-        <p id={errorId} className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
-    </div>
+    <TextField
+      id={id}
+      label={label}
+      className="min-w-[9.5rem] flex-1"
+      inputMode="numeric"
+      autoComplete="off"
+      placeholder={t('calendar.format')}
+      value={displayDate(value)}
+      onChange={(event) => onChange(parseTypedDate(event.target.value))}
+      error={error}
+      hint={t('calendar.format')}
+      trailing={
+        <>
+          <button
+            type="button"
+            aria-label={t('calendar.open', { label })}
+            aria-haspopup="dialog"
+            onClick={() => setCalendarOpen(true)}
+            className="flex size-11 items-center justify-center rounded-lg text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary-ink dark:text-gray-300 dark:hover:text-gray-50"
+          >
+            <CalendarIcon className="size-5" />
+          </button>
+          <Dialog open={calendarOpen} onClose={() => setCalendarOpen(false)} title={label}>
+            <Suspense fallback={<Spinner label={t('app.loading')} />}>
+              <Calendar
+                value={isoOrEmpty(value) ?? ''}
+                min={isoOrEmpty(min)}
+                max={isoOrEmpty(max)}
+                autoFocus
+                onSelect={(iso) => {
+                  onChange(iso);
+                  setCalendarOpen(false);
+                }}
+              />
+            </Suspense>
+          </Dialog>
+        </>
+      }
+    />
   );
 }
 
@@ -109,7 +115,8 @@ export function DateRangeFields({
       <legend className="mb-1 text-sm font-semibold text-gray-900 dark:text-gray-100">
         {labels.legend}
       </legend>
-      <div className="flex gap-3">
+      {/* Side by side while both fit a whole date; one under the other in a narrow column. */}
+      <div className="flex flex-wrap gap-x-3 gap-y-2">
         <DateField
           label={labels.from}
           value={value.from}

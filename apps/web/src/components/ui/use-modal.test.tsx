@@ -1,5 +1,6 @@
-import { createElement, render } from 'preact';
 import { useRef } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useModal } from './use-modal';
 
@@ -20,16 +21,17 @@ afterEach(() => {
 });
 
 describe('useModal', () => {
-  // Preact's own render, without act(): what the browser gets between committing and painting.
+  // React's own commit, without act(): what the browser gets between committing and painting.
   it('has focus inside and hears Escape as soon as the modal is in the page, before a frame', () => {
-    const container = host();
+    const root = createRoot(host());
     const onClose = vi.fn();
-    render(createElement(Modal, { open: false, onClose }), container);
-    render(createElement(Modal, { open: true, onClose }), container);
+    flushSync(() => root.render(<Modal open={false} onClose={onClose} />));
+    flushSync(() => root.render(<Modal open onClose={onClose} />));
+    const container = document.body;
     const close = container.querySelector('button');
     expect(document.activeElement).toBe(close);
     close?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(onClose).toHaveBeenCalledTimes(1);
-    render(null, container);
+    root.unmount();
   });
 });

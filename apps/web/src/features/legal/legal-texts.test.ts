@@ -16,12 +16,23 @@ function flatten(tree: Tree, prefix = ''): [string, string][] {
   );
 }
 
-const texts = (language: string) =>
-  new Map(flatten(files[`../../locales/${language}/legal.json`] ?? {}));
+function texts(language: string): Map<string, string> {
+  const file = files[`../../locales/${language}/legal.json`];
+  if (!file) throw new Error(`no legal texts in ${language}`);
+  return new Map(flatten(file));
+}
 const tags = (text: string) => [...text.matchAll(/<\/?(\w+)>/g)].map((m) => m[0]);
 
 describe('the legal texts', () => {
   const spanish = texts('es');
+
+  it.each(languages)(
+    'exist in %s, with every text of the Spanish ones and no other',
+    (language) => {
+      expect(spanish.size).toBeGreaterThan(10);
+      expect([...texts(language).keys()].sort()).toEqual([...spanish.keys()].sort());
+    },
+  );
 
   it.each(languages.filter((l) => l !== 'es'))(
     'in %s keep the <mail> links of the Spanish texts, and nothing else marked up',

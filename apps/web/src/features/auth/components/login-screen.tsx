@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
@@ -27,10 +27,9 @@ export function LoginScreen() {
   const { signInProviders } = useVisualConfig();
   const alertId = useId();
 
-  // What was typed into the prerendered form before the app took over (lib/prerender.ts).
-  const [email, setEmail] = useState(() => typedText('email'));
-  const [password, setPassword] = useState(() => typedText('password'));
-  const [remember, setRemember] = useState(() => typedChecked('remember'));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [failure, setFailure] = useState<AuthMessage | null>(() => {
     // The API sends a failed external sign-in back here (`?signin_error=sign_in_failed`).
@@ -41,6 +40,20 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const rememberRef = useRef<HTMLInputElement>(null);
+
+  // What was typed into the prerendered form before React took it over (lib/prerender.ts), taken
+  // right after the first commit and before the browser paints: hydration itself sees the
+  // server's empty form, as it must. Hydrated, the fields are the page's own nodes, with every key
+  // typed until now; rendered afresh over the page (main.tsx), what was read from them before.
+  useLayoutEffect(() => {
+    const typedEmail = emailRef.current?.value || typedText('email');
+    const typedPassword = passwordRef.current?.value || typedText('password');
+    const typedRemember = Boolean(rememberRef.current?.checked) || typedChecked('remember');
+    if (typedEmail) setEmail(typedEmail);
+    if (typedPassword) setPassword(typedPassword);
+    if (typedRemember) setRemember(true);
+  }, []);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -114,6 +127,7 @@ export function LoginScreen() {
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
           <label className="flex min-h-11 cursor-pointer items-center gap-2.5 text-sm text-gray-800 dark:text-gray-100">
             <input
+              ref={rememberRef}
               type="checkbox"
               name="remember"
               checked={remember}

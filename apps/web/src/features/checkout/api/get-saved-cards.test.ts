@@ -28,10 +28,18 @@ describe('saved cards of the confirmation', () => {
 
   it('lists the active, unexpired cards with their last four digits', () => {
     expect(toSavedCards([card({})], now)).toEqual([
-      { id: 'pm-1', name: 'Mi tarjeta', last4: '0004', type: 'VISA' },
+      { id: 'pm-1', name: 'Mi tarjeta', last4: '0004', type: 'VISA', isMain: false },
     ]);
     expect(toSavedCards([card({ alias: '', card_expiry: '11/26' })], now)).toEqual([
-      { id: 'pm-1', name: 'VISA', last4: '0004', type: 'VISA' },
+      { id: 'pm-1', name: 'VISA', last4: '0004', type: 'VISA', isMain: false },
+    ]);
+  });
+
+  it('puts the main card first', () => {
+    const cards = toSavedCards([card({ id: 'a' }), card({ id: 'b', is_main: true })], now);
+    expect(cards.map((c) => [c.id, c.isMain])).toEqual([
+      ['b', true],
+      ['a', false],
     ]);
   });
 

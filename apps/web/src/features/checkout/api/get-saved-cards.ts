@@ -15,23 +15,29 @@ function isUnexpired(expiry: string | null, now: Date): boolean {
 
 /**
  * The cards the customer can pay with (spec §2 "saved cards"): active, tokenised by the gateway
- * (a masked number), not expired. Bank accounts and transfers are not card payments.
+ * (a masked number), not expired, the main one first. Bank accounts and transfers are not card
+ * payments.
  */
 export function toSavedCards(methods: readonly PaymentMethod[], now: Date): SavedCard[] {
-  return methods
-    .filter(
-      (m) =>
-        m.kind === 'card' &&
-        m.status === 'active' &&
-        m.card_masked !== null &&
-        isUnexpired(m.card_expiry, now),
-    )
-    .map((m) => ({
-      id: m.id,
-      name: m.alias || m.card_brand || '',
-      last4: (m.card_masked ?? '').replace(/\D/g, '').slice(-4),
-      type: m.card_brand ?? '',
-    }));
+  return (
+    methods
+      .filter(
+        (m) =>
+          m.kind === 'card' &&
+          m.status === 'active' &&
+          m.card_masked !== null &&
+          isUnexpired(m.card_expiry, now),
+      )
+      .map((m) => ({
+        id: m.id,
+        name: m.alias || m.card_brand || '',
+        last4: (m.card_masked ?? '').replace(/\D/g, '').slice(-4),
+        type: m.card_brand ?? '',
+        isMain: m.is_main,
+      }))
+      // The main card first: it is the one chosen when the confirmation opens.
+      .sort((a, b) => Number(b.isMain) - Number(a.isMain))
+  );
 }
 
 export async function getSavedCards(signal?: AbortSignal): Promise<SavedCard[]> {

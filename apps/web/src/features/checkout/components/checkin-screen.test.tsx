@@ -25,23 +25,75 @@ const started = {
     Ds_MerchantParameters: 'e30=',
     Ds_Signature: 'c2ln',
   },
+  order_id: '2611Ab3dEf9h',
   url: 'http://localhost:3180/sis/realizarPago',
   message: 'Payment started',
+};
+
+type Preview = {
+  amount: number;
+  currency: 'EUR';
+  instalments: {
+    payment_id: string;
+    invoice_id: string;
+    seq: number;
+    due_date: string;
+    amount: number;
+    overdue: boolean;
+  }[];
+  methods: ('credit_card' | 'paypal')[];
+  date: string;
+  time: string;
+};
+
+/** What the server says F2025-00083 owes: two instalments, one overdue. */
+const owed: Preview = {
+  amount: 264.99,
+  currency: 'EUR',
+  instalments: [
+    {
+      payment_id: 'p1',
+      invoice_id: 'F2025-00083',
+      seq: 1,
+      due_date: '20251005',
+      amount: 132.5,
+      overdue: true,
+    },
+    {
+      payment_id: 'p2',
+      invoice_id: 'F2025-00083',
+      seq: 2,
+      due_date: '20261205',
+      amount: 132.49,
+      overdue: false,
+    },
+  ],
+  methods: ['credit_card'],
+  date: '2026-11-21',
+  time: '12:36',
 };
 
 async function renderCheckin(
   path: string,
   {
     answer = () => json(200, started),
+    preview = () => json(200, owed),
     savedCards,
     testingMode = false,
-  }: { answer?: () => Response; savedCards?: SavedCard[]; testingMode?: boolean } = {},
+  }: {
+    answer?: () => Response;
+    preview?: () => Response;
+    savedCards?: SavedCard[];
+    testingMode?: boolean;
+  } = {},
 ) {
-  const fetchMock = vi.fn<typeof fetch>(async (url) =>
-    String(url).endsWith('/payment-methods')
-      ? json(200, { methods: (savedCards ?? []).map(toMethod) })
-      : answer(),
-  );
+  const fetchMock = vi.fn<typeof fetch>(async (url) => {
+    const at = String(url);
+    if (at.endsWith('/payment-methods'))
+      return json(200, { methods: (savedCards ?? []).map(toMethod) });
+    if (at.endsWith('/redsys/checkout-preview')) return preview();
+    return answer();
+  });
   vi.stubGlobal('fetch', fetchMock);
   const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
@@ -51,10 +103,12 @@ async function renderCheckin(
     </VisualConfigContext>
   );
   await renderWithRouter(wrap(<CheckinScreen />), { path });
+  const callsTo = (end: string) =>
+    fetchMock.mock.calls.filter(([url]) => String(url).endsWith(end));
   // Only the calls the payment made: the list of saved cards is read on every visit.
-  const initCalls = () =>
-    fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/redsys/init-payment'));
-  return { fetchMock, initCalls, submit, user: userEvent.setup() };
+  const initCalls = () => callsTo('/redsys/init-payment');
+  const previewCalls = () => callsTo('/redsys/checkout-preview');
+  return { fetchMock, initCalls, previewCalls, submit, user: userEvent.setup() };
 }
 
 /** Generous: the whole suite runs in parallel on a busy machine. */
@@ -67,7 +121,7 @@ const toMethod = (card: SavedCard) => ({
   alias: card.name,
   holder: 'Laura García Martín',
   status: 'active',
-  is_main: false,
+  is_main: card.isMain,
   card_brand: card.type,
   card_masked: `454881******${card.last4}`,
   card_expiry: '12/99',
@@ -78,7 +132,24 @@ const toMethod = (card: SavedCard) => ({
   pending_request: null,
 });
 
-const accept = () => screen.getByRole('button', { name: es.checkin.accept });
+const other: SavedCard = {
+  id: 'pm-1',
+  name: 'Mi tarjeta',
+  last4: '0004',
+  type: 'VISA',
+  isMain: false,
+};
+const main: SavedCard = {
+  id: 'pm-9',
+  name: 'Principal',
+  last4: '1111',
+  type: 'VISA',
+  isMain: true,
+};
+
+/** "Aceptar y continuar" stays (PRODUCT.md), with the server's amount beside it. */
+const accept = () => screen.getByRole('button', { name: new RegExp(`^${es.checkin.accept}`) });
+const conditions = () => screen.getByRole('checkbox', { name: es.checkin.conditions.accept });
 
 beforeEach(() => {
   setAuth({
@@ -89,52 +160,129 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
+  localStorage.clear();
   document.body.replaceChildren();
 });
 
-describe('payment confirmation (spec §2, §4 "Card payment")', () => {
-  it('summarises the invoice, the date and time and the total in euros', async () => {
-    await renderCheckin('/payment-checkin?invoiceId=F2025-00012&amount=1234.5');
-    expect(screen.getByRole('heading', { level: 1, name: es.checkin.title })).toBeDefined();
-    const summary = screen.getByRole('region', { name: es.checkin.summary.title });
-    expect(within(summary).getByText('F2025-00012')).toBeDefined();
-    expect(within(summary).getByText(/^\d\d\/\d\d\/\d{4} \d\d:\d\d h$/)).toBeDefined();
-    expect(within(summary).getByText('1234,50 €')).toBeDefined();
+describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)', () => {
+  it("shows the server's amount and instalments, never the address's amount", async () => {
+    const { previewCalls } = await renderCheckin(
+      '/payment-checkin?invoiceId=F2025-00083&amount=1.00',
+    );
+    const summary = await screen.findByRole('region', { name: es.checkin.summary.title }, slow);
+    expect(JSON.parse(String(previewCalls()[0]?.[1]?.body))).toEqual({
+      invoice_id: 'F2025-00083',
+    });
+    expect(within(summary).getByText('264,99 €')).toBeDefined();
+    expect(document.body.textContent).not.toContain('1,00 €');
+    // Each instalment: invoice, which instalment, due date (overdue marked), amount.
+    const items = within(summary).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]?.textContent).toContain('F2025-00083');
+    expect(items[0]?.textContent).toContain('Plazo 1');
+    expect(items[0]?.textContent).toContain('Vence el 05/10/2025');
+    expect(within(items[0] as HTMLElement).getByText(es.checkin.summary.overdue)).toBeDefined();
+    expect(items[1]?.textContent).toMatch(/132,49\s€/);
+    expect(within(items[1] as HTMLElement).queryByText(es.checkin.summary.overdue)).toBeNull();
+    // The server's Madrid time, not the browser's clock.
+    expect(within(summary).getByText('21/11/2026 12:36 h')).toBeDefined();
+    expect(
+      screen.getByText(es.checkin.conditions.text.replace('{{amount}}', '264,99 €')),
+    ).toBeDefined();
+    expect(accept().textContent).toMatch(/264,99\s€/);
     expect(screen.getByRole('link', { name: es.checkin.backToInvoice }).getAttribute('href')).toBe(
-      '/invoice-detail/F2025-00012',
+      '/invoice-detail/F2025-00083',
     );
   });
 
-  it('keeps "Aceptar y continuar" disabled until a method is chosen and the conditions accepted', async () => {
-    const { user } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45.00');
+  it('opens with the card and the main saved card chosen: only the conditions are left', async () => {
+    const { user, initCalls } = await renderCheckin(
+      '/payment-checkin?invoiceId=F2025-00083&amount=1.00',
+      { savedCards: [other, main] },
+    );
+    const card = await screen.findByRole(
+      'radio',
+      { name: new RegExp(es.checkin.method.creditCard) },
+      slow,
+    );
+    expect(card).toHaveProperty('checked', true);
+    // The tenant takes no PayPal: it is not offered at all.
+    expect(screen.queryByRole('radio', { name: /PayPal/ })).toBeNull();
+    const savedTab = await screen.findByRole('tab', { name: es.checkin.card.savedCards }, slow);
+    expect(savedTab.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('radio', { name: /Principal •••• 1111/ })).toHaveProperty(
+      'checked',
+      true,
+    );
     expect(accept()).toHaveProperty('disabled', true);
-    expect(screen.getByText(es.checkin.acceptHint)).toBeDefined();
-    // PayPal is shown but the tenant does not take it.
-    expect(screen.getByRole('radio', { name: /PayPal/ })).toHaveProperty('disabled', true);
-
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    expect(accept()).toHaveProperty('disabled', true);
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
+    expect(screen.getByText(es.checkin.acceptConditionsHint)).toBeDefined();
+    await user.click(conditions());
     expect(accept()).toHaveProperty('disabled', false);
-    expect(screen.queryByText(es.checkin.acceptHint)).toBeNull();
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
-    expect(accept()).toHaveProperty('disabled', true);
+    await user.click(accept());
+    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
+    expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toEqual({
+      amount: 264.99,
+      currency: 'EUR',
+      language: 'es',
+      invoice_id: 'F2025-00083',
+      card_id: 'pm-9',
+    });
   });
 
-  it('starts the payment and posts the signed form to the gateway', async () => {
+  it('lets the customer pick another saved card or a new one', async () => {
+    const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1', {
+      savedCards: [other, main],
+    });
+    await user.click(await screen.findByRole('radio', { name: /Mi tarjeta •••• 0004/ }, slow));
+    const savedTab = screen.getByRole('tab', { name: es.checkin.card.savedCards });
+    savedTab.focus();
+    await user.keyboard('{ArrowLeft}');
+    const newTab = screen.getByRole('tab', { name: es.checkin.card.newCard });
+    expect(newTab.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(newTab);
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('radio', { name: /Mi tarjeta •••• 0004/ })).toHaveProperty(
+      'checked',
+      true,
+    );
+    await user.click(conditions());
+    await user.click(accept());
+    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
+    expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({ card_id: 'pm-1' });
+  });
+
+  it('offers PayPal when the tenant takes it', async () => {
+    const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1', {
+      preview: () => json(200, { ...owed, methods: ['credit_card', 'paypal'] }),
+    });
+    const paypal = await screen.findByRole('radio', { name: /PayPal/ }, slow);
+    expect(paypal).toHaveProperty('disabled', false);
+    expect(paypal).toHaveProperty('checked', false);
+    await user.click(paypal);
+    expect(
+      screen.queryByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }),
+    ).toBeNull();
+    await user.click(conditions());
+    await user.click(accept());
+    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
+    expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({ method: 'paypal' });
+  });
+
+  it('starts the payment, shows the operation and posts the signed form to the gateway', async () => {
     const { user, initCalls, submit } = await renderCheckin(
       '/payment-checkin?invoiceId=F1&amount=45.00',
     );
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    await user.click(screen.getByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }));
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
+    await user.click(
+      await screen.findByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }, slow),
+    );
+    await user.click(conditions());
     await user.click(accept());
 
     await waitFor(() => expect(submit).toHaveBeenCalledTimes(1), slow);
     const [url, init] = initCalls()[0] ?? [];
     expect(String(url)).toMatch(/\/api\/1\.0\/redsys\/init-payment$/);
     expect(JSON.parse(String(init?.body))).toEqual({
-      amount: 45,
+      amount: 264.99,
       currency: 'EUR',
       language: 'es',
       invoice_id: 'F1',
@@ -144,9 +292,13 @@ describe('payment confirmation (spec §2, §4 "Card payment")', () => {
     const form = submit.mock.contexts[0] as HTMLFormElement | undefined;
     expect(form?.action).toBe('http://localhost:3180/sis/realizarPago');
     expect(form?.querySelectorAll('input[type="hidden"]')).toHaveLength(3);
+    // Spec §2: the operation id, once there is one.
+    const summary = screen.getByRole('region', { name: es.checkin.summary.title });
+    expect(within(summary).getByText(es.checkin.summary.operation)).toBeDefined();
+    expect(within(summary).getByText(started.order_id)).toBeDefined();
     // Spec §3 "Storage", and the attempt for the result screen.
     expect(sessionStorage.getItem('currentPaymentInvoice')).toBe('F1');
-    expect(sessionStorage.getItem('currentPaymentAmount')).toBe('45.00');
+    expect(sessionStorage.getItem('currentPaymentAmount')).toBe('264.99');
     expect(sessionStorage.getItem('saveNewCard')).toBe('true');
     expect(sessionStorage.getItem('currentPaymentId')).toBe(started.payment_id);
     // The button keeps loading while the browser leaves.
@@ -158,100 +310,104 @@ describe('payment confirmation (spec §2, §4 "Card payment")', () => {
 
   it('pays a selection of instalments, and asks the simulator to decline with the testing toggle', async () => {
     localStorage.setItem(storageKeys.testingPaymentFails, 'true');
-    const { user, initCalls } = await renderCheckin(
-      '/payment-checkin?payments=p1,p2,p3&amount=90',
-      {
-        testingMode: true,
-      },
+    const { user, initCalls, previewCalls } = await renderCheckin(
+      '/payment-checkin?payments=p1,p2&amount=90',
+      { testingMode: true },
     );
-    const summary = screen.getByRole('region', { name: es.checkin.summary.title });
-    expect(within(summary).getByText(es.checkin.summary.instalments)).toBeDefined();
-    expect(within(summary).getByText('3')).toBeDefined();
+    const summary = await screen.findByRole('region', { name: es.checkin.summary.title }, slow);
+    expect(JSON.parse(String(previewCalls()[0]?.[1]?.body))).toEqual({ payment_ids: ['p1', 'p2'] });
+    expect(within(summary).getAllByRole('listitem')).toHaveLength(2);
     expect(screen.getByRole('link', { name: es.checkin.backToPayments }).getAttribute('href')).toBe(
       '/mis-pagos',
     );
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
+    await user.click(conditions());
     await user.click(accept());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({
-      payment_ids: ['p1', 'p2', 'p3'],
+      amount: 264.99,
+      payment_ids: ['p1', 'p2'],
       is_multiple_payment: true,
       simulate_decline: true,
     });
   });
 
-  it('shows why the payment could not start, and lets the customer try again', async () => {
+  it('brings a refused start into view and focus, in true words, and lets the customer try again', async () => {
     const { user } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45.00', {
       answer: () => json(409, { message: 'in progress', code: 'payment_in_progress' }),
     });
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
+    await user.click(
+      await screen.findByRole('checkbox', { name: es.checkin.conditions.accept }, slow),
+    );
     await user.click(accept());
     const alert = await screen.findByRole('alert', {}, slow);
     expect(alert.textContent).toContain(es.errors.initFailed);
     expect(alert.textContent).toContain(es.errors.details.inProgress);
+    expect(alert.textContent).not.toMatch(/minutos/);
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     expect(accept()).toHaveProperty('disabled', false);
   });
 
-  it('names a changed amount "Importe inválido" and leads back to the invoice', async () => {
-    const { user } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45.00', {
-      answer: () =>
+  it('when what is owed changed, says so and asks the server again', async () => {
+    const { user, previewCalls } = await renderCheckin(
+      '/payment-checkin?invoiceId=F1&amount=45.00',
+      {
+        answer: () =>
+          json(422, {
+            message: 'Invalid',
+            code: 'validation_failed',
+            errors: { amount: ['amount_mismatch'] },
+          }),
+      },
+    );
+    await user.click(
+      await screen.findByRole('checkbox', { name: es.checkin.conditions.accept }, slow),
+    );
+    expect(previewCalls()).toHaveLength(1);
+    await user.click(accept());
+    const alert = await screen.findByRole('alert', {}, slow);
+    expect(alert.textContent).toContain(es.errors.details.amountMismatch);
+    await waitFor(() => expect(previewCalls()).toHaveLength(2), slow);
+  });
+
+  it('a stale tab whose instalments were paid meanwhile says there is nothing to pay', async () => {
+    const { initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45.00', {
+      preview: () =>
         json(422, {
           message: 'Invalid',
           code: 'validation_failed',
-          errors: { amount: ['amount_mismatch'] },
+          errors: { invoice_id: ['not_payable'] },
         }),
     });
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
-    await user.click(accept());
     const alert = await screen.findByRole('alert', {}, slow);
-    expect(alert.textContent).toContain(es.errors.invalidAmount);
-    expect(within(alert).getByRole('link').getAttribute('href')).toBe('/invoice-detail/F1');
-  });
-
-  it('without an invoice or a valid amount, says so and offers no form', async () => {
-    const { initCalls } = await renderCheckin('/payment-checkin');
-    const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain(es.errors.invalidAmount);
-    expect(alert.textContent).toContain(es.errors.missingInvoice);
-    expect(screen.queryByRole('button', { name: es.checkin.accept })).toBeNull();
+    expect(alert.textContent).toContain(es.checkin.preview.paid.title);
+    expect(alert.textContent).toContain(es.checkin.preview.paid.text);
+    expect(within(alert).getByRole('link', { name: es.checkin.backToInvoice })).toBeDefined();
+    expect(screen.queryByRole('button', { name: new RegExp(es.checkin.accept) })).toBeNull();
     expect(initCalls()).toHaveLength(0);
   });
 
-  it('with saved cards, offers the tabs; the saved tab needs a card', async () => {
-    const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45', {
-      savedCards: [{ id: 'pm-1', name: 'Mi tarjeta', last4: '0004', type: 'VISA' }],
+  it("says what is not the customer's was not found", async () => {
+    await renderCheckin('/payment-checkin?invoiceId=F1', {
+      preview: () => json(404, { message: 'Not found', code: 'not_found' }),
     });
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
-    const newTab = await screen.findByRole('tab', { name: es.checkin.card.newCard }, slow);
-    expect(newTab.getAttribute('aria-selected')).toBe('true');
-    expect(accept()).toHaveProperty('disabled', false);
+    const alert = await screen.findByRole('alert', {}, slow);
+    expect(alert.textContent).toContain(es.checkin.preview.notFound.title);
+  });
 
-    newTab.focus();
-    await user.keyboard('{ArrowRight}');
-    const savedTab = screen.getByRole('tab', { name: es.checkin.card.savedCards });
-    expect(savedTab.getAttribute('aria-selected')).toBe('true');
-    expect(document.activeElement).toBe(savedTab);
-    expect(accept()).toHaveProperty('disabled', true);
-
-    await user.click(screen.getByRole('radio', { name: /Mi tarjeta ···· 0004/ }));
-    expect(accept()).toHaveProperty('disabled', false);
-    await user.click(accept());
-    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
-    expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({
-      card_id: 'pm-1',
-    });
+  it('without an invoice, says so and offers no form', async () => {
+    const { initCalls, previewCalls } = await renderCheckin('/payment-checkin?amount=45');
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(es.errors.missingInvoice);
+    expect(screen.queryByRole('button', { name: new RegExp(es.checkin.accept) })).toBeNull();
+    expect(initCalls()).toHaveLength(0);
+    expect(previewCalls()).toHaveLength(0);
   });
 
   it('shows no saved-cards tab when there are no saved cards', async () => {
-    const { user } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45');
-    await user.click(screen.getByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }));
-    expect(screen.queryByRole('tab')).toBeNull();
+    await renderCheckin('/payment-checkin?invoiceId=F1&amount=45');
     expect(
-      screen.getByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }),
+      await screen.findByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }, slow),
     ).toBeDefined();
+    expect(screen.queryByRole('tab')).toBeNull();
   });
 });

@@ -1,20 +1,38 @@
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import {
+  type FormEvent,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { AlertIcon, ChevronLeftIcon } from '@/components/ui/icons';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StatusBadge } from '@/components/ui/status-badge';
 import {
   cardClasses,
   pageClasses,
   pageTitleClasses,
   sectionTitleClasses,
 } from '@/components/ui/surfaces';
+import { formatDate } from '@/lib/dates';
 import { getLanguage } from '@/lib/i18n';
 import { formatAmount, formatAmountParam } from '@/lib/money';
 import { readStorage, storageKeys } from '@/lib/storage';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
+import {
+  type CheckoutPreview,
+  previewErrorKind,
+  type PreviewErrorKind,
+  useCheckoutPreview,
+} from '../api/get-checkout-preview';
 import { useSavedCards } from '../api/get-saved-cards';
 import { useInitPayment } from '../api/init-payment';
 import {
@@ -22,7 +40,7 @@ import {
   type CheckinForm,
   emptyCheckinForm,
   initPaymentBody,
-  type PaymentMethod,
+  resolveForm,
   type SavedCard,
 } from '../utils/checkin-form';
 import {
@@ -35,9 +53,8 @@ import { formatDateTime } from '../utils/format';
 import { type InitErrorKind, initErrorKind } from '../utils/init-error';
 import { rememberPaymentId, rememberPaymentStart } from '../utils/payment-session';
 import { CardFields, checkboxClasses, MethodFields } from './payment-method-fields';
+import { Spinner } from '@/components/ui/spinner';
 
-/** The tenant's gateway takes cards; PayPal (and Bizum) arrive with the tenants that enable them. */
-const availableMethods: readonly PaymentMethod[] = ['credit_card'];
 /** The saved-cards tab appears only when there are cards to choose (or while they load: none). */
 const noSavedCards: readonly SavedCard[] = [];
 
@@ -51,57 +68,151 @@ function backLabelKey(href: string) {
 const linkClasses =
   'inline-flex min-h-11 items-center gap-1 rounded-xl pe-2 text-sm font-semibold text-primary-ink hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink';
 
+/** A disabled CTA stays legible (review #25): solid grey, full-strength text, in both themes. */
+const disabledCta =
+  'disabled:bg-gray-200 disabled:text-gray-700 disabled:opacity-100 disabled:shadow-none dark:disabled:bg-gray-700 dark:disabled:text-gray-100';
+
 /**
  * Spec §2 "Payment confirmation" (/payment-checkin?invoiceId=..&amount=.. or
- * ?payments=id1,id2&amount=..): the summary, the method, the card, the conditions, and "Accept and
+ * ?payments=id1,id2&amount=..): what the server says is owed (never the address's amount), the
+ * method and card already chosen (the card, the main saved card), the conditions, and "Accept and
  * continue", which starts the payment and hands the browser to the gateway.
  */
 export function CheckinScreen() {
   const [search] = useSearchParams();
   const query = useMemo(() => parseCheckinQuery(search), [search]);
   if (!query.ok) return <InvalidCheckin errors={query.errors} />;
-  return <CheckinFormView key={search.toString()} target={query.target} amount={query.amount} />;
+  return <CheckinView key={search.toString()} target={query.target} />;
 }
 
-/** Spec §8: a confirmation opened without an invoice or a valid amount pays nothing. */
+/** Spec §8: a confirmation opened without an invoice pays nothing. */
 function InvalidCheckin({ errors }: { errors: CheckinQueryError[] }) {
   const { t } = useTranslation('checkout');
+  return (
+    <Problem title={t('checkin.invalid.title')}>
+      <ul className="mt-3 space-y-2 text-gray-700 dark:text-gray-300">
+        {errors.map((error) => (
+          <li key={error}>
+            <strong className="block font-semibold text-gray-900 dark:text-gray-50">
+              {t(`errors.${error}`)}
+            </strong>
+            {t(`errors.details.${error}`)}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <Link to={paths.invoices} className={buttonClasses('primary')}>
+          {t('checkin.invalid.goToInvoices')}
+        </Link>
+        <Link to={paths.payments} className={buttonClasses('secondary')}>
+          {t('checkin.invalid.goToPayments')}
+        </Link>
+      </div>
+    </Problem>
+  );
+}
+
+function Problem({
+  title,
+  tone = 'danger',
+  children,
+}: {
+  title: string;
+  tone?: 'danger' | 'info';
+  children: ReactNode;
+}) {
   return (
     <div className={pageClasses}>
       <div
         role="alert"
         className={cn(cardClasses, 'mx-auto flex max-w-lg flex-col items-center p-8 text-center')}
       >
-        <span className="mb-5 grid size-16 place-items-center rounded-full bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200">
+        <span
+          className={cn(
+            'mb-5 grid size-16 place-items-center rounded-full',
+            tone === 'danger'
+              ? 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200'
+              : 'bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100',
+          )}
+        >
           <AlertIcon className="size-8" />
         </span>
-        <h1 className="text-xl font-bold text-gray-900 dark:text-gray-50">
-          {t('checkin.invalid.title')}
-        </h1>
-        <ul className="mt-3 space-y-2 text-gray-700 dark:text-gray-300">
-          {errors.map((error) => (
-            <li key={error}>
-              <strong className="block font-semibold text-gray-900 dark:text-gray-50">
-                {t(`errors.${error}`)}
-              </strong>
-              {t(`errors.details.${error}`)}
-            </li>
-          ))}
-        </ul>
-        <div className="mt-6 flex flex-wrap justify-center gap-3">
-          <Link to={paths.invoices} className={buttonClasses('primary')}>
-            {t('checkin.invalid.goToInvoices')}
-          </Link>
-          <Link to={paths.payments} className={buttonClasses('secondary')}>
-            {t('checkin.invalid.goToPayments')}
-          </Link>
-        </div>
+        <h1 className="text-xl font-bold text-gray-900 dark:text-gray-50">{title}</h1>
+        {children}
       </div>
     </div>
   );
 }
 
-function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: number }) {
+/** The server's preview first: nothing is shown as owed before it answers. */
+function CheckinView({ target }: { target: CheckinTarget }) {
+  const { t } = useTranslation('checkout');
+  const preview = useCheckoutPreview(target);
+  const backHref = checkinBackHref(target);
+  if (preview.data) {
+    return <CheckinFormView target={target} preview={preview.data} onStale={preview.refetch} />;
+  }
+  if (preview.isError) {
+    return (
+      <PreviewProblem
+        kind={previewErrorKind(preview.error)}
+        backHref={backHref}
+        onRetry={() => void preview.refetch()}
+      />
+    );
+  }
+  return (
+    <div className={pageClasses} aria-busy="true">
+      <h1 className={pageTitleClasses}>{t('checkin.title')}</h1>
+      <p role="status" className="sr-only">
+        {t('checkin.preview.loading')}
+      </p>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Skeleton className="h-48 rounded-2xl" />
+        <Skeleton className="h-64 rounded-2xl lg:col-start-2 lg:row-start-1" />
+      </div>
+    </div>
+  );
+}
+
+/** A stale tab (paid meanwhile), something that is not the customer's, or no answer. */
+function PreviewProblem({
+  kind,
+  backHref,
+  onRetry,
+}: {
+  kind: PreviewErrorKind;
+  backHref: string;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation('checkout');
+  return (
+    <Problem title={t(`checkin.preview.${kind}.title`)} tone={kind === 'paid' ? 'info' : 'danger'}>
+      <p className="mt-3 text-gray-700 dark:text-gray-300">{t(`checkin.preview.${kind}.text`)}</p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        {kind === 'failed' && <Button onClick={onRetry}>{t('checkin.preview.retry')}</Button>}
+        <Link to={backHref} className={buttonClasses(kind === 'failed' ? 'secondary' : 'primary')}>
+          {t(backLabelKey(backHref))}
+        </Link>
+        {backHref !== paths.payments && (
+          <Link to={paths.payments} className={buttonClasses('secondary')}>
+            {t('checkin.invalid.goToPayments')}
+          </Link>
+        )}
+      </div>
+    </Problem>
+  );
+}
+
+function CheckinFormView({
+  target,
+  preview,
+  onStale,
+}: {
+  target: CheckinTarget;
+  preview: CheckoutPreview;
+  onStale: () => unknown;
+}) {
   const { t } = useTranslation('checkout');
   const savedCardsQuery = useSavedCards();
   const savedCards = savedCardsQuery.data ?? noSavedCards;
@@ -111,43 +222,61 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
       console.error('Could not load the saved cards', savedCardsQuery.error);
   }, [savedCardsQuery.error]);
   const { testingMode } = useVisualConfig();
-  const [form, setForm] = useState<CheckinForm>(emptyCheckinForm);
-  const [now] = useState(() => new Date());
+  const [changes, setChanges] = useState<CheckinForm>(emptyCheckinForm);
   const hintId = useId();
   const conditionsId = useId();
+  const errorRef = useRef<HTMLDivElement>(null);
   const init = useInitPayment({ onStarted: (answer) => rememberPaymentId(answer.payment_id) });
   const { reset } = init;
   // Pending, then leaving for the gateway: the button keeps loading until the page is gone.
   const isStarting = init.isPending || init.isSuccess;
-  const options = { availableMethods, savedCards };
+  const options = { availableMethods: preview.methods, savedCards };
+  const form = resolveForm(changes, options);
   const isValid = canAccept(form, options);
   const isMissingSavedCard =
     form.method === 'credit_card' && form.cardSource === 'saved' && form.acceptedConditions;
   const backHref = checkinBackHref(target);
+  const errorKind = init.isError ? initErrorKind(init.error) : null;
 
-  // Coming back from the gateway with the browser's Back button restores this page as it was.
+  // Coming back from the gateway with the browser's Back button restores this page as it was:
+  // start over, and ask again what is owed (it may have been paid in the meantime).
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) reset();
+      if (!event.persisted) return;
+      reset();
+      void onStale();
     };
     window.addEventListener('pageshow', onPageShow);
     return () => window.removeEventListener('pageshow', onPageShow);
-  }, [reset]);
+  }, [reset, onStale]);
 
-  const change = (patch: Partial<CheckinForm>) => setForm((current) => ({ ...current, ...patch }));
+  // A refused start is brought into view, clear of the mobile bars, and read out (review #1).
+  useEffect(() => {
+    if (!errorKind) return;
+    const element = errorRef.current;
+    if (!element) return;
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    element.scrollIntoView?.({ block: 'center', behavior: reduce ? 'auto' : 'smooth' });
+    element.focus({ preventScroll: true });
+    // What is owed changed: show the new amount and instalments.
+    if (errorKind === 'amountMismatch' || errorKind === 'notPayable') void onStale();
+  }, [errorKind, onStale]);
+
+  const change = (patch: Partial<CheckinForm>) =>
+    setChanges((current) => ({ ...current, ...patch }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!isValid || isStarting) return;
     rememberPaymentStart({
       invoice: target.kind === 'invoices' ? target.invoiceIds.join(',') : null,
-      amount: formatAmountParam(amount),
+      amount: formatAmountParam(preview.amount),
       saveNewCard: form.method === 'credit_card' && form.cardSource === 'new' && form.saveNewCard,
     });
     init.mutate(
       initPaymentBody({
         target,
-        amount,
+        amount: preview.amount,
         form,
         language: getLanguage(),
         // Spec §2 side menu: the testing toggle makes the simulator decline (test mode only).
@@ -156,6 +285,7 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
     );
   };
 
+  const total = formatAmount(preview.amount);
   return (
     <div className={pageClasses}>
       <Link to={backHref} className={cn(linkClasses, '-ms-1')}>
@@ -170,14 +300,14 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
         aria-busy={isStarting}
         className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]"
       >
-        <Summary target={target} amount={amount} now={now} />
+        <Summary preview={preview} operation={init.data?.order_id ?? null} />
 
         <div className="min-w-0 space-y-6 lg:col-start-1 lg:row-start-1">
           <MethodFields
             form={form}
             onChange={change}
             disabled={isStarting}
-            availableMethods={availableMethods}
+            availableMethods={preview.methods}
           />
           {form.method === 'credit_card' && (
             <CardFields
@@ -199,16 +329,16 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
               id={`${conditionsId}-text`}
               className="mt-2 text-sm text-gray-700 dark:text-gray-300"
             >
-              {t('checkin.conditions.text', { amount: formatAmount(amount) })}
+              {t('checkin.conditions.text', { amount: total })}
             </p>
-            <label className="mt-4 flex cursor-pointer items-start gap-3">
+            <label className="mt-2 -mb-2 flex min-h-11 cursor-pointer items-center gap-3 py-2">
               <input
                 type="checkbox"
                 checked={form.acceptedConditions}
                 onChange={(event) => change({ acceptedConditions: event.target.checked })}
                 disabled={isStarting}
                 aria-describedby={`${conditionsId}-text`}
-                className={checkboxClasses}
+                className={cn(checkboxClasses, 'mt-0')}
               />
               <span className="font-medium text-gray-900 dark:text-gray-50">
                 {t('checkin.conditions.accept')}
@@ -221,25 +351,33 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
               type="submit"
               disabled={!isValid || isStarting}
               aria-describedby={!isValid ? hintId : undefined}
-              className="w-full sm:w-auto sm:min-w-64"
+              className={cn('w-full sm:w-auto sm:min-w-64', !isStarting && disabledCta)}
             >
-              {isStarting && (
-                <span
-                  aria-hidden="true"
-                  className="size-5 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-[spin_3s_linear_infinite]"
-                />
+              {isStarting && <Spinner size="md" tone="current" />}
+              {isStarting ? (
+                t('checkin.redirecting')
+              ) : (
+                <>
+                  {t('checkin.accept')}
+                  <span className="border-s border-current/40 ps-2 tabular-nums">{total}</span>
+                </>
               )}
-              {isStarting ? t('checkin.redirecting') : t('checkin.accept')}
             </Button>
             {!isValid && !isStarting && (
               <p id={hintId} className="text-sm text-gray-600 dark:text-gray-300">
-                {isMissingSavedCard ? t('checkin.card.chooseSavedCard') : t('checkin.acceptHint')}
+                {preview.methods.length === 0
+                  ? t('errors.details.unavailable')
+                  : isMissingSavedCard
+                    ? t('checkin.card.chooseSavedCard')
+                    : form.method
+                      ? t('checkin.acceptConditionsHint')
+                      : t('checkin.acceptHint')}
               </p>
             )}
             <p role="status" className="sr-only">
               {isStarting ? t('checkin.redirecting') : ''}
             </p>
-            {init.isError && <InitError kind={initErrorKind(init.error)} backHref={backHref} />}
+            {errorKind && <InitError ref={errorRef} kind={errorKind} backHref={backHref} />}
           </div>
         </div>
       </form>
@@ -247,16 +385,14 @@ function CheckinFormView({ target, amount }: { target: CheckinTarget; amount: nu
   );
 }
 
-/** Spec §2: what is paid, the current date and time, and the total in euros (es-ES). */
-function Summary({ target, amount, now }: { target: CheckinTarget; amount: number; now: Date }) {
+/**
+ * Spec §2: the operation id (once the start gave one), the current date and time (Madrid, from
+ * the server), what is paid (each instalment: invoice, due date, amount) and the total in euros.
+ */
+function Summary({ preview, operation }: { preview: CheckoutPreview; operation: string | null }) {
   const { t } = useTranslation('checkout');
   const id = useId();
-  const what =
-    target.kind === 'payments'
-      ? { label: t('checkin.summary.instalments'), value: String(target.paymentIds.length) }
-      : target.invoiceIds.length === 1
-        ? { label: t('checkin.summary.invoice'), value: target.invoiceIds[0] ?? '' }
-        : { label: t('checkin.summary.invoices'), value: target.invoiceIds.join(', ') };
+  const invoices = new Set(preview.instalments.map((i) => i.invoice_id));
   return (
     <section
       aria-labelledby={id}
@@ -266,27 +402,58 @@ function Summary({ target, amount, now }: { target: CheckinTarget; amount: numbe
         {t('checkin.summary.title')}
       </h2>
       <dl className="mt-3 space-y-3 text-sm">
-        <div className="flex items-baseline justify-between gap-4">
-          <dt className="text-gray-700 dark:text-gray-300">{what.label}</dt>
-          <dd className="min-w-0 text-right font-semibold break-words text-gray-900 dark:text-gray-50">
-            {what.value}
-          </dd>
-        </div>
+        {operation && (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-gray-700 dark:text-gray-300">{t('checkin.summary.operation')}</dt>
+            <dd className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
+              {operation}
+            </dd>
+          </div>
+        )}
         <div className="flex items-baseline justify-between gap-4">
           <dt className="text-gray-700 dark:text-gray-300">{t('checkin.summary.dateTime')}</dt>
           <dd className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
-            {formatDateTime(now)}
-          </dd>
-        </div>
-        <div className="flex items-baseline justify-between gap-4 border-t border-gray-200 pt-3 dark:border-gray-700">
-          <dt className="text-base font-semibold text-gray-900 dark:text-gray-50">
-            {t('checkin.summary.total')}
-          </dt>
-          <dd className="text-2xl font-bold text-gray-900 tabular-nums dark:text-gray-50">
-            {formatAmount(amount)}
+            {formatDateTime(preview.date, preview.time)}
           </dd>
         </div>
       </dl>
+      <h3 className="mt-4 text-sm font-semibold text-gray-900 dark:text-gray-50">
+        {invoices.size === 1
+          ? t('checkin.summary.invoice')
+          : t('checkin.summary.instalmentsCount', { count: preview.instalments.length })}
+      </h3>
+      <ul className="mt-2 divide-y divide-gray-200 text-sm dark:divide-gray-700">
+        {preview.instalments.map((item) => (
+          <li key={item.payment_id} className="flex items-start justify-between gap-3 py-2">
+            <span className="min-w-0">
+              <span className="block font-semibold break-words text-gray-900 dark:text-gray-50">
+                {item.invoice_id}
+                <span className="font-normal text-gray-600 dark:text-gray-300">
+                  {' · '}
+                  {t('checkin.summary.instalment', { seq: item.seq })}
+                </span>
+              </span>
+              <span className="mt-0.5 flex flex-wrap items-center gap-2 text-gray-600 dark:text-gray-300">
+                {t('checkin.summary.due', { date: formatDate(item.due_date) })}
+                {item.overdue && (
+                  <StatusBadge tone="danger">{t('checkin.summary.overdue')}</StatusBadge>
+                )}
+              </span>
+            </span>
+            <span className="shrink-0 font-semibold text-gray-900 tabular-nums dark:text-gray-50">
+              {formatAmount(item.amount)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-1 flex items-baseline justify-between gap-4 border-t border-gray-200 pt-3 dark:border-gray-700">
+        <span className="text-base font-semibold text-gray-900 dark:text-gray-50">
+          {t('checkin.summary.total')}
+        </span>
+        <span className="text-2xl font-bold text-gray-900 tabular-nums dark:text-gray-50">
+          {formatAmount(preview.amount)}
+        </span>
+      </div>
     </section>
   );
 }
@@ -308,13 +475,23 @@ const errorTitles: Record<
   generic: 'initFailed',
 };
 
-function InitError({ kind, backHref }: { kind: InitErrorKind; backHref: string }) {
+function InitError({
+  ref,
+  kind,
+  backHref,
+}: {
+  ref: Ref<HTMLDivElement>;
+  kind: InitErrorKind;
+  backHref: string;
+}) {
   const { t } = useTranslation('checkout');
-  const showBack = kind === 'amountMismatch' || kind === 'notPayable' || kind === 'notFound';
+  const showBack = kind === 'notPayable' || kind === 'notFound';
   return (
     <div
+      ref={ref}
       role="alert"
-      className="flex gap-3 rounded-xl bg-red-50 p-4 text-sm text-red-900 ring-1 ring-red-200 dark:bg-red-950/40 dark:text-red-100 dark:ring-red-800"
+      tabIndex={-1}
+      className="flex scroll-mt-24 scroll-mb-28 gap-3 rounded-xl bg-red-50 p-4 text-sm text-red-900 ring-1 ring-red-200 focus:outline-2 focus:outline-offset-2 focus:outline-red-700 dark:bg-red-950/40 dark:text-red-100 dark:ring-red-800 dark:focus:outline-red-300"
     >
       <AlertIcon className="size-5 shrink-0" />
       <div>

@@ -3,29 +3,41 @@ import { useTranslation } from 'react-i18next';
 import { CardIcon } from '@/components/ui/icons';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { cn } from '@/utils/cn';
-import type { CardSource, CheckinForm, PaymentMethod, SavedCard } from '../utils/checkin-form';
+import type {
+  CardSource,
+  CheckinForm,
+  PaymentMethod,
+  ResolvedCheckinForm,
+  SavedCard,
+} from '../utils/checkin-form';
 import { SecureIcon, WalletIcon } from './checkout-icons';
 
 type FieldsProps = {
-  form: CheckinForm;
+  form: ResolvedCheckinForm;
   onChange: (patch: Partial<CheckinForm>) => void;
   disabled: boolean;
 };
 
 const tile =
   'flex min-h-18 items-center gap-3 rounded-xl p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary-ink';
+/** A chosen tile has a thick ring; a disabled one (while starting) is dimmed, in both themes. */
 const activeTile =
-  'cursor-pointer bg-white ring-1 ring-gray-300 hover:ring-primary-ink has-[:checked]:ring-2 has-[:checked]:ring-primary-ink dark:bg-gray-800 dark:ring-gray-600';
-const inactiveTile =
-  'cursor-not-allowed border border-dashed border-gray-300 text-gray-600 dark:border-gray-600 dark:text-gray-400';
+  'cursor-pointer bg-white ring-1 ring-gray-300 hover:ring-primary-ink has-[:checked]:ring-2 has-[:checked]:ring-primary-ink has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60 has-[:disabled]:hover:ring-gray-300 dark:bg-gray-800 dark:ring-gray-600 dark:has-[:checked]:bg-gray-700/60';
+/** Native controls drawn for the theme (review #25: in dark, on and off must differ). */
 const control =
-  'size-5 shrink-0 accent-primary-ink focus-visible:outline-none disabled:cursor-not-allowed';
+  'size-5 shrink-0 accent-primary-ink [color-scheme:light] focus-visible:outline-none disabled:cursor-not-allowed dark:[color-scheme:dark]';
 export const checkboxClasses =
-  'mt-0.5 size-5 shrink-0 cursor-pointer accent-primary-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:cursor-not-allowed';
+  'mt-0.5 size-5 shrink-0 cursor-pointer accent-primary-ink [color-scheme:light] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:cursor-not-allowed dark:[color-scheme:dark]';
+
+const methodIcons: Record<PaymentMethod, typeof CardIcon> = {
+  credit_card: CardIcon,
+  paypal: WalletIcon,
+};
 
 /**
- * Spec §2 "Payment confirmation": choose the method. Credit card, and PayPal shown but not
- * selectable: the tenant's gateway offers no PayPal yet (PRODUCT.md: pay methods per tenant).
+ * Spec §2 "Payment confirmation": choose the method, among those the tenant takes (the server's
+ * checkout preview): the card, and PayPal only where the tenant configures it (PRODUCT.md
+ * "Screens"). The first one is chosen when the screen opens.
  */
 export function MethodFields({
   form,
@@ -35,50 +47,52 @@ export function MethodFields({
 }: FieldsProps & { availableMethods: readonly PaymentMethod[] }) {
   const { t } = useTranslation('checkout');
   const id = useId();
-  const hasPaypal = availableMethods.includes('paypal');
   return (
     <section aria-labelledby={id} className={cn(cardClasses, 'p-4 sm:p-5')}>
       <h2 id={id} className={sectionTitleClasses}>
         {t('checkin.method.title')}
       </h2>
-      <div role="radiogroup" aria-labelledby={id} className="mt-3 grid gap-3 sm:grid-cols-2">
-        <label className={cn(tile, activeTile)}>
-          <input
-            type="radio"
-            name="method"
-            value="credit_card"
-            checked={form.method === 'credit_card'}
-            onChange={() => onChange({ method: 'credit_card' })}
-            disabled={disabled}
-            className={control}
-          />
-          <CardIcon className="size-6 shrink-0 text-primary-ink" />
-          <span className="min-w-0">
-            <span className="block font-semibold text-gray-900 dark:text-gray-50">
-              {t('checkin.method.creditCard')}
-            </span>
-            <span className="block text-sm text-gray-600 dark:text-gray-300">
-              {t('checkin.method.creditCardHint')}
-            </span>
-          </span>
-        </label>
-        <label className={cn(tile, hasPaypal ? activeTile : inactiveTile)}>
-          <input
-            type="radio"
-            name="method"
-            value="paypal"
-            checked={form.method === 'paypal'}
-            onChange={() => onChange({ method: 'paypal' })}
-            disabled={disabled || !hasPaypal}
-            className={control}
-          />
-          <WalletIcon className="size-6 shrink-0" />
-          <span className="min-w-0">
-            <span className="block font-semibold">{t('checkin.method.paypal')}</span>
-            {!hasPaypal && <span className="block text-sm">{t('checkin.method.unavailable')}</span>}
-          </span>
-        </label>
-      </div>
+      {availableMethods.length === 0 ? (
+        <p className="mt-3 text-sm text-gray-700 dark:text-gray-300">
+          {t('errors.details.unavailable')}
+        </p>
+      ) : (
+        <div
+          role="radiogroup"
+          aria-labelledby={id}
+          className={cn('mt-3 grid gap-3', availableMethods.length > 1 && 'sm:grid-cols-2')}
+        >
+          {availableMethods.map((method) => {
+            const Icon = methodIcons[method];
+            return (
+              <label key={method} className={cn(tile, activeTile)}>
+                <input
+                  type="radio"
+                  name="method"
+                  value={method}
+                  checked={form.method === method}
+                  onChange={() => onChange({ method })}
+                  disabled={disabled}
+                  className={control}
+                />
+                <Icon className="size-6 shrink-0 text-primary-ink" />
+                <span className="min-w-0">
+                  <span className="block font-semibold text-gray-900 dark:text-gray-50">
+                    {method === 'credit_card'
+                      ? t('checkin.method.creditCard')
+                      : t('checkin.method.paypal')}
+                  </span>
+                  {method === 'credit_card' && (
+                    <span className="block text-sm text-gray-600 dark:text-gray-300">
+                      {t('checkin.method.creditCardHint')}
+                    </span>
+                  )}
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      )}
     </section>
   );
 }
@@ -261,6 +275,11 @@ function SavedCardsPanel({
             <span className="min-w-0 flex-1 font-medium text-gray-900 dark:text-gray-50">
               {t('checkin.card.savedCard', { name: card.name, last4: card.last4 })}
             </span>
+            {card.isMain && (
+              <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs font-semibold text-gray-800 dark:bg-gray-700 dark:text-gray-100">
+                {t('checkin.card.main')}
+              </span>
+            )}
             <span className="text-xs font-semibold text-gray-600 uppercase dark:text-gray-300">
               {card.type}
             </span>

@@ -20,6 +20,9 @@ const status = (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: state === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  failure: null,
+  date: '2025-05-12',
+  time: '17:31',
   refund: null,
   ...patch,
 });
@@ -95,6 +98,43 @@ describe('payment result (spec §2 "Payment result")', () => {
       '/invoice-detail/F2025-00012',
     );
     expect(screen.queryByRole('link', { name: es.result.actions.paymentMethods })).toBeNull();
+  });
+
+  it("words a bank's decline, the customer's own cancel and an error differently (review #14)", async () => {
+    await renderResult(`/payment/error?payment_id=${id}`, [
+      status('failed', { failure: 'declined' }),
+    ]);
+    await screen.findByText(es.result.failure.declined, {}, { timeout: 5000 });
+    expect(screen.getByText(es.result.failure.declinedDetail)).toBeDefined();
+    expect(
+      screen.getByRole('link', { name: es.result.actions.otherCard }).getAttribute('href'),
+    ).toBe('/invoice-detail/F2025-00012');
+    expect(screen.queryByText(es.result.failure.text)).toBeNull();
+  });
+
+  it("tells a customer who cancelled that they did, without an error's alarm", async () => {
+    await renderResult(`/payment/error?payment_id=${id}`, [
+      status('failed', { failure: 'cancelled' }),
+    ]);
+    await screen.findByText(es.result.cancelled.text, {}, { timeout: 5000 });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(es.result.cancelled.title);
+    expect(screen.getByText(es.result.status.cancelled)).toBeDefined();
+    expect(screen.queryByText(es.result.failure.title)).toBeNull();
+    expect(screen.queryByText(es.result.status.failed)).toBeNull();
+  });
+
+  it("calls an error an error, shows the address's message and the Madrid time, never a raw id", async () => {
+    await renderResult(
+      `/payment/error?payment_id=${id}&message=${encodeURIComponent('Tarjeta caducada')}`,
+      [status('failed', { failure: 'error', date: '2025-05-12', time: '17:31' })],
+    );
+    await screen.findByText(es.result.failure.errorDetail, {}, { timeout: 5000 });
+    expect(screen.getByText(es.result.failure.text)).toBeDefined();
+    expect(screen.getByText('“Tarjeta caducada”')).toBeDefined();
+    // 15:31 UTC is 17:31 in Madrid: the server's clock, not the browser's.
+    expect(screen.getByText('12/05/2025 17:31 h')).toBeDefined();
+    expect(screen.getByText('1234abcdEFGH')).toBeDefined();
+    expect(document.body.textContent).not.toContain(id);
   });
 
   it('says a payment that was already paid is refunded, and how far the refund is', async () => {

@@ -16,8 +16,13 @@ import type { PaymentStatusAnswer, Verification } from '../utils/payment-verific
 import { parseResultQuery, type ResultQuery, retryHref } from '../utils/result-query';
 import { CheckCircleIcon, ClockIcon, CrossCircleIcon, RefundIcon } from './checkout-icons';
 import { usePaymentVerification } from './use-payment-verification';
+import { Spinner } from '@/components/ui/spinner';
 
 type TPaymentRefund = NonNullable<PaymentStatusAnswer['refund']>;
+/** Why it failed, from the gateway's answer; null when only the address says it failed. */
+type FailureReason = NonNullable<PaymentStatusAnswer['failure']> | null;
+
+const reasonOf = (payment: PaymentStatusAnswer | null): FailureReason => payment?.failure ?? null;
 
 /** What the screen shows: the server's word on the payment, or the address's claim of a failure. */
 type ResultView =
@@ -85,14 +90,14 @@ export function ResultScreen() {
           aria-atomic="true"
           className="flex flex-col items-center text-center"
         >
-          <ResultMark phase={view.phase} />
+          <ResultMark view={view} />
           <h1
             id="payment-result-title"
             ref={headingRef}
             tabIndex={-1}
             className="mt-5 text-2xl font-bold text-gray-900 focus:outline-none sm:text-3xl dark:text-gray-50"
           >
-            <ResultTitle phase={view.phase} />
+            <ResultTitle view={view} />
           </h1>
           <ResultText view={view} />
         </div>
@@ -103,16 +108,13 @@ export function ResultScreen() {
   );
 }
 
-function ResultMark({ phase }: { phase: ResultView['phase'] }) {
+function ResultMark({ view }: { view: ResultView }) {
   const circle = 'grid size-16 place-items-center rounded-full';
-  switch (phase) {
+  switch (view.phase) {
     case 'verifying':
       return (
         <span className={cn(circle, 'bg-gray-100 dark:bg-gray-700')}>
-          <span
-            aria-hidden="true"
-            className="size-9 animate-spin rounded-full border-4 border-gray-300 border-t-primary-ink motion-reduce:animate-[spin_3s_linear_infinite] dark:border-gray-600 dark:border-t-primary-ink"
-          />
+          <Spinner tone="primary" />
         </span>
       );
     case 'timedOut':
@@ -138,9 +140,15 @@ function ResultMark({ phase }: { phase: ResultView['phase'] }) {
         </span>
       );
     case 'failed':
+      // The customer's own cancel is no alarm: grey, not red (review #14).
       return (
         <span
-          className={cn(circle, 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200')}
+          className={cn(
+            circle,
+            reasonOf(view.payment) === 'cancelled'
+              ? 'bg-gray-100 text-gray-700 dark:bg-gray-700 dark:text-gray-200'
+              : 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-200',
+          )}
         >
           <CrossCircleIcon className="size-9" />
         </span>
@@ -165,9 +173,9 @@ function ResultMark({ phase }: { phase: ResultView['phase'] }) {
   }
 }
 
-function ResultTitle({ phase }: { phase: ResultView['phase'] }) {
+function ResultTitle({ view }: { view: ResultView }) {
   const { t } = useTranslation('checkout');
-  switch (phase) {
+  switch (view.phase) {
     case 'verifying':
       return t('result.verifying.title');
     case 'timedOut':
@@ -175,7 +183,9 @@ function ResultTitle({ phase }: { phase: ResultView['phase'] }) {
     case 'paid':
       return t('result.success.title');
     case 'failed':
-      return t('result.failure.title');
+      return reasonOf(view.payment) === 'cancelled'
+        ? t('result.cancelled.title')
+        : t('result.failure.title');
     case 'refunded':
       return t('result.refunded.title');
     case 'superseded':
@@ -223,15 +233,24 @@ function ResultText({ view }: { view: ResultView }) {
           <p className={lead}>{t('result.superseded.detail')}</p>
         </>
       );
-    case 'failed':
+    case 'failed': {
+      // Worded from the gateway's answer: a decline, the customer's cancel, or an error.
+      const reason = reasonOf(view.payment);
+      const [text, detail] =
+        reason === 'declined'
+          ? [t('result.failure.declined'), t('result.failure.declinedDetail')]
+          : reason === 'cancelled'
+            ? [t('result.cancelled.text'), t('result.cancelled.detail')]
+            : reason === 'error'
+              ? [t('result.failure.text'), t('result.failure.errorDetail')]
+              : [t('result.failure.text'), t('result.failure.detail')];
       return (
         <>
-          <p className={cn(lead, 'font-medium text-gray-900 dark:text-gray-50')}>
-            {t('result.failure.text')}
-          </p>
-          <p className={lead}>{t('result.failure.detail')}</p>
+          <p className={cn(lead, 'font-medium text-gray-900 dark:text-gray-50')}>{text}</p>
+          <p className={lead}>{detail}</p>
         </>
       );
+    }
     case 'unknown':
       return <p className={lead}>{t('result.unknown.text')}</p>;
   }
@@ -259,9 +278,10 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
   const invoices = payment ? payment.invoices : query.invoiceIds;
   const amount = payment ? payment.amount : query.amount;
   const orderId = payment ? payment.order_id : query.orderId;
-  const date = payment ? formatDateTime(payment.settled_at ?? payment.created_at) : null;
-  const rows: { label: string; value: ReactNode; mono?: boolean }[] = [];
-  if (orderId) rows.push({ label: t('result.details.order'), value: orderId, mono: true });
+  // Madrid time, as the server gives it (review #27).
+  const date = payment ? formatDateTime(payment.date, payment.time) : null;
+  const rows: { label: string; value: ReactNode }[] = [];
+  if (orderId) rows.push({ label: t('result.details.order'), value: orderId });
   if (amount !== null)
     rows.push({ label: t('result.details.amount'), value: formatAmount(amount) });
   if (invoices.length > 0) {
@@ -282,10 +302,16 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
         </StatusBadge>
       ) : view.phase === 'superseded' ? (
         <StatusBadge tone="neutral">{t('result.status.superseded')}</StatusBadge>
+      ) : reasonOf(payment) === 'cancelled' ? (
+        <StatusBadge tone="neutral">{t('result.status.cancelled')}</StatusBadge>
       ) : (
         <StatusBadge tone="danger">{t('result.status.failed')}</StatusBadge>
       ),
   });
+  // Spec §4: the failure address's own message, quoted as it came (plain text, one line).
+  if (view.phase === 'failed' && query.message) {
+    rows.push({ label: t('result.details.message'), value: `“${query.message}”` });
+  }
   const refund = payment?.refund;
   if (refund && view.phase === 'paid') {
     rows.push({
@@ -300,9 +326,6 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
       ),
     });
   }
-  if (payment) {
-    rows.push({ label: t('result.details.paymentId'), value: payment.payment_id, mono: true });
-  }
 
   return (
     <section
@@ -316,12 +339,7 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
         {rows.map((row) => (
           <div key={row.label} className="flex items-baseline justify-between gap-4 py-2">
             <dt className="shrink-0 text-gray-700 dark:text-gray-300">{row.label}</dt>
-            <dd
-              className={cn(
-                'min-w-0 text-right font-semibold text-gray-900 dark:text-gray-50',
-                row.mono ? 'font-mono text-xs break-all' : 'break-words tabular-nums',
-              )}
-            >
+            <dd className="min-w-0 text-right font-semibold break-words text-gray-900 tabular-nums dark:text-gray-50">
               {row.value}
             </dd>
           </div>
@@ -394,7 +412,9 @@ function ResultActions({
             to={retryHref(view.payment ? view.payment.invoices : query.invoiceIds)}
             className={buttonClasses('primary')}
           >
-            {t('result.actions.retry')}
+            {reasonOf(view.payment) === 'declined'
+              ? t('result.actions.otherCard')
+              : t('result.actions.retry')}
           </Link>
           {home}
         </>

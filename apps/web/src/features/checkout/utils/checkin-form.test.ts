@@ -4,16 +4,68 @@ import {
   type CheckinForm,
   emptyCheckinForm,
   initPaymentBody,
+  type ResolvedCheckinForm,
+  resolveForm,
   type SavedCard,
 } from './checkin-form';
 
-const card: SavedCard = { id: 'pm-1', name: 'Mi tarjeta', last4: '0004', type: 'VISA' };
+const card: SavedCard = {
+  id: 'pm-1',
+  name: 'Mi tarjeta',
+  last4: '0004',
+  type: 'VISA',
+  isMain: false,
+};
+const main: SavedCard = {
+  id: 'pm-2',
+  name: 'Principal',
+  last4: '1111',
+  type: 'VISA',
+  isMain: true,
+};
 const options = { availableMethods: ['credit_card'] as const, savedCards: [card] };
-const form = (patch: Partial<CheckinForm>): CheckinForm => ({ ...emptyCheckinForm, ...patch });
+const form = (patch: Partial<ResolvedCheckinForm>): ResolvedCheckinForm => ({
+  ...emptyCheckinForm,
+  method: null,
+  cardSource: 'new',
+  ...patch,
+});
+
+describe('the confirmation as it opens (review #5)', () => {
+  const open = (patch: Partial<CheckinForm>, savedCards: SavedCard[]) =>
+    resolveForm(
+      { ...emptyCheckinForm, ...patch },
+      { availableMethods: ['credit_card'], savedCards },
+    );
+
+  it("chooses the card and the customer's main saved card", () => {
+    expect(open({}, [card, main])).toMatchObject({
+      method: 'credit_card',
+      cardSource: 'saved',
+      savedCardId: 'pm-2',
+      acceptedConditions: false,
+    });
+    // No main card among them: the first.
+    expect(open({}, [card])).toMatchObject({ cardSource: 'saved', savedCardId: 'pm-1' });
+    // No saved card: a new one.
+    expect(open({}, [])).toMatchObject({ cardSource: 'new', savedCardId: null });
+  });
+
+  it('keeps what the customer changed', () => {
+    expect(open({ cardSource: 'new' }, [card, main])).toMatchObject({ cardSource: 'new' });
+    expect(open({ savedCardId: 'pm-1' }, [card, main])).toMatchObject({ savedCardId: 'pm-1' });
+  });
+
+  it('chooses no method when the tenant takes none', () => {
+    expect(resolveForm(emptyCheckinForm, { availableMethods: [], savedCards: [] }).method).toBe(
+      null,
+    );
+  });
+});
 
 describe('"Aceptar y continuar" (spec §4 "Card payment")', () => {
   it('is disabled until a method is chosen and the conditions are accepted', () => {
-    expect(canAccept(emptyCheckinForm, options)).toBe(false);
+    expect(canAccept(form({}), options)).toBe(false);
     expect(canAccept(form({ method: 'credit_card' }), options)).toBe(false);
     expect(canAccept(form({ acceptedConditions: true }), options)).toBe(false);
     expect(canAccept(form({ method: 'credit_card', acceptedConditions: true }), options)).toBe(
@@ -88,5 +140,9 @@ describe('the init-payment body', () => {
       simulate_decline: true,
     });
     expect(initPaymentBody({ ...base, target, form: card })).not.toHaveProperty('simulate_decline');
+    expect(initPaymentBody({ ...base, target, form: card })).not.toHaveProperty('method');
+    expect(initPaymentBody({ ...base, target, form: { ...card, method: 'paypal' } })).toMatchObject(
+      { method: 'paypal' },
+    );
   });
 });

@@ -4,18 +4,18 @@ import { fromCents, toCents } from '@/lib/money';
 /**
  * What the payment confirmation was opened for (spec §2 route table): the Pay button of an invoice
  * (`?invoiceId=..&amount=..`, several invoices comma-separated) or the select-to-pay mode of the
- * payments list (`?payments=id1,id2&amount=..`). The amount is what the customer was shown; the
- * server computes the real one and refuses a different amount (PRODUCT.md "Payments").
+ * payments list (`?payments=id1,id2&amount=..`). The address's amount is never shown nor sent:
+ * the screen shows what the server computes (PRODUCT.md "Screens"; review #7).
  */
 export type CheckinTarget =
   | { kind: 'invoices'; invoiceIds: string[] }
   | { kind: 'payments'; paymentIds: string[]; invoiceId?: string };
 
-/** Spec §8 "Card payment": "Importe inválido", "No se proporcionó ID de factura". */
-export type CheckinQueryError = 'invalidAmount' | 'missingInvoice';
+/** Spec §8 "Card payment": "No se proporcionó ID de factura". */
+export type CheckinQueryError = 'missingInvoice';
 
 export type CheckinQuery =
-  { ok: true; target: CheckinTarget; amount: number } | { ok: false; errors: CheckinQueryError[] };
+  { ok: true; target: CheckinTarget } | { ok: false; errors: CheckinQueryError[] };
 
 /** The contract's limits: ids of at most 64 characters, at most 200 of them. */
 const maxIdLength = 64;
@@ -46,12 +46,11 @@ export function parseIdList(value: string | null): string[] | null {
 
 /**
  * Reads the confirmation's query. Unlike the spec's client, nothing is made up when it is missing
- * (no sample invoice, no 45.00): the screen shows what is wrong instead of paying something else.
+ * (no sample invoice): the screen shows what is wrong instead of paying something else. The
+ * `amount` parameter is ignored: what is owed comes from the server.
  */
 export function parseCheckinQuery(search: URLSearchParams): CheckinQuery {
   const errors: CheckinQueryError[] = [];
-  const amount = parseAmountParam(search.get('amount'));
-  if (amount === null) errors.push('invalidAmount');
 
   const paymentIds = parseIdList(search.get('payments'));
   const invoiceIds = parseIdList(search.get('invoiceId'));
@@ -64,9 +63,7 @@ export function parseCheckinQuery(search: URLSearchParams): CheckinQuery {
   }
   if (!target) errors.push('missingInvoice');
 
-  return target && amount !== null && errors.length === 0
-    ? { ok: true, target, amount }
-    : { ok: false, errors };
+  return target && errors.length === 0 ? { ok: true, target } : { ok: false, errors };
 }
 
 /** Spec §2: the confirmation's back link leads to the invoice (or the payments it came from). */

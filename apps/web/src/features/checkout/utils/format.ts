@@ -1,13 +1,12 @@
-const pad = (value: number): string => String(value).padStart(2, '0');
-
 /**
  * A moment as the payment screens show it (spec §9: dates dd/mm/yyyy, time 24 h with the suffix
- * " h"), in the browser's time zone: `05/03/2025 17:30 h`. `null` for an invalid date.
+ * " h"), from the Madrid date (`YYYY-MM-DD`) and time (`HH:MM`) the server sends, like the
+ * notifications' date and time: never the browser's clock or time zone (review #27).
+ * `null` when either is not of that shape.
  */
-export function formatDateTime(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) return null;
-  const day = `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
-  return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())} h`;
+export function formatDateTime(date: string | null | undefined, time: string | null | undefined) {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date ?? '');
+  const clock = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time ?? '');
+  if (!day || !clock) return null;
+  return `${day[3]}/${day[2]}/${day[1]} ${clock[1]}:${clock[2]} h`;
 }

@@ -17,6 +17,9 @@ const answer = (status: PaymentStatusAnswer['status']): PaymentStatusAnswer => (
   card_saved: false,
   created_at: '2025-05-12T15:30:00.000Z',
   settled_at: status === 'pending' ? null : '2025-05-12T15:31:00.000Z',
+  failure: null,
+  date: '2025-05-12',
+  time: '17:31',
   refund: null,
 });
 

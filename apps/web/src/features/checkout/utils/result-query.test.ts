@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentSession } from './payment-session';
-import { parseResultQuery, retryHref } from './result-query';
+import { messageParam, parseResultQuery, retryHref } from './result-query';
 
 const noSession: PaymentSession = {
   invoice: null,
@@ -41,6 +41,7 @@ describe('the result address (spec §2 "Payment result", §4)', () => {
       invoiceIds: ['F1'],
       amount: 45,
       orderId: '1234abc',
+      message: 'El pago fue cancelado',
     });
   });
 
@@ -57,7 +58,18 @@ describe('the result address (spec §2 "Payment result", §4)', () => {
       invoiceIds: ['F7'],
       amount: 12.5,
       orderId: null,
+      message: null,
     });
+  });
+
+  it("keeps the spec's message as one line of plain text, at most 200 characters", () => {
+    expect(messageParam(null)).toBeNull();
+    expect(messageParam('   ')).toBeNull();
+    expect(messageParam(' El pago\n\tfue\u0000 cancelado ')).toBe('El pago fue cancelado');
+    expect(messageParam('<b>hola</b>')).toBe('<b>hola</b>');
+    const long = messageParam('x'.repeat(500));
+    expect(long).toHaveLength(200);
+    expect(long?.endsWith('…')).toBe(true);
   });
 
   it('ignores ids that are not ids', () => {

@@ -18,7 +18,25 @@ export type ResultQuery = {
   invoiceIds: string[];
   amount: number | null;
   orderId: string | null;
+  /**
+   * Spec §4: the `message` of a failure's address (the spec's client writes "El pago fue
+   * cancelado o falló" when it has none). Plain text, one line, at most 200 characters; shown as
+   * the address's words, never as the portal's verdict.
+   */
+  message: string | null;
 };
+
+const maxMessageLength = 200;
+
+/** The `message` parameter as one line of plain text, or null when there is nothing to show. */
+export function messageParam(value: string | null): string | null {
+  const text = (value ?? '')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!text) return null;
+  return text.length > maxMessageLength ? `${text.slice(0, maxMessageLength - 1)}…` : text;
+}
 
 const isId = (value: string | null): value is string =>
   value !== null && /^[\w-]{1,64}$/.test(value.trim());
@@ -54,6 +72,7 @@ export function parseResultQuery(
     invoiceIds,
     amount: parseAmountParam(search.get('amount') ?? session.amount),
     orderId: isId(orderId) ? orderId : null,
+    message: messageParam(search.get('message')),
   };
 }
 

@@ -13,6 +13,7 @@ afterEach(() => vi.unstubAllGlobals());
 const field = (name: string) => screen.getByLabelText(name);
 
 async function fill(user: ReturnType<typeof userEvent.setup>, message = '¿Abrís en agosto?') {
+  await user.clear(field('Nombre'));
   await user.type(field('Nombre'), 'Laura');
   await user.type(field('Empresa'), 'Particular');
   await user.type(field('Asunto'), 'Horario de agosto');
@@ -29,6 +30,10 @@ describe('contact (spec §2 "Contact", §5)', () => {
     const calls = mockApi({});
     await renderWithQuery(<ContactScreen />, { path: '/contacto' });
     const user = userEvent.setup();
+    // The signed-in customer's name comes filled in, and where the answer goes is said (#18).
+    expect((field('Nombre') as HTMLInputElement).value).toBe('Ana');
+    expect(screen.getByText('Te responderemos a a@x.test.')).toBeTruthy();
+    await user.clear(field('Nombre'));
     await user.type(field('Asunto'), '   ');
     await user.click(submit());
 
@@ -74,7 +79,8 @@ describe('contact (spec §2 "Contact", §5)', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Enviar nuevo mensaje' }));
-    expect((field('Nombre') as HTMLInputElement).value).toBe('');
+    // A fresh form: the customer's name again, nothing else.
+    expect((field('Nombre') as HTMLInputElement).value).toBe('Ana');
     expect((field('Mensaje') as HTMLTextAreaElement).value).toBe('');
     expect(
       (screen.getByRole('checkbox', { name: /política de privacidad/ }) as HTMLInputElement)
@@ -214,7 +220,8 @@ describe('contact (spec §2 "Contact", §5)', () => {
     mockApi({});
     await renderWithQuery(<ContactScreen />, { path: '/contacto', language: 'eu' });
     await userEvent.click(screen.getByRole('button', { name: 'Bidali mezua' }));
-    await waitFor(() => expect(screen.getAllByText('Eremu hau derrigorrezkoa da')).toHaveLength(4));
+    // The name is the customer's, filled in: the three other texts are required.
+    await waitFor(() => expect(screen.getAllByText('Eremu hau derrigorrezkoa da')).toHaveLength(3));
     expect(screen.getByText('Pribatutasun-politika onartu behar duzu')).toBeTruthy();
   });
 });

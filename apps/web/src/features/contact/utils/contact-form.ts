@@ -1,11 +1,10 @@
 import type { TFieldError } from '@portal/contract/errors';
-import { hasUnsafeText } from '@portal/contract/input-safety';
+import { ZContactRequest } from '@portal/contract/account';
 import type { ApiError } from '@/lib/api-client';
 
 /**
- * The contact form of spec §2 and its rules of spec §5, written out here rather than imported from
- * the contract's zod schema (zod stays out of the browser, decision 005); the codes and the limits
- * are the contract's (`ZContactRequest`), which contact-form.test.ts checks.
+ * The contact form of spec §2 and its rules of spec §5: the contract's schema (`ZContactRequest`),
+ * the one the server checks with (decision 019), and the limits its character count shows.
  */
 export type ContactValues = {
   name: string;
@@ -49,24 +48,32 @@ export type ContactErrors = Partial<Record<ContactField, ContactFieldError>>;
 
 /** Spec §5: required after trimming ("Este campo es obligatorio"), within the contract's length. */
 export function checkText(field: TextFieldName, value: string): ContactFieldError | undefined {
-  const text = value.trim();
-  if (!text) return 'required';
-  if (text.length > maxLengths[field]) return 'too_long';
-  // What every call refuses (a pasted control character or a broken one): said here, before sending.
-  if (hasUnsafeText(text)) return 'invalid_characters';
-  return undefined;
+  const result = ZContactRequest.shape[field].safeParse(value);
+  return result.success ? undefined : toFieldError(result.error.issues[0]?.message);
 }
 
-/** Spec §5 "Contact": the four texts, then the privacy box ("Debe aceptar la política de privacidad"). */
+const toFieldError = (code: string | undefined): ContactFieldError =>
+  code && knownCodes.has(code) ? (code as ContactFieldError) : 'invalid';
+
+/**
+ * Spec §5 "Contact": the contract's own schema (`ZContactRequest`, the one the server checks
+ * with), its first code per field.
+ */
 export function validateContact(values: ContactValues): ContactErrors {
+  const result = ZContactRequest.safeParse(values);
   const errors: ContactErrors = {};
-  for (const field of ['name', 'company', 'subject', 'message'] as const) {
-    const error = checkText(field, values[field]);
-    if (error) errors[field] = error;
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && isContactField(field) && !errors[field]) {
+      errors[field] = toFieldError(issue.message);
+    }
   }
-  if (!values.acceptPrivacy) errors.acceptPrivacy = 'privacy_required';
   return errors;
 }
+
+const isContactField = (value: string): value is ContactField =>
+  (contactFields as readonly string[]).includes(value);
 
 export function hasErrors(errors: ContactErrors): boolean {
   return Object.values(errors).some(Boolean);

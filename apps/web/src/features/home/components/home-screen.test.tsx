@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAuth } from '@/lib/auth-store';
-import { lastItemsRange, previousMonthRange } from '@/lib/dates';
+import { lastItemsRange, previousMonthRange, todayApiDate } from '@/lib/dates';
 import { mockApi, renderWithQuery } from '@/testing/mock-api';
 import { HomeScreen } from './home-screen';
 
@@ -12,6 +12,15 @@ beforeEach(() => vi.spyOn(console, 'error').mockImplementation(() => {}));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('home (spec §2 "Home")', () => {
+  it('opens with the hero the route gives it, above the rest', async () => {
+    mockApi({});
+    signIn('Laura');
+    await renderWithQuery(<HomeScreen hero={<section aria-label="hero" />} />, { path: '/home' });
+    const hero = screen.getByRole('region', { name: 'hero' });
+    const stats = screen.getByRole('region', { name: 'Resumen del mes pasado' });
+    expect(hero.compareDocumentPosition(stats) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('greets by name, else by e-mail, else with the default label', async () => {
     mockApi({});
     signIn('Laura García');
@@ -36,11 +45,19 @@ describe('home (spec §2 "Home")', () => {
       '/invoices': () => ({
         json: {
           invoices: [
-            { invoice_id: 'F-OLD', invoice_date: '20250101', status: 1, amount: 0, total: 10 },
+            {
+              invoice_id: 'F-OLD',
+              invoice_date: '20250101',
+              status: 1,
+              state: 'paid',
+              amount: 0,
+              total: 10,
+            },
             {
               invoice_id: 'F-NEW',
               invoice_date: '20250301',
               status: 0,
+              state: 'overdue',
               amount: 47.19,
               total: 47.19,
             },
@@ -57,6 +74,7 @@ describe('home (spec §2 "Home")', () => {
               amount: 47.19,
               due_date: '20200306',
               method: 'Tarjeta',
+              method_kind: 'card',
               status: 'overdue',
             },
           ],
@@ -74,13 +92,19 @@ describe('home (spec §2 "Home")', () => {
       ...lastItemsRange(),
       page: '1',
     });
+    // The last payment is one already due: the range stops at today.
+    expect(calls.find((c) => c.path === '/payments')?.body).toMatchObject({
+      datefrom: lastItemsRange().datefrom,
+      dateto: todayApiDate(),
+    });
 
     const invoice = await screen.findByRole('link', { name: /Última factura/ });
     expect(invoice.getAttribute('href')).toBe('/invoice-detail/F-NEW');
     expect(invoice.textContent).toContain('Factura F-NEW');
     expect(invoice.textContent).toContain('01/03/2025');
     expect(invoice.textContent).toContain('47,19\u00a0€');
-    expect(invoice.textContent).toContain('Pendiente');
+    // The status the server computed: overdue, as on every list.
+    expect(invoice.textContent).toContain('Vencida');
 
     const payment = await screen.findByRole('link', { name: /Último pago/ });
     expect(payment.getAttribute('href')).toBe('/mis-pagos');

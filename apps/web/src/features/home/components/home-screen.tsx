@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { useAuth } from '@/lib/auth';
@@ -6,8 +7,12 @@ import { ManagementTiles } from './management-tiles';
 import { Shortcuts } from './shortcuts';
 import { Statistics } from './statistics';
 
-/** Spec §2 "Home": greeting, company card, management tiles, statistics and shortcuts. */
-export function HomeScreen() {
+/**
+ * Spec §2 "Home": greeting, then what is owed (`hero`, composed by the route: the balance is its
+ * own feature; PRODUCT.md "Screens" puts it first), the shortcuts, the previous month's summary,
+ * the management tiles and the company card.
+ */
+export function HomeScreen({ hero }: { hero?: ReactNode }) {
   const { t } = useTranslation('invoices');
   const { user } = useAuth();
   // Spec §2: the user name, or the e-mail, or a default user label.
@@ -19,10 +24,11 @@ export function HomeScreen() {
         <p className="mt-1 text-gray-700 dark:text-gray-300">{t('home.welcome')}</p>
       </header>
       <div className="mt-6 grid gap-6 lg:grid-cols-12">
-        <CompanySection className="lg:col-span-4" />
-        <ManagementTiles className="lg:col-span-8" />
-        <Statistics className="lg:col-span-6" />
+        {hero && <div className="lg:col-span-12">{hero}</div>}
         <Shortcuts className="lg:col-span-6" />
+        <Statistics className="lg:col-span-6" />
+        <ManagementTiles className="lg:col-span-8" />
+        <CompanySection className="lg:col-span-4" />
       </div>
     </div>
   );

@@ -6,10 +6,10 @@ import { ChevronRightIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import { invoiceStatusTones, paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, interactiveCardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
-import { formatDate, lastItemsRange, todayApiDate } from '@/lib/dates';
-import { homeInvoiceStatus } from '@/lib/invoice-status';
+import { formatDate, lastItemsRange } from '@/lib/dates';
+import { invoiceStatusLabel } from '@/lib/invoice-status';
 import { formatAmount } from '@/lib/money';
-import { type PaymentStatus, statusOfPayment } from '@/lib/payment-status';
+import type { PaymentStatus } from '@/lib/payment-status';
 import { cn } from '@/utils/cn';
 import { useLastInvoice } from '../api/get-last-invoice';
 import { useLastPayment } from '../api/get-last-payment';
@@ -48,7 +48,6 @@ const note = 'mt-1 block text-sm text-gray-600 dark:text-gray-400';
 export function Shortcuts({ className }: { className?: string }) {
   const { t } = useTranslation('invoices');
   const range = lastItemsRange();
-  const today = todayApiDate();
   const invoice = useLastInvoice(range);
   const payment = useLastPayment(range);
   const lastInvoice = invoice.data;
@@ -81,8 +80,8 @@ export function Shortcuts({ className }: { className?: string }) {
                   <span className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
                     {formatAmount(lastInvoice.total)}
                   </span>
-                  <StatusBadge tone={invoiceStatusTones[homeInvoiceStatus(lastInvoice.status)]}>
-                    {t(`invoiceStatus.${homeInvoiceStatus(lastInvoice.status)}`)}
+                  <StatusBadge tone={invoiceStatusTones[invoiceStatusLabel(lastInvoice.state)]}>
+                    {t(`invoiceStatus.${invoiceStatusLabel(lastInvoice.state)}`)}
                   </StatusBadge>
                 </span>
               </>
@@ -103,7 +102,7 @@ export function Shortcuts({ className }: { className?: string }) {
                 due={t('home.shortcuts.dueOn', {
                   date: formatDate(lastPayment.due_date) ?? t('common.noDate'),
                 })}
-                status={statusOfPayment(lastPayment, today)}
+                status={lastPayment.status}
               />
             )}
           </ShortcutCard>

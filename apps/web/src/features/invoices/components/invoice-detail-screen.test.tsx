@@ -15,6 +15,7 @@ const detail = {
   pending: 43.56,
   customer_name: 'Laura García Martín',
   status: 0,
+  state: 'overdue',
   lines: [
     {
       person: 'Laura',
@@ -31,25 +32,31 @@ const detail = {
       payment_id: 'a',
       duedate: '20250306',
       method: 'Tarjeta',
+      method_kind: 'card',
       import: 21.78,
       paiddate: '20250306',
       state: 'paid',
+      status: 'paid',
     },
     {
       payment_id: 'b',
       duedate: '20200406',
       method: 'Tarjeta',
+      method_kind: 'card',
       import: 21.78,
       paiddate: null,
       state: 'pending',
+      status: 'overdue',
     },
     {
       payment_id: 'c',
       duedate: '20990506',
       method: 'Tarjeta',
+      method_kind: 'card',
       import: 21.78,
       paiddate: null,
       state: 'pending',
+      status: 'pending',
     },
   ],
 };
@@ -73,9 +80,11 @@ describe('invoice detail (spec §2 "Invoice detail")', () => {
       await screen.findByRole('heading', { level: 1, name: 'Factura F2025-00010' }),
     ).toBeTruthy();
     expect(calls.find((c) => c.path === '/invoice')?.body).toEqual({ invoice_id: 'F2025-00010' });
-    // Spec §9: dd-mm-yyyy on the detail.
-    expect(screen.getAllByText('01-03-2025').length).toBeGreaterThan(0);
-    expect(screen.getAllByText('Laura García Martín').length).toBeGreaterThan(0);
+    // One date format on every screen (finding #21), number and date once, in the heading.
+    expect(screen.getAllByText('01/03/2025')).toHaveLength(1);
+    expect(screen.getAllByText('Laura García Martín')).toHaveLength(1);
+    // The status the server sent: partly paid, but an instalment is overdue.
+    expect(screen.getAllByText('Vencida').length).toBeGreaterThan(0);
     const amounts = screen.getByRole('region', { name: 'Importes' });
     expect(within(amounts).getByText('11,34 €')).toBeTruthy();
     expect(within(amounts).getByText('65,34 €')).toBeTruthy();
@@ -86,17 +95,20 @@ describe('invoice detail (spec §2 "Invoice detail")', () => {
       within(lines)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Persona', 'Concepto', 'Cuota', 'Cantidad', 'Valor unitario']);
+    ).toEqual(['Persona', 'Concepto', 'Cuota', 'Cantidad', 'Valor unitario', 'Importe']);
+    // The line total: 3 × 5,00 €.
+    expect(within(lines).getAllByText('15,00 €').length).toBeGreaterThan(0);
 
     const payments = screen.getByRole('region', { name: 'Pagos' });
     expect(within(payments).getAllByText('Vencido').length).toBeGreaterThan(0);
     expect(within(payments).getAllByText('Pagado').length).toBeGreaterThan(0);
 
-    // Spec §4: the amount to pay is the sum of the unpaid instalments.
+    // The amount to pay is what the server says is still owed.
     expect(screen.getByRole('link', { name: /Pagar 43,56/ }).getAttribute('href')).toBe(
       '/payment-checkin?invoiceId=F2025-00010&amount=43.56',
     );
-    expect(screen.getByRole('button', { name: /Compartir/ }).hasAttribute('disabled')).toBe(true);
+    // No placeholder: the spec's disabled "share" is gone.
+    expect(screen.queryByRole('button', { name: /Compartir/ })).toBeNull();
 
     const nav = screen.getByRole('navigation', { name: 'Otras facturas' });
     expect(
@@ -105,23 +117,30 @@ describe('invoice detail (spec §2 "Invoice detail")', () => {
     expect(within(nav).queryByRole('link', { name: 'Factura siguiente' })).toBeNull();
   });
 
-  it('disables pay with the paid label when nothing is owed', async () => {
+  it('offers no pay button when nothing is owed: the status badge says paid', async () => {
     mockApi({
       '/invoice': () => ({
         json: {
           invoice: {
             ...detail,
             status: 1,
+            state: 'paid',
             pending: 0,
-            payments: detail.payments.map((p) => ({ ...p, paiddate: '20250306', state: 'paid' })),
+            payments: detail.payments.map((p) => ({
+              ...p,
+              paiddate: '20250306',
+              state: 'paid',
+              status: 'paid',
+            })),
           },
         },
       }),
       '/invoices/related': () => ({ json: related }),
     });
     await renderWithQuery(<InvoiceDetailScreen invoiceId="F2025-00010" />);
-    const pay = await screen.findByRole('button', { name: 'Pagada' });
-    expect(pay.hasAttribute('disabled')).toBe(true);
+    await screen.findByRole('heading', { level: 1, name: 'Factura F2025-00010' });
+    expect(screen.getByText('Pagada')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Pagada' })).toBeNull();
     expect(screen.queryByRole('link', { name: /Pagar/ })).toBeNull();
   });
 

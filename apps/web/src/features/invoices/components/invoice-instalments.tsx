@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { paymentMethodName } from '@/lib/payment-method-name';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { formatDate } from '@/lib/dates';
 import { formatAmount } from '@/lib/money';
-import { derivePaymentStatus, instalmentDates } from '@/lib/payment-status';
 import { cn } from '@/utils/cn';
 import type { InvoiceDetail } from '../api/get-invoice';
 
@@ -14,20 +14,15 @@ const th =
 const td = 'px-3 py-2 text-gray-900 print:px-2 dark:text-gray-100';
 
 /**
- * Spec §2 "Invoice detail" payments: due date, method, amount, paid date, and the status of spec §4
- * (paid, overdue, pending). A table from `md` and on paper; blocks on a phone.
+ * Spec §2 "Invoice detail" payments: due date, method, amount, paid date, and the status the
+ * server computed (paid, overdue, pending, cancelled). A table from `md` and on paper; blocks on a
+ * phone.
  */
-export function InvoiceInstalments({
-  instalments,
-  today,
-}: {
-  instalments: readonly Instalment[];
-  today: string;
-}) {
+export function InvoiceInstalments({ instalments }: { instalments: readonly Instalment[] }) {
   const { t } = useTranslation('invoices');
   const rows = instalments.map((instalment) => ({
     instalment,
-    status: derivePaymentStatus(instalmentDates(instalment), today),
+    status: instalment.status,
     due: formatDate(instalment.duedate) ?? t('common.noDate'),
     paid: formatDate(instalment.paiddate) ?? t('invoiceDetail.payments.notPaid'),
   }));
@@ -56,7 +51,10 @@ export function InvoiceInstalments({
                 <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                   <Item label={t('invoiceDetail.payments.dueDate')} value={due} />
                   <Item label={t('invoiceDetail.payments.paidDate')} value={paid} />
-                  <Item label={t('invoiceDetail.payments.method')} value={instalment.method} />
+                  <Item
+                    label={t('invoiceDetail.payments.method')}
+                    value={paymentMethodName(instalment, t)}
+                  />
                 </dl>
               </li>
             ))}
@@ -86,7 +84,7 @@ export function InvoiceInstalments({
                 {rows.map(({ instalment, status, due, paid }) => (
                   <tr key={instalment.payment_id}>
                     <td className={cn(td, 'whitespace-nowrap')}>{due}</td>
-                    <td className={td}>{instalment.method}</td>
+                    <td className={td}>{paymentMethodName(instalment, t)}</td>
                     <td className={cn(td, 'text-right whitespace-nowrap tabular-nums')}>
                       {formatAmount(instalment.import)}
                     </td>

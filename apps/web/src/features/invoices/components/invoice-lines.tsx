@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
-import { formatAmount, formatNumber } from '@/lib/money';
+import { formatAmount, formatNumber, fromCents, toCents } from '@/lib/money';
 import { cn } from '@/utils/cn';
 import type { InvoiceDetail } from '../api/get-invoice';
 
@@ -10,9 +10,13 @@ const th =
   'px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase print:px-2 print:text-gray-700 dark:text-gray-400';
 const td = 'px-3 py-2 align-top text-gray-900 print:px-2 dark:text-gray-100';
 
+/** A line's amount before VAT: quantity times unit value, in whole cents (as the PDF shows it). */
+const lineTotal = (line: Line): number =>
+  fromCents(Math.round(toCents(line.unit_price) * line.quantity));
+
 /**
- * Spec §2 "Invoice detail" lines: person, concept, quota, quantity, unit value. A table from `md`
- * and on paper; on a phone, one block per line.
+ * Spec §2 "Invoice detail" lines: person, concept, quota, quantity, unit value and the line's
+ * amount. A table from `md` and on paper; on a phone, one block per line.
  */
 export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
   const { t } = useTranslation('invoices');
@@ -33,7 +37,7 @@ export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
                 <div className="flex items-baseline justify-between gap-3">
                   <p className="font-semibold text-gray-900 dark:text-gray-50">{line.concept}</p>
                   <p className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
-                    {formatAmount(line.unit_price * line.quantity)}
+                    {formatAmount(lineTotal(line))}
                   </p>
                 </div>
                 <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
@@ -70,6 +74,9 @@ export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
                   <th scope="col" className={cn(th, 'text-right')}>
                     {t('invoiceDetail.lines.unitPrice')}
                   </th>
+                  <th scope="col" className={cn(th, 'text-right')}>
+                    {t('invoiceDetail.lines.amount')}
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-gray-100 dark:divide-gray-700 print:divide-gray-300">
@@ -86,6 +93,11 @@ export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
                       <span className="block text-xs text-gray-600 dark:text-gray-400">
                         {t('invoiceDetail.lines.vatRate', { rate: formatNumber(line.iva) })}
                       </span>
+                    </td>
+                    <td
+                      className={cn(td, 'text-right font-semibold whitespace-nowrap tabular-nums')}
+                    >
+                      {formatAmount(lineTotal(line))}
                     </td>
                   </tr>
                 ))}

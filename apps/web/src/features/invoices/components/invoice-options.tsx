@@ -1,27 +1,27 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { CardIcon, DownloadIcon, PrintIcon, ShareIcon } from '@/components/ui/icons';
+import { CardIcon, DownloadIcon, PrintIcon } from '@/components/ui/icons';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { getLanguage } from '@/lib/i18n';
-import type { InvoiceStatus } from '@/lib/invoice-status';
 import { formatAmount } from '@/lib/money';
 import { invoiceCheckinHref } from '@/lib/payment-checkin';
 import { cn } from '@/utils/cn';
 import { useDownloadInvoicePdf } from '../api/get-invoice-pdf';
+import { Spinner } from '@/components/ui/spinner';
 
 type InvoiceOptionsProps = {
   invoiceId: string;
-  status: InvoiceStatus;
-  isPayable: boolean;
-  amountToPay: number;
+  /** What the server says is still owed, or null when nothing is (paid, cancelled). */
+  amountToPay: number | null;
 };
 
 /**
- * Spec §2 "Invoice detail" options: download (the PDF in the interface language), print, pay
- * (disabled with the paid label when not payable, spec §4) and share (disabled).
+ * Spec §2 "Invoice detail" options: pay (only when something is owed: a paid or cancelled invoice
+ * says so in its status badge, not in a disabled button), download (the PDF in the interface
+ * language) and print. The spec's disabled "share" is left out (no placeholders, PRODUCT.md).
  */
-export function InvoiceOptions({ invoiceId, status, isPayable, amountToPay }: InvoiceOptionsProps) {
+export function InvoiceOptions({ invoiceId, amountToPay }: InvoiceOptionsProps) {
   const { t } = useTranslation('invoices');
   const download = useDownloadInvoicePdf(invoiceId, getLanguage());
 
@@ -34,7 +34,7 @@ export function InvoiceOptions({ invoiceId, status, isPayable, amountToPay }: In
         {t('invoiceDetail.options.title')}
       </h2>
       <div className="mt-3 grid gap-2">
-        {isPayable ? (
+        {amountToPay !== null && (
           <Link
             to={invoiceCheckinHref(invoiceId, amountToPay)}
             className={buttonClasses('primary')}
@@ -42,13 +42,6 @@ export function InvoiceOptions({ invoiceId, status, isPayable, amountToPay }: In
             <CardIcon className="size-5" />
             {t('invoiceDetail.options.pay', { amount: formatAmount(amountToPay) })}
           </Link>
-        ) : (
-          <Button disabled>
-            <CardIcon className="size-5" />
-            {status === 'cancelled'
-              ? t('invoiceDetail.options.cancelled')
-              : t('invoiceDetail.options.paid')}
-          </Button>
         )}
         <Button
           variant="secondary"
@@ -56,14 +49,7 @@ export function InvoiceOptions({ invoiceId, status, isPayable, amountToPay }: In
           disabled={download.isPending}
           aria-describedby={download.isError ? 'invoice-download-error' : undefined}
         >
-          {download.isPending ? (
-            <span
-              aria-hidden="true"
-              className="size-5 animate-spin rounded-full border-2 border-gray-300 border-t-gray-700 motion-reduce:animate-[spin_3s_linear_infinite] dark:border-gray-600 dark:border-t-gray-200"
-            />
-          ) : (
-            <DownloadIcon className="size-5" />
-          )}
+          {download.isPending ? <Spinner size="md" /> : <DownloadIcon className="size-5" />}
           {download.isPending
             ? t('invoiceDetail.options.downloading')
             : t('invoiceDetail.options.download')}
@@ -71,13 +57,6 @@ export function InvoiceOptions({ invoiceId, status, isPayable, amountToPay }: In
         <Button variant="secondary" onClick={() => window.print()}>
           <PrintIcon className="size-5" />
           {t('invoiceDetail.options.print')}
-        </Button>
-        <Button variant="secondary" disabled aria-describedby="invoice-share-soon">
-          <ShareIcon className="size-5" />
-          {t('invoiceDetail.options.share')}
-          <span id="invoice-share-soon" className="text-xs font-normal">
-            ({t('common.comingSoon')})
-          </span>
         </Button>
       </div>
       {download.isError && (

@@ -5,10 +5,9 @@ import { CompanyLogo } from '@/components/ui/company-logo';
 import { ChevronLeftIcon, ChevronRightIcon } from '@/components/ui/icons';
 import { invoiceStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, pageClasses, sectionTitleClasses } from '@/components/ui/surfaces';
-import { formatDetailDate, todayApiDate } from '@/lib/dates';
-import { amountToPay, invoiceCardStatus, isInvoicePayable } from '@/lib/invoice-status';
+import { formatDate } from '@/lib/dates';
+import { invoiceStatusLabel, isPayableInvoice } from '@/lib/invoice-status';
 import { formatAmount } from '@/lib/money';
-import { instalmentDates } from '@/lib/payment-status';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import type { InvoiceDetail } from '../api/get-invoice';
@@ -18,25 +17,17 @@ import { InvoiceLines } from './invoice-lines';
 import { InvoiceOptions } from './invoice-options';
 
 /**
- * One invoice (spec §2 "Invoice detail"): previous/next, number, date (dd-mm-yyyy), customer,
- * amounts with the VAT, lines, instalments and the options. Printing shows the invoice only: the
- * app's chrome, the navigation and the options carry `print:hidden`, and a print-only heading
- * names the company instead.
+ * One invoice (spec §2 "Invoice detail"): number, date and customer once in the heading, the
+ * status the server computed, amounts with the VAT, lines, instalments, the options, and the
+ * previous/next invoice at the end (the header's back link is the one way back). Dates read
+ * dd/mm/yyyy like every other screen. Printing shows the invoice only: the app's chrome, the
+ * navigation and the options carry `print:hidden`, and a print-only heading names the company.
  */
 export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
   const { t } = useTranslation('invoices');
-  const today = todayApiDate();
-  const status = invoiceCardStatus({
-    status: invoice.status,
-    amount: invoice.pending,
-    total: invoice.total,
-  });
-  const payable = {
-    status: invoice.status,
-    total: invoice.total,
-    payments: invoice.payments.map((p) => ({ ...instalmentDates(p), amount: p.import })),
-  };
-  const date = formatDetailDate(invoice.invoice_date) ?? t('common.noDate');
+  const status = invoiceStatusLabel(invoice.state);
+  const isPayable = isPayableInvoice({ state: invoice.state, amount: invoice.pending });
+  const date = formatDate(invoice.invoice_date) ?? t('common.noDate');
 
   return (
     <article
@@ -44,17 +35,27 @@ export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
       className={cn(pageClasses, 'print:max-w-none print:p-0 print:text-black')}
     >
       <PrintHeading />
-      <RelatedNavigation invoiceId={invoice.invoice_id} />
 
-      <header className="mt-4 flex flex-wrap items-start justify-between gap-3 print:mt-6">
-        <div>
+      <header className="flex flex-wrap items-start justify-between gap-3 print:mt-6">
+        <div className="min-w-0">
           <h1
             id="invoice-title"
-            className="text-2xl font-bold text-gray-900 sm:text-3xl dark:text-gray-50"
+            className="text-2xl font-bold break-words text-gray-900 sm:text-3xl dark:text-gray-50"
           >
             {t('invoiceDetail.title', { id: invoice.invoice_id })}
           </h1>
-          <p className="mt-1 text-gray-700 dark:text-gray-300">{date}</p>
+          <dl className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-gray-700 dark:text-gray-300">
+            <div className="flex gap-1">
+              <dt className="sr-only">{t('invoiceDetail.date')}</dt>
+              <dd>{date}</dd>
+            </div>
+            <div className="flex min-w-0 gap-1">
+              <dt>{t('invoiceDetail.customer')}:</dt>
+              <dd className="font-medium break-words text-gray-900 dark:text-gray-100">
+                {invoice.customer_name}
+              </dd>
+            </div>
+          </dl>
         </div>
         <StatusBadge tone={invoiceStatusTones[status]} className="text-sm">
           {t(`invoiceStatus.${status}`)}
@@ -63,18 +64,8 @@ export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] print:block print:space-y-6">
         <div className="min-w-0 space-y-6">
-          <section aria-labelledby="invoice-data" className={cn(cardClasses, 'p-4 sm:p-5')}>
-            <h2 id="invoice-data" className="sr-only">
-              {t('invoiceDetail.number')}
-            </h2>
-            <dl className="grid gap-4 sm:grid-cols-3">
-              <Field label={t('invoiceDetail.number')} value={invoice.invoice_id} />
-              <Field label={t('invoiceDetail.date')} value={date} />
-              <Field label={t('invoiceDetail.customer')} value={invoice.customer_name} />
-            </dl>
-          </section>
           <InvoiceLines lines={invoice.lines} />
-          <InvoiceInstalments instalments={invoice.payments} today={today} />
+          <InvoiceInstalments instalments={invoice.payments} />
         </div>
 
         {/* On a phone the total and the pay button come first, before the lines. */}
@@ -94,24 +85,13 @@ export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
           </section>
           <InvoiceOptions
             invoiceId={invoice.invoice_id}
-            status={status}
-            isPayable={isInvoicePayable(payable, today)}
-            amountToPay={amountToPay(payable, today)}
+            amountToPay={isPayable ? invoice.pending : null}
           />
         </div>
       </div>
-    </article>
-  );
-}
 
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-gray-600 uppercase dark:text-gray-400 print:text-gray-700">
-        {label}
-      </dt>
-      <dd className="mt-0.5 font-semibold break-words text-gray-900 dark:text-gray-50">{value}</dd>
-    </div>
+      <RelatedNavigation invoiceId={invoice.invoice_id} />
+    </article>
   );
 }
 
@@ -153,11 +133,12 @@ function RelatedNavigation({ invoiceId }: { invoiceId: string }) {
   const previous = related.data?.previous_invoice_id ?? null;
   const next = related.data?.next_invoice_id ?? null;
   const enabled = 'text-primary-ink hover:bg-gray-100 dark:hover:bg-gray-800';
-  const disabled = 'cursor-not-allowed text-gray-600 dark:text-gray-400';
+  // Visibly off at the ends: lighter, no hover, not a link.
+  const disabled = 'cursor-not-allowed text-gray-400 dark:text-gray-500';
   return (
     <nav
       aria-label={t('invoiceDetail.navigation')}
-      className="-mx-2 flex items-center justify-between gap-2 print:hidden"
+      className="mt-8 flex items-center justify-between gap-2 border-t border-gray-200 pt-4 dark:border-gray-700 print:hidden"
     >
       {previous ? (
         <Link to={paths.invoiceDetail.href(previous)} className={cn(navLink, enabled)}>

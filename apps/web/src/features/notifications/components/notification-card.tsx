@@ -1,14 +1,11 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
-import { Button, buttonClasses } from '@/components/ui/button';
-import { ChevronRightIcon } from '@/components/ui/icons';
 import { cardClasses } from '@/components/ui/surfaces';
 import { cn } from '@/utils/cn';
 import type { NotificationItem } from '../api/get-notifications';
 import { useNotificationsT } from '../use-notifications-t';
 import { appLinkOf } from '../utils/app-link';
-import { wordNotification } from '../utils/payment-wording';
-import { CheckIcon, TrashIcon } from './notification-icons';
+import { wordNotification } from '../utils/notification-wording';
+import { NotificationCardActions } from './notification-card-actions';
 
 type NotificationCardProps = {
   notification: NotificationItem;
@@ -20,10 +17,6 @@ type NotificationCardProps = {
   onMarkRead: () => void;
   onDelete: () => void;
 };
-
-/** A secondary button (button.tsx) that is a square icon button on a phone. */
-const deleteClasses =
-  'ms-auto inline-flex h-11 w-10 shrink-0 items-center justify-center gap-2 rounded-xl border border-gray-300 bg-white text-sm font-semibold text-gray-900 transition hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:cursor-not-allowed disabled:opacity-60 sm:ms-0 sm:w-auto sm:px-4 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:hover:bg-gray-700';
 
 /**
  * One notification (spec §2, §3): title, message, time, read or unread; "Acceder" opens what it is
@@ -40,9 +33,8 @@ export function NotificationCard({
   const { t } = useNotificationsT();
   const titleId = useId();
   const { time, date, isRead } = notification;
-  // Payment notifications are worded here, in the reader's language, from their parameters.
+  // The portal's notifications are worded here, in the reader's language, from their parameters.
   const { title, message } = wordNotification(notification, t);
-  const link = appLinkOf(notification.link);
   // Every card has the same buttons: their names also say which notification they act on.
   const about = (action: string) => `${action}: ${title}`;
 
@@ -101,55 +93,15 @@ export function NotificationCard({
         </p>
         {/* In the multi-select mode the bar below acts on the chosen ones: no buttons per card. */}
         {!selection && (
-          <div className="mt-3 flex flex-wrap items-center gap-2">
-            {link?.kind === 'app' && (
-              <Link
-                to={link.path}
-                onClick={onOpen}
-                aria-label={about(t('item.open'))}
-                className={buttonClasses('primary')}
-              >
-                {t('item.open')}
-                <ChevronRightIcon className="-me-1 size-4" />
-              </Link>
-            )}
-            {link?.kind === 'external' && (
-              <a
-                href={link.href}
-                // Another site: it learns nothing of this page and cannot script it.
-                rel="noopener noreferrer"
-                onClick={onOpen}
-                aria-label={about(t('item.open'))}
-                className={buttonClasses('primary')}
-              >
-                {t('item.open')}
-                <ChevronRightIcon className="-me-1 size-4" />
-              </a>
-            )}
-            {!isRead && (
-              <Button
-                variant="secondary"
-                disabled={busy}
-                onClick={onMarkRead}
-                aria-label={about(t('item.markRead'))}
-              >
-                <CheckIcon className="hidden size-4 sm:block" />
-                {t('item.markRead')}
-              </Button>
-            )}
-            {/* A phone has room for the trash can only; the name says "Eliminar" everywhere. */}
-            <button
-              type="button"
-              className={deleteClasses}
-              disabled={busy}
-              onClick={onDelete}
-              aria-label={about(t('item.delete'))}
-              title={t('item.delete')}
-            >
-              <TrashIcon className="size-4 shrink-0" />
-              <span className="hidden sm:inline">{t('item.delete')}</span>
-            </button>
-          </div>
+          <NotificationCardActions
+            link={appLinkOf(notification.link)}
+            isRead={isRead}
+            busy={busy}
+            about={about}
+            onOpen={onOpen}
+            onMarkRead={onMarkRead}
+            onDelete={onDelete}
+          />
         )}
       </div>
     </article>

@@ -4,18 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MainLayout } from '@/components/layouts/main-layout';
 import { setAuth } from '@/lib/auth-store';
 import { mockApi, renderWithQuery } from '@/testing/mock-api';
+import type { NotificationItem } from '../api/get-notifications';
 import { NotificationsScreen } from './notifications-screen';
 
-type Note = {
-  id: string;
-  title: string;
-  message: string;
-  date: string;
-  time: string;
-  isRead: boolean;
-  type: string;
-  link: string | null;
-};
+type Note = NotificationItem;
 
 /** `YYYY-MM-DD` of the browser's day `offset` days from today. */
 function dayFromToday(offset: number): string {
@@ -28,6 +20,7 @@ function dayFromToday(offset: number): string {
 
 const note = (id: string, daysAgo: number, isRead: boolean, link: string | null = null): Note => ({
   id,
+  source: 'organisation',
   title: `Aviso ${id}`,
   message: `Texto del aviso ${id}`,
   date: dayFromToday(-daysAgo),
@@ -258,7 +251,7 @@ describe('notifications (spec §2 "Notifications")', () => {
     expect(all.indeterminate).toBe(true);
 
     await userEvent.click(screen.getByRole('button', { name: 'Eliminar' }));
-    const dialog = screen.getByRole('dialog', { name: '¿Eliminar 2 notificaciones?' });
+    const dialog = await screen.findByRole('dialog', { name: '¿Eliminar 2 notificaciones?' });
     // Cancel keeps everything.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     expect(screen.queryByRole('dialog', { name: /Eliminar/ })).toBeNull();
@@ -266,7 +259,7 @@ describe('notifications (spec §2 "Notifications")', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Eliminar' }));
     await userEvent.click(
-      within(screen.getByRole('dialog', { name: /Eliminar/ })).getByRole('button', {
+      within(await screen.findByRole('dialog', { name: /Eliminar/ })).getByRole('button', {
         name: 'Eliminar',
       }),
     );

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
+import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/utils/cn';
 import { useAddBankAccount } from '../api/add-bank-account';
@@ -16,12 +17,11 @@ import {
   validateBankAccount,
 } from '../utils/bank-account-form';
 import { type FieldErrors, hasErrors, maxLengths, serverFieldErrors } from '../utils/field-rules';
-import { TextField } from './form-fields';
 import { Notice } from './notice';
 import { limitReached } from '../utils/limit-error';
 import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 const fieldOrder: readonly BankAccountField[] = ['iban', 'holder', 'nif', 'entity', 'alias'];
 

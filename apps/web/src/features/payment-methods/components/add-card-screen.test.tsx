@@ -88,7 +88,7 @@ describe('add a card (spec §2 "Add card", PCI DSS SAQ A)', () => {
     await renderScreen(<AddCardScreen />, '/añadir-tarjeta');
     const checkbox = screen.getByRole('checkbox', { name: es.mainMethod.checkbox });
     await userEvent.click(checkbox);
-    const dialog = screen.getByRole('dialog', { name: es.mainMethod.dialog.title });
+    const dialog = await screen.findByRole('dialog', { name: es.mainMethod.dialog.title });
     expect(dialog.textContent).toContain('el equipo de Club Demo la revisa');
     expect(dialog.textContent).toContain(es.mainMethod.dialog.afterSave);
     expect((checkbox as HTMLInputElement).checked).toBe(false);

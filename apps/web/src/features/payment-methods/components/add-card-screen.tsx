@@ -8,11 +8,12 @@ import { useAddCard } from '../api/add-card';
 import { usePaymentMethodsTexts } from '../texts';
 import { maxLengths, validateAlias } from '../utils/field-rules';
 import { limitReached } from '../utils/limit-error';
-import { TextField } from './form-fields';
 import { MainMethodField } from './main-method-field';
 import { LockCardIcon } from './method-icons';
 import { Notice } from './notice';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
+import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
 
 /**
  * Spec §2 "Add card" (/añadir-tarjeta), PCI DSS SAQ A: the customer types only an optional alias
@@ -103,12 +104,7 @@ export function AddCardScreen() {
 
         <div className="space-y-3 border-t border-gray-200 pt-5 dark:border-gray-700">
           <Button type="submit" disabled={isStarting} className="w-full sm:w-auto sm:min-w-64">
-            {isStarting && (
-              <span
-                aria-hidden="true"
-                className="size-5 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-[spin_3s_linear_infinite]"
-              />
-            )}
+            {isStarting && <Spinner size="md" tone="current" />}
             {isStarting ? t('addCard.redirecting') : t('addCard.submit')}
           </Button>
           <p role="status" className="sr-only">

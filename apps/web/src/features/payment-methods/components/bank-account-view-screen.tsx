@@ -15,7 +15,7 @@ import {
 } from './method-view';
 import { Notice } from './notice';
 import { useFlash } from './use-flash';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 /**
  * Spec §2 "Bank account view" (/bank-account?id=<method id>): IBAN, holder, NIF and entity; the

@@ -58,7 +58,7 @@ describe('paying by bank transfer (spec §2 "Add bank transfer", "Bank data")', 
     serve();
     await renderScreen(<BankTransferScreen variant="add" />, '/add-bank-transfer');
     await userEvent.click(screen.getByRole('checkbox', { name: es.mainMethod.checkbox }));
-    const dialog = screen.getByRole('dialog', { name: es.mainMethod.dialog.title });
+    const dialog = await screen.findByRole('dialog', { name: es.mainMethod.dialog.title });
     expect(dialog.textContent).toContain(es.mainMethod.dialog.transfer);
     expect(
       within(dialog).getByRole('link', { name: es.mainMethod.dialog.contact }).getAttribute('href'),

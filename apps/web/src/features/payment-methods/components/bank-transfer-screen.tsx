@@ -4,7 +4,7 @@ import { cn } from '@/utils/cn';
 import { usePaymentMethodsTexts } from '../texts';
 import { BankTransferDetails } from './bank-transfer-details';
 import { MainMethodField } from './main-method-field';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 /**
  * Spec §2 "Add bank transfer" (/add-bank-transfer: what paying by transfer means, the data to pay

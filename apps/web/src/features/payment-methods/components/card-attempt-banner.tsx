@@ -11,6 +11,7 @@ import { paymentMethodsKey } from '../api/get-payment-methods';
 import { usePaymentMethodsTexts } from '../texts';
 import { cardAttemptPhase, cardAttemptPolicy, type CardAttemptPhase } from '../utils/card-attempt';
 import { CheckIcon } from './method-icons';
+import { Spinner } from '@/components/ui/spinner';
 
 const tones: Record<CardAttemptPhase, string> = {
   verifying: 'bg-white ring-gray-200 dark:bg-gray-800 dark:ring-gray-700',
@@ -111,12 +112,7 @@ function CardAttemptRound({
 
 function PhaseMark({ phase }: { phase: CardAttemptPhase }) {
   if (phase === 'verifying') {
-    return (
-      <span
-        aria-hidden="true"
-        className="mt-0.5 size-5 shrink-0 animate-spin rounded-full border-2 border-gray-300 border-t-primary-ink motion-reduce:animate-[spin_3s_linear_infinite] dark:border-gray-600 dark:border-t-primary-ink"
-      />
-    );
+    return <Spinner size="md" tone="primary" className="mt-0.5" />;
   }
   if (phase === 'saved') return <CheckIcon className="size-5 shrink-0" />;
   return <AlertIcon className="size-5 shrink-0" />;

@@ -8,7 +8,7 @@ import {
   MethodHeading,
   MethodViewFrame,
 } from './method-view';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 /**
  * Spec §2 "Card view" (/credit-card?id=<method id>): the card's brand, masked number, expiry and

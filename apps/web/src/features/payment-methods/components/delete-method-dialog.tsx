@@ -9,7 +9,7 @@ import { Notice } from './notice';
 
 /** A destructive button: red in both themes, white text (AA on red-700 and red-600). */
 export const dangerButtonClasses =
-  'inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-red-600 dark:hover:bg-red-700 dark:focus-visible:outline-red-400';
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-red-800 dark:hover:bg-red-900 dark:focus-visible:outline-red-400';
 
 /**
  * Spec §2: deleting asks first, in a modal (Cancel / Delete). A refusal of the API (the main
@@ -42,8 +42,11 @@ export function DeleteMethodDialog({
   const canTry = kind === null || kind === 'network' || kind === 'generic';
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    // The delete button is gone with a refusal: the focus stays in the dialog, on its way out.
-    if (!canTry) cancelRef.current?.focus();
+    // The delete button is gone with a refusal: the focus stays in the dialog, on its way out. On
+    // the next task: the dialog's focus trap first reacts to the focused button's removal.
+    if (canTry) return;
+    const timer = setTimeout(() => cancelRef.current?.focus());
+    return () => clearTimeout(timer);
   }, [canTry]);
 
   return (

@@ -3,12 +3,12 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { Checkbox } from '@/components/ui/text-field';
 import { useVisualConfig } from '@/lib/visual-config';
 import { useRequestMainMethod } from '../api/request-main-method';
 import { usePaymentMethodsTexts } from '../texts';
 import { limitReached } from '../utils/limit-error';
 import type { PaymentMethod } from '../utils/method-display';
-import { checkboxClasses } from './form-fields';
 import { Notice } from './notice';
 
 type MainMethodFieldProps =
@@ -44,20 +44,14 @@ export function MainMethodField(props: MainMethodFieldProps) {
 
   return (
     <div>
-      <label className="flex cursor-pointer items-start gap-3 has-[:disabled]:cursor-default">
-        <input
-          type="checkbox"
-          checked={isMain}
-          disabled={isMain || isPending}
-          // Never checked here: the change is a request (the modal).
-          onChange={open}
-          aria-describedby={isMain || isPending ? noteId : undefined}
-          className={checkboxClasses}
-        />
-        <span className="font-medium text-gray-900 dark:text-gray-50">
-          {t('mainMethod.checkbox')}
-        </span>
-      </label>
+      <Checkbox
+        checked={isMain}
+        disabled={isMain || isPending}
+        // Never checked here: the change is a request (the modal).
+        onChange={open}
+        describedBy={isMain || isPending ? noteId : undefined}
+        label={t('mainMethod.checkbox')}
+      />
       <p
         id={noteId}
         role="status"

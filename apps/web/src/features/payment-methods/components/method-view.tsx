@@ -5,6 +5,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { AlertIcon, SearchIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
+import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, todayApiDate } from '@/lib/dates';
 import { cn } from '@/utils/cn';
@@ -20,15 +21,14 @@ import {
   validateHolder,
 } from '../utils/field-rules';
 import { methodName, type MethodKind, type PaymentMethod } from '../utils/method-display';
-import { dangerButtonClasses, DeleteMethodDialog } from './delete-method-dialog';
-import { TextField } from './form-fields';
+import { DeleteMethodDialog } from './delete-method-dialog';
 import { MainMethodField } from './main-method-field';
 import { MethodBadges } from './method-item';
 import { PencilIcon, TrashIcon } from './method-icons';
 import { Notice } from './notice';
 import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 /** `2026-11-21T15:30:00.000Z` -> `21/11/2026` (the browser's day), spec §9. */
 export function formatCreatedAt(iso: string): string | null {
@@ -313,28 +313,35 @@ export function MethodActions({ method }: { method: PaymentMethod }) {
       <section className={cn(cardClasses, 'p-4 sm:p-6')} aria-label={t('mainMethod.checkbox')}>
         <MainMethodField method={method} />
       </section>
-      <div>
-        <button
-          type="button"
-          onClick={() => setDeleting(true)}
-          className={cn(dangerButtonClasses, 'w-full sm:w-auto')}
-        >
-          <TrashIcon className="size-5" />
-          {t('common.delete')}
-        </button>
-        <DeleteMethodDialog
-          method={method}
-          name={name}
-          open={isDeleting}
-          onClose={() => setDeleting(false)}
-          onDeleted={() =>
-            navigate(paths.paymentMethods, {
-              replace: true,
-              state: withFlash({ kind: 'deleted', name }),
-            })
-          }
-        />
-      </div>
+      {/* The main method cannot be deleted (the API refuses): not offered. A quiet button: deleting
+          is not what this screen is for (review #20). */}
+      {!method.is_main && (
+        <div>
+          <button
+            type="button"
+            onClick={() => setDeleting(true)}
+            className={buttonClasses(
+              'secondary',
+              'text-red-700 hover:text-red-800 dark:text-red-300 dark:hover:text-red-200',
+            )}
+          >
+            <TrashIcon className="size-5" />
+            {t('common.delete')}
+          </button>
+          <DeleteMethodDialog
+            method={method}
+            name={name}
+            open={isDeleting}
+            onClose={() => setDeleting(false)}
+            onDeleted={() =>
+              navigate(paths.paymentMethods, {
+                replace: true,
+                state: withFlash({ kind: 'deleted', name }),
+              })
+            }
+          />
+        </div>
+      )}
     </>
   );
 }

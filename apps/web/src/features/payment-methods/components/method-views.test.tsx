@@ -101,7 +101,7 @@ describe('the view of one method', () => {
     await renderScreen(<CardViewScreen id="pm-card" />, '/credit-card?id=pm-card');
     const checkbox = await screen.findByRole('checkbox', { name: es.mainMethod.checkbox });
     await userEvent.click(checkbox);
-    const dialog = screen.getByRole('dialog', { name: es.mainMethod.dialog.title });
+    const dialog = await screen.findByRole('dialog', { name: es.mainMethod.dialog.title });
     expect((checkbox as HTMLInputElement).checked).toBe(false);
     await userEvent.click(
       within(dialog).getByRole('button', { name: es.mainMethod.dialog.request }),
@@ -177,7 +177,7 @@ describe('the view of one method', () => {
     );
     await userEvent.click(await screen.findByRole('button', { name: es.common.delete }));
     await userEvent.click(
-      within(screen.getByRole('dialog')).getByRole('button', { name: es.delete.confirm }),
+      within(await screen.findByRole('dialog')).getByRole('button', { name: es.delete.confirm }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/metodos-de-pago'));
   });

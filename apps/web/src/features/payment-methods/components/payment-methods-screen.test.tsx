@@ -106,7 +106,7 @@ describe('payment methods (spec §2 "Payment methods")', () => {
     });
     await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
     await userEvent.click(await screen.findByRole('button', { name: 'Eliminar Mi tarjeta' }));
-    const dialog = screen.getByRole('dialog', { name: es.delete.title });
+    const dialog = await screen.findByRole('dialog', { name: es.delete.title });
     expect(dialog.textContent).toContain('¿Seguro que quieres eliminar «Mi tarjeta»?');
     // Cancel deletes nothing.
     await userEvent.click(within(dialog).getByRole('button', { name: es.common.cancel }));
@@ -115,7 +115,7 @@ describe('payment methods (spec §2 "Payment methods")', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Eliminar Mi tarjeta' }));
     await userEvent.click(
-      within(screen.getByRole('dialog')).getByRole('button', { name: es.delete.confirm }),
+      within(await screen.findByRole('dialog')).getByRole('button', { name: es.delete.confirm }),
     );
     expect(await screen.findByText('Se ha eliminado el método de pago «Mi tarjeta».')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -131,15 +131,18 @@ describe('payment methods (spec §2 "Payment methods")', () => {
     );
     await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
     await userEvent.click(await screen.findByRole('button', { name: 'Eliminar Cuenta principal' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: es.delete.confirm }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(es.delete.errors.main);
     // Nothing more to try: only the way out, which has the focus.
     expect(within(dialog).queryByRole('button', { name: es.delete.confirm })).toBeNull();
-    expect(document.activeElement).toBe(
-      within(dialog).getByRole('button', { name: es.common.understood }),
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        within(dialog).getByRole('button', { name: es.common.understood }),
+      ),
     );
-    expect(screen.getByRole('link', { name: 'Cuenta principal' })).toBeTruthy();
+    // Still listed (behind the modal, hidden from screen readers while it is open).
+    expect(screen.getByRole('link', { name: 'Cuenta principal', hidden: true })).toBeTruthy();
   });
 
   it('verifies a card back from the gateway until it is saved, then lists it', async () => {

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { Button } from '@/components/ui/button';
-import { AlertIcon, BankIcon, CardIcon } from '@/components/ui/icons';
+import { BankIcon, CardIcon } from '@/components/ui/icons';
 import { OptionTile } from '@/components/ui/option-tile';
+import { ListState } from '@/components/ui/list-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { cn } from '@/utils/cn';
@@ -14,7 +14,7 @@ import { TransferIcon } from './method-icons';
 import { MethodItem } from './method-item';
 import { Notice } from './notice';
 import { useFlash } from './use-flash';
-import { Page } from './page';
+import { Page } from '@/components/ui/page';
 
 /**
  * Spec §2 "Payment methods" (/metodos-de-pago): the saved methods (holder, status, main, pending
@@ -114,9 +114,11 @@ function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
     if (query.error) console.error('Could not load the payment methods', query.error);
   }, [query.error]);
 
-  if (query.isPending) {
-    return (
-      <div role="status" aria-label={t('common.loading')}>
+  return (
+    <ListState
+      query={query}
+      isEmpty={query.data?.length === 0}
+      skeleton={
         <ul className="grid gap-3 md:grid-cols-2">
           {Array.from({ length: 2 }, (_, i) => (
             <li key={i} className={cn(cardClasses, 'flex gap-3 p-4')}>
@@ -129,39 +131,21 @@ function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
             </li>
           ))}
         </ul>
-      </div>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div
-        role="alert"
-        className={cn(cardClasses, 'flex flex-col items-center gap-3 p-8 text-center')}
-      >
-        <AlertIcon className="size-8 text-red-700 dark:text-red-300" />
-        <p className="font-medium text-gray-900 dark:text-gray-100">{t('list.loadError')}</p>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
-  }
-  if (query.data.length === 0) {
-    return (
-      <div className={cn(cardClasses, 'flex flex-col items-center gap-2 p-8 text-center')}>
-        <CardIcon className="size-8 text-gray-500 dark:text-gray-400" />
-        <p className="font-medium text-gray-900 dark:text-gray-100">{t('list.empty')}</p>
-        <p className="text-sm text-gray-600 dark:text-gray-300">{t('list.emptyHint')}</p>
-      </div>
-    );
-  }
-  return (
-    <ul aria-labelledby="saved-methods" className="grid gap-3 md:grid-cols-2">
-      {query.data.map((method) => (
-        <li key={method.id} className="min-w-0">
-          <MethodItem method={method} onDeleted={onDeleted} />
-        </li>
-      ))}
-    </ul>
+      }
+      empty={{ icon: CardIcon, title: t('list.empty'), hint: t('list.emptyHint') }}
+      texts={{
+        loading: t('common.loading'),
+        loadError: t('list.loadError'),
+        retry: t('common.retry'),
+      }}
+    >
+      <ul aria-labelledby="saved-methods" className="grid gap-3 md:grid-cols-2">
+        {query.data?.map((method) => (
+          <li key={method.id} className="min-w-0">
+            <MethodItem method={method} onDeleted={onDeleted} />
+          </li>
+        ))}
+      </ul>
+    </ListState>
   );
 }

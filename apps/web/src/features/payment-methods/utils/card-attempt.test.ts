@@ -10,6 +10,9 @@ const attempt = (patch: Partial<CardAttemptStatus>): CardAttemptStatus => ({
   card_saved: false,
   created_at: '2026-11-21T15:30:00.000Z',
   settled_at: null,
+  failure: null,
+  date: '2025-05-12',
+  time: '17:31',
   refund: null,
   ...patch,
 });

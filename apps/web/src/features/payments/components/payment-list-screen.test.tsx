@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAuth } from '@/lib/auth-store';
 import { mockApi, renderWithQuery } from '@/testing/mock-api';
+import { stubViewport } from '@/testing/viewport';
 import { PaymentListScreen } from './payment-list-screen';
 
 const payments = [
@@ -12,6 +13,7 @@ const payments = [
     amount: 15.73,
     due_date: '20990105',
     method: 'Tarjeta',
+    method_kind: 'card',
     status: 'pending',
   },
   {
@@ -20,6 +22,7 @@ const payments = [
     amount: 21.78,
     due_date: '20200105',
     method: 'Domiciliación bancaria',
+    method_kind: 'direct_debit',
     status: 'overdue',
   },
   {
@@ -29,15 +32,17 @@ const payments = [
     due_date: '20200101',
     paid_date: '20200102',
     method: 'Tarjeta',
+    method_kind: 'card',
     status: 'paid',
   },
   {
-    // Spec §4: an invalid due date shows as pending, never overdue.
+    // The status is the server's, whatever the dates look like: the browser derives nothing.
     payment_id: 'p4',
     invoice_id: 'F4',
     amount: 10,
     due_date: 'garbage',
     method: 'Tarjeta',
+    method_kind: 'card',
     status: 'overdue',
   },
 ];
@@ -45,18 +50,26 @@ const payments = [
 beforeEach(() => {
   setAuth({ accessToken: 't', user: { id: '1', code: 'C', name: 'Ana', email: 'a@x.test' } });
   vi.spyOn(console, 'error').mockImplementation(() => {});
+  // Cards (a phone) unless a test asks for the desktop table.
+  stubViewport(390);
 });
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments list (spec §2 "Payments list", §4)', () => {
-  it('shows each payment with the status of spec §4', async () => {
+  it('shows each payment with the status the server sent, and a Pagar on each unpaid one', async () => {
     mockApi({ '/payments': () => ({ json: { payments, has_more: false } }) });
     await renderWithQuery(<PaymentListScreen />, { path: '/mis-pagos' });
     const list = await screen.findByRole('list', { name: 'Pagos' });
     const items = within(list).getAllByRole('listitem');
     expect(
       items.map((item) => within(item).getByText(/^(Pendiente|Vencido|Pagado)$/).textContent),
-    ).toEqual(['Pendiente', 'Vencido', 'Pagado', 'Pendiente']);
+    ).toEqual(['Pendiente', 'Vencido', 'Pagado', 'Vencido']);
+    expect(
+      within(items[1] as HTMLElement)
+        .getByRole('link', { name: 'Pagar el plazo de la factura F2: 21,78\u00a0€' })
+        .getAttribute('href'),
+    ).toBe('/payment-checkin?payments=p2&amount=21.78');
+    expect(within(items[2] as HTMLElement).queryByRole('link', { name: /Pagar/ })).toBeNull();
     expect(within(items[2] as HTMLElement).getByText('Pagado el 02/01/2020')).toBeTruthy();
     expect(
       within(items[0] as HTMLElement)
@@ -99,8 +112,9 @@ describe('payments list (spec §2 "Payments list", §4)', () => {
 
     const mode = screen.getByRole('button', { name: 'Seleccionar para pagar' });
     await userEvent.click(mode);
-    // Only the unpaid ones (pending, overdue, invalid date = pending) can be chosen.
+    // Only the unpaid ones (pending, overdue) can be chosen; their own Pagar steps aside.
     expect(screen.getAllByRole('checkbox')).toHaveLength(3);
+    expect(screen.queryAllByRole('link', { name: /Pagar el plazo/ })).toHaveLength(0);
     expect(screen.getByText('0 pagos seleccionados')).toBeTruthy();
     expect(
       screen.getByRole('button', { name: 'Pagar seleccionados' }).hasAttribute('disabled'),
@@ -131,6 +145,28 @@ describe('payments list (spec §2 "Payments list", §4)', () => {
     expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(
       true,
     );
+  });
+
+  it('is a table on a desktop, with the hero the route gives it above', async () => {
+    stubViewport(1280);
+    mockApi({ '/payments': () => ({ json: { payments, has_more: false } }) });
+    await renderWithQuery(<PaymentListScreen hero={<p>hero</p>} />, { path: '/mis-pagos' });
+    const table = await screen.findByRole('table', { name: 'Pagos' });
+    expect(screen.getByText('hero')).toBeTruthy();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Vencimiento', 'Factura', 'Importe', 'Forma de pago', 'Estado', 'Acciones']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[1] as HTMLElement).getByText('Vencido')).toBeTruthy();
+    expect(
+      within(rows[1] as HTMLElement).getByRole('link', { name: /Pagar el plazo/ }),
+    ).toBeTruthy();
+    expect(within(rows[2] as HTMLElement).queryByRole('link', { name: /Pagar/ })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Seleccionar para pagar' }));
+    expect(within(table).getAllByRole('checkbox')).toHaveLength(3);
   });
 
   it('shows the spec’s text when loading more fails (spec §8)', async () => {

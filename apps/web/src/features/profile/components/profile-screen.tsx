@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useLayoutEffect } from 'react';
+import { type ReactNode, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import {
@@ -34,10 +34,8 @@ export function ProfileScreen() {
   const profile = useUserProfile(user?.id ?? '');
   const error = profile.error;
 
-  // Spec §6: on the profile a 401 or 403 clears the auth and goes to /login. A layout effect: it
-  // runs as the error is shown, on React and on Preact alike (Preact runs a plain effect a frame
-  // later, where React flushes it at once after a store update).
-  useLayoutEffect(() => {
+  // Spec §6: on the profile a 401 or 403 clears the auth and goes to /login.
+  useEffect(() => {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) endSession();
   }, [error]);
 

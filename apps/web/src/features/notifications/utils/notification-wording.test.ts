@@ -1,0 +1,164 @@
+import i18next from 'i18next';
+import { formatAmount } from '@/lib/money';
+import { portalNotificationTypes, type TPortalNotificationEvent } from '@portal/contract';
+import { describe, expect, it } from 'vitest';
+import type { NotificationItem } from '../api/get-notifications';
+import type { NotificationsT } from '../use-notifications-t';
+import { wordNotification } from './notification-wording';
+
+const locales = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<Record<string, unknown>>('../../../locales/*/notifications.json', {
+      eager: true,
+      import: 'default',
+    }),
+  ).map(([path, texts]) => [/locales\/(\w+)\//.exec(path)?.[1] ?? '', texts]),
+);
+const languages = ['es', 'ca', 'en', 'eu'] as const;
+
+async function tIn(language: string): Promise<NotificationsT> {
+  const i18n = i18next.createInstance();
+  await i18n.init({
+    lng: language,
+    ns: ['notifications'],
+    defaultNS: 'notifications',
+    resources: { [language]: { notifications: locales[language] ?? {} } },
+    interpolation: { escapeValue: false },
+  });
+  return i18n.getFixedT(language, 'notifications') as unknown as NotificationsT;
+}
+
+const base = { id: 'n1', date: '2026-11-20', time: '10:00', isRead: false, link: null };
+const portal = (event: TPortalNotificationEvent): NotificationItem => ({
+  ...base,
+  source: 'portal',
+  ...event,
+});
+
+/** One of each type the portal creates, as the API serves it. */
+const samples: TPortalNotificationEvent[] = [
+  {
+    type: 'payment_succeeded',
+    params: { payment_id: 'p1', amount_cents: 26499, invoices: ['F2026-00083'] },
+  },
+  { type: 'payment_failed', params: { payment_id: 'p1', amount_cents: 26499 } },
+  {
+    type: 'payment_overpaid',
+    params: {
+      payment_id: 'p1',
+      amount_cents: 4590,
+      refund_cents: 4590,
+      invoices: ['F2026-00084'],
+      refund: 'automatic',
+    },
+  },
+  {
+    type: 'payment_refunded',
+    params: { payment_id: 'p1', refund_cents: 4590, invoices: ['F2026-00084'] },
+  },
+  { type: 'invoice_new', params: { invoice_id: 'F2026-00090' } },
+  { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
+  { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
+];
+
+describe('notifications worded in the reader language from type and parameters', () => {
+  it('has a sample of every type the contract knows', () => {
+    expect(samples.map((s) => s.type).sort()).toEqual([...portalNotificationTypes].sort());
+  });
+
+  it.each(languages)(
+    'words every type in %s, with no missing key and no Spanish left',
+    async (language) => {
+      const t = await tIn(language);
+      const spanish = await tIn('es');
+      for (const sample of samples) {
+        const worded = wordNotification(portal(sample), t);
+        expect(worded.title, sample.type).not.toMatch(/^(payment|events)\.|\{\{/);
+        expect(worded.message, sample.type).not.toMatch(/^(payment|events)\.|\{\{/);
+        if (language !== 'es') {
+          expect(worded.title, sample.type).not.toBe(
+            wordNotification(portal(sample), spanish).title,
+          );
+        }
+      }
+    },
+  );
+
+  it('formats amounts with the app money formatter and names the invoices', async () => {
+    for (const language of languages) {
+      const worded = wordNotification(
+        portal(samples[0] as TPortalNotificationEvent),
+        await tIn(language),
+      );
+      expect(worded.message).toContain(formatAmount(264.99));
+      expect(worded.message).toContain('F2026-00083');
+    }
+  });
+
+  it('words a payment not completed in English and Basque', async () => {
+    const failed = portal({
+      type: 'payment_failed',
+      params: { payment_id: 'p', amount_cents: 26499 },
+    });
+    expect(wordNotification(failed, await tIn('en'))).toEqual({
+      title: 'Payment not completed',
+      message: `The payment of ${formatAmount(264.99)} was not completed. You can try again.`,
+    });
+    expect(wordNotification(failed, await tIn('eu')).title).toBe('Ordainketa ez da osatu');
+  });
+
+  it('tells a partial surplus and a manual refund apart', async () => {
+    const partial = wordNotification(
+      portal({
+        type: 'payment_overpaid',
+        params: {
+          payment_id: 'p',
+          amount_cents: 10000,
+          refund_cents: 2500,
+          invoices: ['F1'],
+          refund: 'manual',
+        },
+      }),
+      await tIn('en'),
+    );
+    expect(partial).toEqual({
+      title: 'Duplicate payment: we are reviewing it',
+      message:
+        `Of your payment of ${formatAmount(100)}, ${formatAmount(25)} was for something already ` +
+        `paid (F1). Our team will refund ${formatAmount(25)} and let you know.`,
+    });
+  });
+
+  it('words the requests and a verified account without an alias', async () => {
+    const t = await tIn('ca');
+    expect(
+      wordNotification(
+        portal({
+          type: 'request_reviewed',
+          params: { request: 'verification', answer: 'rejected' },
+        }),
+        t,
+      ),
+    ).toEqual({
+      title: 'Sol·licitud rebutjada',
+      message: "La teva sol·licitud d'activació del compte bancari ha estat rebutjada.",
+    });
+    expect(
+      wordNotification(portal({ type: 'method_verified', params: { alias: ' ' } }), t).message,
+    ).toBe('El teu compte bancari ja està verificat i actiu.');
+  });
+
+  it("shows the organisation's notifications as written", async () => {
+    const note: NotificationItem = {
+      ...base,
+      source: 'organisation',
+      type: 'info',
+      title: 'Cambio de horario',
+      message: 'Abrimos de 9:00 a 14:00.',
+    };
+    expect(wordNotification(note, await tIn('en'))).toEqual({
+      title: 'Cambio de horario',
+      message: 'Abrimos de 9:00 a 14:00.',
+    });
+  });
+});

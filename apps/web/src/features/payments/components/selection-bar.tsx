@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { cardClasses } from '@/components/ui/surfaces';
+import { formatAmount, sumAmounts } from '@/lib/money';
+import { paymentsCheckinHref } from '@/lib/payment-checkin';
+import { cn } from '@/utils/cn';
+import type { Selection } from './selection';
+
+/**
+ * The running total of the select-to-pay mode (a polite live region), and the hand-over to the
+ * payment screen with the chosen instalments and their total. Fixed above the bottom bar, and
+ * placed in the page right after the rows, so "Pagar seleccionados" is the keyboard's next stop
+ * after the last checkbox (not after the filters, footer and links, 24 Tabs later).
+ */
+export function SelectionBar({ selection }: { selection: Selection }) {
+  const { t } = useTranslation('invoices');
+  const total = sumAmounts(selection.values());
+  const count = selection.size;
+  return (
+    <div className="fixed inset-x-0 bottom-20 z-20 px-4 md:bottom-4 print:hidden">
+      <div
+        className={cn(
+          cardClasses,
+          'mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-3 p-4 shadow-lg ring-2 ring-primary-ink',
+        )}
+      >
+        <p
+          aria-live="polite"
+          aria-atomic="true"
+          className="text-sm text-gray-900 dark:text-gray-100"
+        >
+          <span className="block font-medium">{t('payments.selected', { count })}</span>
+          <span className="block text-lg font-bold tabular-nums">
+            {t('payments.total', { amount: formatAmount(total) })}
+          </span>
+        </p>
+        {count > 0 ? (
+          <Link
+            to={paymentsCheckinHref([...selection.keys()], total)}
+            className={buttonClasses('primary')}
+          >
+            {t('payments.paySelected')}
+          </Link>
+        ) : (
+          <Button disabled>{t('payments.paySelected')}</Button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Every page of the web app (spec §2 "Route table"): the one table the web app's router and links
+ * read (apps/web/src/config/paths.ts re-exports it) and the server writes its links with (the reset
+ * e-mail, the invitation, the card gateway's return pages, the sign-in error, a notification's
+ * "Acceder"). Spanish and English paths are the spec's and stay as they are. Free of zod: the
+ * browser's first chunk imports it.
+ */
+export const appPaths = {
+  root: '/',
+  login: '/login',
+  register: '/register',
+  recoverPassword: '/recover-password',
+  resetPassword: '/reset-password',
+  home: '/home',
+  myActivity: '/mi-actividad',
+  userProfile: '/user-profile',
+  invoices: '/invoices',
+  invoicesAlias: '/facturas',
+  invoiceDetail: {
+    pattern: '/invoice-detail/:id',
+    href: (id: string) => `/invoice-detail/${encodeURIComponent(id)}`,
+  },
+  payments: '/mis-pagos',
+  paymentsAlias: '/pagos',
+  paymentCheckin: '/payment-checkin',
+  paymentCheckout: '/payment-checkout',
+  paymentSuccess: '/payment/success',
+  paymentError: '/payment/error',
+  paymentMethods: '/metodos-de-pago',
+  addBankAccount: '/add-bank-account',
+  addCard: '/añadir-tarjeta',
+  addBankTransfer: '/add-bank-transfer',
+  bankAccount: '/bank-account',
+  creditCard: '/credit-card',
+  bankData: '/datos-bancarios',
+  notifications: '/my-notifications',
+  contact: '/contacto',
+  privacy: '/privacidad',
+  security: '/seguridad',
+  cookies: '/cookies',
+  authCallback: {
+    pattern: '/auth/:provider/callback',
+    href: (provider: 'google' | 'apple' | 'microsoft') => `/auth/${provider}/callback`,
+  },
+  unauthorized: '/unauthorized',
+  errorGeneral: '/error/general',
+  errorNotFound: '/error/not-found',
+  errorAccessDenied: '/error/access-denied',
+} as const;
+
+export type TAppPathName = keyof typeof appPaths;
+
+/** The pattern of a page (`/invoice-detail/:id` for one with parameters). */
+export const appPathPattern = (name: TAppPathName): string => {
+  const path = appPaths[name];
+  return typeof path === 'string' ? path : path.pattern;
+};
