@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { demoSignInProviders, e2ePort, shortTokenPort, smtpPort } from './e2e/support/env.ts';
@@ -11,6 +12,14 @@ const port = e2ePort;
 const inRepo = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const dataDir = inRepo(process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`);
 const shortTokenDataDir = inRepo(`.data/e2e-${shortTokenPort}`);
+/**
+ * Debian's chrome-headless-shell (package chromium-headless-shell, which .ci/run installs): the
+ * headless browser Playwright itself prefers for tests, without the full browser's GPU process and
+ * user-interface work; the full `chromium` otherwise.
+ */
+const headlessShell = '/usr/bin/chromium-headless-shell';
+const chromium =
+  process.env.CHROMIUM_PATH ?? (existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium');
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,12 +29,16 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   // Generous: several axe scans per test on a 2-core machine.
   timeout: 60_000,
+  // CI's runner has been about 1.5 times slower than a development machine, and a context's first
+  // page loads the whole app: an assertion waits up to 10 s there (5 s is Playwright's default;
+  // a passing assertion returns as soon as it holds, so this costs nothing when all is well).
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromium,
       args: [
         '--headless',
         '--no-sandbox',

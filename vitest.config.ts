@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 /** One `vitest run` covers every package: the contract, the Redsys protocol and its simulator, the API (both engines), the bench's own tools and the web app. */
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a two-core runner, and the files
+    // then run one after another. Many wait on PostgreSQL, Redis and the processes they start as
+    // much as they compute: three at once keep both cores busy.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'redsys', include: ['packages/redsys/src/**/*.test.ts'] } },
@@ -18,12 +22,16 @@ export default defineConfig({
           name: 'api',
           include: ['apps/api/**/*.test.ts'],
           globalSetup: ['apps/api/test/global-setup.ts'],
+          // The app's modules loaded once per worker, not once per file: each file builds its own
+          // app on its own copy of the database (test/engines.ts), and nothing else is shared.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
       { test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
-      'apps/web',
+      'apps/web/vitest.config.ts',
+      'apps/web/vitest.isolated.config.ts',
     ],
   },
 });

@@ -59,7 +59,9 @@ for (const provider of signInProviders) {
   test(`signs in with ${names[provider]}`, async ({ page }) => {
     const origin = provider === 'microsoft' ? tenants.demo.origin : tenants.one.origin;
     await signInWith(page, origin, provider, 'cliente@demo.test');
-    await expect(page).toHaveURL(`${origin}/home`);
+    // The loader exchanges the code, then the home route and its texts load: under CI load this
+    // takes more than the default 5 s.
+    await expect(page).toHaveURL(`${origin}/home`, { timeout: 20_000 });
     const auth = await storedAuth(page);
     expect(auth.user?.email).toBe('cliente@demo.test');
     expect(auth.accessToken).toBeTruthy();

@@ -1,5 +1,5 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
-import { analyzeSettled } from './support/axe.ts';
+import { expectNoViolationsAnywhere } from './support/axe.ts';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   accounts,
@@ -86,12 +86,12 @@ test.describe('password sign-in', () => {
 });
 
 test.describe('guards', () => {
-  test('/metodos-de-pago without a session goes to /unauthorized', async ({ page }) => {
+  test('/metodos-de-pago without a session asks to sign in (finding #15), then comes back', async ({
+    page,
+  }) => {
     await page.goto(`${one}/metodos-de-pago`);
-    await expect(page).toHaveURL(`${one}/unauthorized`);
-    await expect(
-      page.getByRole('heading', { level: 1, name: commonTexts.errors.accessDenied.title }),
-    ).toBeVisible();
+    await expect(page).toHaveURL(`${one}/login`);
+    expect(await page.evaluate(() => localStorage.getItem('lastPath'))).toBe('/metodos-de-pago');
   });
 
   test('signed-in screens without a session go to /login', async ({ page }) => {
@@ -157,57 +157,37 @@ test.describe('the session across reloads and restarts', () => {
   });
 });
 
-test.describe('accessibility (axe)', () => {
-  const combos = [
-    { width: 390, height: 844, colorScheme: 'light' },
-    { width: 390, height: 844, colorScheme: 'dark' },
-    { width: 1280, height: 800, colorScheme: 'light' },
-    { width: 1280, height: 800, colorScheme: 'dark' },
-  ] as const;
+test.describe('accessibility (axe), at 390x844 and 1280x800, light and dark', () => {
+  const checkAxe = expectNoViolationsAnywhere;
 
-  async function checkAxe(page: Page, label: string) {
-    const { violations } = await analyzeSettled(page);
-    expect(violations, label).toEqual([]);
-  }
+  test('login, recovery and reset: no violations', async ({ page }) => {
+    await page.goto(`${demo}/login`);
+    await expect(page.getByRole('link', { name: /Google/ })).toBeVisible();
+    await checkAxe(page, 'login');
+    await page.getByRole('button', { name: t.login.submit, exact: true }).click();
+    await expect(page.getByText(t.validation.required).first()).toBeVisible();
+    await checkAxe(page, 'login with errors');
 
-  for (const { width, height, colorScheme } of combos) {
-    const at = `${width}x${height} ${colorScheme}`;
+    await page.goto(`${demo}/recover-password`);
+    await expect(page.getByRole('heading', { level: 1, name: t.recovery.title })).toBeVisible();
+    await checkAxe(page, 'recovery');
 
-    test(`login, recovery and reset at ${at}: no violations`, async ({ page }) => {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
+    await page.goto(`${demo}/reset-password?token=abc&email=cliente%40demo.test`);
+    await expect(page.getByRole('heading', { level: 1, name: t.reset.title })).toBeVisible();
+    await passwordField(page, t.fields.newPassword).fill('1234');
+    await page.getByRole('button', { name: t.reset.submit }).click();
+    await expect(page.getByText(t.validation.required)).toBeVisible();
+    await checkAxe(page, 'reset with errors');
+  });
 
-      await page.goto(`${demo}/login`);
-      await expect(page.getByRole('link', { name: /Google/ })).toBeVisible();
-      await checkAxe(page, `login ${at}`);
-      await page.getByRole('button', { name: t.login.submit, exact: true }).click();
-      await expect(page.getByText(t.validation.required).first()).toBeVisible();
-      await checkAxe(page, `login with errors ${at}`);
+  test('profile and my activity: no violations', async ({ page }) => {
+    await signInThroughApi(page, accounts.clienteDemo);
+    await page.goto(`${demo}/user-profile`);
+    await expect(page.getByRole('region', { name: t.profile.sections.billing })).toBeVisible();
+    await checkAxe(page, 'profile');
 
-      await page.goto(`${demo}/recover-password`);
-      await expect(page.getByRole('heading', { level: 1, name: t.recovery.title })).toBeVisible();
-      await checkAxe(page, `recovery ${at}`);
-
-      await page.goto(`${demo}/reset-password?token=abc&email=cliente%40demo.test`);
-      await expect(page.getByRole('heading', { level: 1, name: t.reset.title })).toBeVisible();
-      await passwordField(page, t.fields.newPassword).fill('1234');
-      await page.getByRole('button', { name: t.reset.submit }).click();
-      await expect(page.getByText(t.validation.required)).toBeVisible();
-      await checkAxe(page, `reset with errors ${at}`);
-    });
-
-    test(`profile and my activity at ${at}: no violations`, async ({ page }) => {
-      await signInThroughApi(page, accounts.clienteDemo);
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
-
-      await page.goto(`${demo}/user-profile`);
-      await expect(page.getByRole('region', { name: t.profile.sections.billing })).toBeVisible();
-      await checkAxe(page, `profile ${at}`);
-
-      await page.getByRole('link', { name: commonTexts.nav.myActivity }).first().click();
-      await expect(page.getByRole('heading', { level: 1, name: t.activity.title })).toBeVisible();
-      await checkAxe(page, `my activity ${at}`);
-    });
-  }
+    await page.getByRole('link', { name: commonTexts.nav.myActivity }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: t.activity.title })).toBeVisible();
+    await checkAxe(page, 'my activity');
+  });
 });

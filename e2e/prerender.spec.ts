@@ -33,7 +33,10 @@ async function holdScripts(page: Page) {
   return release;
 }
 
-/** Waits for the app to have taken the prerendered markup over (apps/web/src/main.tsx). */
+/**
+ * Waits for the form to be React's: the /login entry's (apps/web/src/login/main.tsx), or the app's
+ * when it took the page over (apps/web/src/main.tsx).
+ */
 async function takenOver(page: Page) {
   await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
 }
@@ -130,8 +133,11 @@ test.describe('prerendered /login, taken over', () => {
     await email.fill('early@example.com');
     release();
     await takenOver(page);
+    // The menu is the app's, which comes with the first press (docs/decisions/018).
     await page.getByRole('button', { name: 'Abrir menú' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeVisible();
     await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeHidden();
     await expect(email).toHaveValue('early@example.com');
     await email.focus();
     await page.keyboard.type('x');
@@ -139,6 +145,28 @@ test.describe('prerendered /login, taken over', () => {
     // The app's own validation runs on the typed value: only the password is missing.
     await page.getByRole('button', { name: t.login.submit, exact: true }).click();
     await expect(page.getByText(t.validation.required)).toHaveCount(1);
+  });
+
+  test('the form runs without the app, which comes only when the visitor goes further', async ({
+    page,
+  }) => {
+    const errors = watchErrors(page);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${demo}/login`);
+    await takenOver(page);
+    await page.waitForLoadState('networkidle');
+    // The /login entry and the page language's strings: no router, no i18next, no icons.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((path) => path.startsWith('/assets/login-'))).toBe(true);
+    await page.getByLabel(t.fields.email).fill('not-an-email');
+    await page.getByRole('button', { name: t.login.submit, exact: true }).click();
+    await expect(page.getByText(t.validation.invalidEmail)).toBeVisible();
+    expect(scripts.every((path) => path.startsWith('/assets/login-'))).toBe(true);
+    // Hydrated without a mismatch (React reports one as an error).
+    expect(errors).toEqual([]);
   });
 
   test('the menu pressed before the app arrived opens once it has', async ({ page }) => {

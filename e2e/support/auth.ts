@@ -34,9 +34,11 @@ export async function signInWithForm(
   { remember = false, path = '/login' }: { remember?: boolean; path?: string } = {},
 ): Promise<void> {
   await page.goto(`${account.tenant.origin}${path}`);
-  await expect(
-    page.getByRole('heading', { level: 1, name: commonTexts.login.title }),
-  ).toBeVisible();
+  // A fresh browser context sent from a signed-in path loads the whole app before it lands on
+  // /login (the session restore, then the redirect): more than 5 s on a loaded two-core runner.
+  await expect(page.getByRole('heading', { level: 1, name: commonTexts.login.title })).toBeVisible({
+    timeout: 15_000,
+  });
   await page.getByLabel(authTexts.fields.email).fill(account.email);
   await page.getByLabel(authTexts.fields.password, { exact: true }).fill(account.password);
   if (remember) await page.getByLabel(authTexts.login.rememberMe).check();
