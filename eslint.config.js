@@ -5,6 +5,9 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
+/** A string that starts like an SQL statement (the verbs the code uses, in capitals). */
+const sqlStart = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|DROP|LOCK|TRUNCATE)\\s/';
+
 export default tseslint.config(
   {
     ignores: [
@@ -15,6 +18,7 @@ export default tseslint.config(
       'playwright-report/**',
       'test-results/**',
       'bench/results/**',
+      'bench/.build/**',
     ],
   },
   js.configs.recommended,
@@ -100,5 +104,48 @@ export default tseslint.config(
   {
     files: ['apps/api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@portal/web*'] }] },
+  },
+  {
+    // The API's layers: a module's routes call services, never a repository (its own or another's).
+    files: ['apps/api/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/modules/*/routes.ts',
+              from: './apps/api/src/modules/**/repository.ts',
+              message: 'Routes call a service, never a repository (SQL stays behind the service).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only repositories hold SQL (and db/: the connection, migrations, the seed). A statement is
+    // found where it is written (a string or template starting with an SQL verb) and where it is
+    // run (`.query(` or `.exec(` given a string or template directly).
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/**/repository.ts', 'apps/api/src/db/**', 'apps/api/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(query|exec)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]',
+          message: "SQL lives in the module's repository.ts: call a repository function instead.",
+        },
+        {
+          selector: `Literal[value=${sqlStart}]`,
+          message: "SQL lives in the module's repository.ts: move this statement there.",
+        },
+        {
+          selector: `TemplateElement[value.raw=${sqlStart}]`,
+          message: "SQL lives in the module's repository.ts: move this statement there.",
+        },
+      ],
+    },
   },
 );

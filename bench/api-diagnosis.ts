@@ -158,6 +158,7 @@ export async function diagnoseApi(options: {
       customerId: at(i).customerId,
       from: iso(ranges.datefrom),
       to: iso(ranges.dateto),
+      today: iso(ranges.dateto),
       offset: 0,
       limit: 21,
     });

@@ -1,6 +1,6 @@
 import type { BenchResults } from './run.ts';
 
-/** One budget of issue 6 checked against this run's figures. */
+/** One budget of issues 6 and 21 checked against this run's figures. */
 export type BudgetCheck = {
   name: string;
   value: number;
@@ -28,10 +28,10 @@ function check(
 
 /** The budgets of the sections that ran; a section that failed misses its budgets. */
 export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetCheck[] {
-  const failed = (section: 'api' | 'pdf' | 'isolation' | 'web', budget: number) =>
+  const failed = (section: 'api' | 'pdf' | 'isolation' | 'web' | 'service', budget: number) =>
     results.errors[section] !== undefined ? budget : undefined;
   const nan = Number.NaN;
-  const { api, pdf, isolation, web } = results;
+  const { api, pdf, isolation, web, service } = results;
   const invoices = api?.throughput['/invoices']?.median;
   const minimal = api?.throughput['fastify + pg']?.median;
   return [
@@ -59,15 +59,16 @@ export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetChec
       2,
       'x',
     ),
+    // Issue 21: /login against the least a React 19 sign-in costs, built in the same run.
     ...check(
-      '/login JS+CSS (compressed)',
-      web ? Math.round((web.bytes.login.bytes / KiB) * 10) / 10 : failed('web', nan),
+      '/login JS+CSS (br) vs a minimal React 19 login',
+      web?.floor.loginRatio ?? failed('web', nan),
       'max',
-      85,
-      'KiB',
+      1.5,
+      'x',
     ),
     ...check(
-      '/invoices JS+CSS (compressed)',
+      '/invoices JS+CSS (br, signed in)',
       web ? Math.round((web.bytes.invoices.bytes / KiB) * 10) / 10 : failed('web', nan),
       'max',
       150,
@@ -84,8 +85,30 @@ export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetChec
       'Lighthouse LCP /login vs static page',
       web?.lighthouse.lcpRatio ?? failed('web', nan),
       'max',
-      1.5,
+      1.2,
       'x',
+    ),
+    // Issue 22: the compiled server against a bare Fastify + pg process, both bundled.
+    ...check(
+      'Idle RSS vs bare Fastify + pg',
+      service?.ratios.rss ?? failed('service', nan),
+      'max',
+      2,
+      'x',
+    ),
+    ...check(
+      'Start to ready vs bare Fastify + pg',
+      service?.ratios.ready ?? failed('service', nan),
+      'max',
+      2,
+      'x',
+    ),
+    ...check(
+      'Layout shift while /login is hydrated (CLS, worst run)',
+      web?.loginCls ?? failed('web', nan),
+      'max',
+      0,
+      '',
     ),
   ];
 }

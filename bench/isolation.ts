@@ -33,6 +33,8 @@ export type IsolationOptions = {
   rate: number;
   /** PDF downloads in flight at once on the busy tenant. */
   pdfDownloaders: number;
+  /** Which heavy work runs beside the reads: both (the budget's scenario), or one, to tell which costs. */
+  heavyKinds: 'both' | 'pdf' | 'batch';
   log: (line: string) => void;
 };
 
@@ -46,6 +48,7 @@ export type IsolationResults = {
     pdfLines: number;
     batchInvoices: number;
     pdfDownloaders: number;
+    heavyKinds: 'both' | 'pdf' | 'batch';
   };
   /** `/invoices` of tenant load01 alone, then while tenant load02 downloads PDFs and ingests. */
   alone: Phase;
@@ -266,9 +269,10 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         loop.catch(() => {
           heavy.failures += 1;
         });
+      const pdfs = options.heavyKinds === 'batch' ? 0 : options.pdfDownloaders;
       return Promise.all([
-        ...Array.from({ length: options.pdfDownloaders }, (_, k) => counted(pdfLoop(k))),
-        counted(batchLoop()),
+        ...Array.from({ length: pdfs }, (_, k) => counted(pdfLoop(k))),
+        ...(options.heavyKinds === 'pdf' ? [] : [counted(batchLoop())]),
       ]);
     };
 
@@ -319,6 +323,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         pdfLines,
         batchInvoices: batchSize,
         pdfDownloaders: options.pdfDownloaders,
+        heavyKinds: options.heavyKinds,
       },
       alone,
       loaded,

@@ -13,7 +13,6 @@ import {
   type PdfCustomer,
   type PdfTenant,
 } from '../apps/api/src/modules/invoices/pdf.ts';
-import { loadPdfParties } from '../apps/api/src/modules/invoices/pdf-data.ts';
 import { createInvoiceService } from '../apps/api/src/modules/invoices/service.ts';
 import { summariseProfile, type Profile, type ProfileSummary } from './lib/cpu-profile.ts';
 import { median, percentile, round } from './lib/stats.ts';
@@ -109,8 +108,8 @@ async function loadSamples(databaseUrl: string, shape: LoadShape, count: number)
       if (!row) continue;
       const actor = { tenantId, customerId: row.customer_id };
       const invoice = await service.detail(actor, row.id);
-      const parties = await db.withTenant(tenantId, (sql) => loadPdfParties(sql, row.customer_id));
-      if (parties) samples.push({ invoice, tenant: parties.tenant, customer: parties.customer });
+      const parties = await service.pdfParties(actor);
+      samples.push({ invoice, tenant: parties.tenant, customer: parties.customer });
     }
   } finally {
     await db.close();

@@ -214,6 +214,16 @@ export function toMarkdown(r: BenchResults): string {
           .join(', ');
         return `| \`/${p}\`${p === 'invoices' ? ' (signed in)' : ''} | ${kib(b.bytes)} | ${b.files.length} | ${largest} |`;
       }),
+      ...(web.floor
+        ? [
+            `| baseline: minimal React 19 login (bench/react-floor) | ${kib(web.floor.bytes.bytes)} | ${web.floor.bytes.files.length} | ${web.floor.bytes.files
+              .slice(0, 3)
+              .map((f) => `${f.url.replace(/^.*\//, '')} ${kib(f.bytes)}`)
+              .join(', ')} |`,
+            '',
+            `\`/login\` vs the minimal React login: ${x(web.floor.loginRatio)}. Layout shift on \`/login\` (worst Lighthouse run): ${n(web.loginCls, 3)}.`,
+          ]
+        : []),
       '',
       `Libraries alone (minified, brotli): ${Object.entries(web.libraries)
         .map(([name, bytes]) => `${name} ${kib(bytes)}`)
@@ -234,6 +244,19 @@ export function toMarkdown(r: BenchResults): string {
     );
   }
 
+  if (r.service) {
+    const { service } = r;
+    out.push(
+      `**Service** (issue 22): \`node apps/api/dist/server.js\` on PostgreSQL, from spawn to the first 200 of a call that reads the database, and resident memory after 3 idle seconds; against a bare Fastify + pg server bundled the same way, ready at its first query; median of ${service.runs}:`,
+      '',
+      '| | start to ready | idle RSS |',
+      '|---|--:|--:|',
+      `| portal (compiled) | ${n(service.portal.medianReadyMs)} ms | ${n(service.portal.medianRssMiB, 1)} MiB |`,
+      `| floor: Fastify + pg | ${n(service.floor.medianReadyMs)} ms | ${n(service.floor.medianRssMiB, 1)} MiB |`,
+      `| ratio | ${x(service.ratios.ready)} | ${x(service.ratios.rss)} |`,
+      '',
+    );
+  }
   if (r.startup) {
     const { startup } = r;
     out.push(
@@ -253,11 +276,16 @@ export function toMarkdown(r: BenchResults): string {
   }
 
   if (r.budgets.length > 0) {
-    out.push('**Budgets** (issue 6):', '', '| Budget | value | limit | |', '|---|--:|--:|---|');
+    out.push(
+      '**Budgets** (issues 6 and 21):',
+      '',
+      '| Budget | value | limit | |',
+      '|---|--:|--:|---|',
+    );
     for (const b of r.budgets) {
       const unit = b.unit === 'x' ? 'x' : b.unit ? ` ${b.unit}` : '';
       out.push(
-        `| ${b.name} | ${n(b.value, b.unit === 'x' ? 2 : 1)}${unit} | ${b.kind === 'min' ? '≥' : '≤'} ${n(b.limit, b.unit === 'x' ? 1 : 0)}${unit} | ${b.pass ? 'pass' : '**MISSED**'} |`,
+        `| ${b.name} | ${n(b.value, b.unit === 'x' ? 2 : b.unit ? 1 : b.limit === 0 ? 3 : 1)}${unit} | ${b.kind === 'min' ? '≥' : '≤'} ${n(b.limit, b.unit === 'x' ? 1 : 0)}${unit} | ${b.pass ? 'pass' : '**MISSED**'} |`,
       );
     }
     out.push('');

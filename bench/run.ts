@@ -8,12 +8,13 @@ import { ensurePostgresDataset } from './lib/dataset.ts';
 import { benchIsolation, type IsolationResults } from './isolation.ts';
 import { benchPdf, type PdfResults } from './pdf.ts';
 import { writeResults } from './results.ts';
+import { benchService, type ServiceResults } from './service.ts';
 import { benchStartup, type StartupResults } from './startup.ts';
 import { benchWeb, type WebResults } from './web.ts';
 
 const usage = `npm run bench -- [options]
 
-  --only LIST        sections to run, of api,pdf,isolation,web,startup (default: all)
+  --only LIST        sections to run, of api,pdf,isolation,web,startup,service (default: all)
   --skip LIST        sections to leave out; --skip-web is --skip web
   --quick            short runs (5 s, 1 round, 1 Lighthouse run) to try things; results are
                      written as <date>-partial and the README is left alone
@@ -22,6 +23,8 @@ const usage = `npm run bench -- [options]
   --connections N    autocannon connections (50)
   --rate N           requests per second of the fixed-rate latency runs (1000)
   --isolation-rate N requests per second of /invoices in the isolation scenario (200)
+  --isolation-heavy K
+                     the heavy work beside it: both (default, the budget's), pdf or batch
   --tenants N --customers N --invoices N
                      the data set's shape (10 x 1000 x 100); another shape gets its own database
   --pglite-customers N
@@ -32,7 +35,7 @@ const usage = `npm run bench -- [options]
   PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), where the
   data set is kept as database portal_bench. Chromium: CHROME_PATH (default /usr/bin/chromium).`;
 
-const sections = ['api', 'pdf', 'isolation', 'web', 'startup'] as const;
+const sections = ['api', 'pdf', 'isolation', 'web', 'startup', 'service'] as const;
 type Section = (typeof sections)[number];
 
 export type BenchResults = {
@@ -49,11 +52,18 @@ export type BenchResults = {
   isolation?: IsolationResults;
   web?: WebResults;
   startup?: StartupResults;
+  service?: ServiceResults;
   budgets: BudgetCheck[];
   /** Sections that failed, with their error. */
   errors: Partial<Record<Section, string>>;
   seconds: number;
 };
+
+function heavyKinds(value: string | undefined): 'both' | 'pdf' | 'batch' {
+  if (value === undefined) return 'both';
+  if (value === 'both' || value === 'pdf' || value === 'batch') return value;
+  throw new Error(`--isolation-heavy: ${value} is not both, pdf or batch\n\n${usage}`);
+}
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -67,6 +77,7 @@ function parseOptions() {
       connections: { type: 'string' },
       rate: { type: 'string' },
       'isolation-rate': { type: 'string' },
+      'isolation-heavy': { type: 'string' },
       tenants: { type: 'string' },
       customers: { type: 'string' },
       invoices: { type: 'string' },
@@ -122,6 +133,7 @@ function parseOptions() {
     connections: int(values.connections, 50),
     rate: int(values.rate, 1000),
     isolationRate: int(values['isolation-rate'], 200),
+    isolationHeavy: heavyKinds(values['isolation-heavy']),
     shape,
     database: isDefault
       ? 'portal_bench'
@@ -159,7 +171,7 @@ async function main() {
   const log = (line: string) => console.log(line);
   const section = (name: string) =>
     log(`\n== ${name} (load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores)`);
-  const needsPostgres = ['api', 'pdf', 'isolation'].some((s) =>
+  const needsPostgres = ['api', 'pdf', 'isolation', 'service'].some((s) =>
     options.sections.includes(s as Section),
   );
   const results: BenchResults = {
@@ -229,6 +241,7 @@ async function main() {
         connections: options.connections,
         rate: options.isolationRate,
         pdfDownloaders: 2,
+        heavyKinds: options.isolationHeavy,
         log,
       });
     },
@@ -242,6 +255,15 @@ async function main() {
   });
   await attempt('startup', 'Start-up', async () => {
     results.startup = await benchStartup({ runs: options.quick ? 1 : 3, log });
+  });
+  await attempt('service', 'Service: the compiled server against a bare Fastify + pg', async () => {
+    results.service = await benchService({
+      adminUrl: options.adminUrl,
+      database: options.database,
+      shape: options.shape,
+      runs: options.quick ? 1 : 3,
+      log,
+    });
   });
 
   results.budgets = checkBudgets(results);
