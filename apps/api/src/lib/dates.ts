@@ -1,9 +1,24 @@
 /** The business day in Spain: what "today" and "overdue" mean for a customer of a Spanish tenant. */
 const businessTimeZone = 'Europe/Madrid';
 
+/**
+ * Made once: creating an `Intl.DateTimeFormat` costs about as much as the rest of an `/invoices`
+ * request (it was the hottest function of the read path beside a batch, bench/isolation.ts).
+ */
+const madridDay = new Intl.DateTimeFormat('en-CA', { timeZone: businessTimeZone });
+const madridMinute = new Intl.DateTimeFormat('en-CA', {
+  timeZone: businessTimeZone,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
 /** Today in Madrid as `YYYY-MM-DD`. */
 export function todayIso(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: businessTimeZone }).format(now);
+  return madridDay.format(now);
 }
 
 /**
@@ -11,15 +26,7 @@ export function todayIso(now: Date = new Date()): string {
  * notifications carry (spec §3), so every screen shows the same clock whatever the browser's.
  */
 export function madridDateTime(at: Date): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: businessTimeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
+  const parts = madridMinute.formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? '';
   return {
