@@ -2,6 +2,7 @@ import { FieldError } from '@portal/contract';
 import { ZIngestInvoicesRequest } from '@portal/contract/admin-ingestion';
 import { checkInvoice, createBatchErrors, repeatedIndexes } from './batch-checks.ts';
 import { parseBody, type Parsed } from './parse-batch.ts';
+import { textArray, type TextArray } from '../../db/text-array.ts';
 
 /**
  * An invoice batch parsed, validated and turned into the statements' parameters, ready for the
@@ -11,6 +12,8 @@ import { parseBody, type Parsed } from './parse-batch.ts';
  */
 export type InvoiceBatch = {
   ids: string[];
+  /** The same ids as the statements' `text[]` parameter, written here, off the event loop. */
+  idsArray: TextArray;
   customerCodes: string[];
   /** Errors of the batch on its own (repeated ids, sums), by path: the 422's `errors`. */
   errors: Record<string, string[]>;
@@ -86,6 +89,7 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
     kind: 'valid',
     data: {
       ids: invoices.map((v) => v.id),
+      idsArray: textArray(invoices.map((v) => v.id)),
       customerCodes: invoices.map((v) => v.customer_code),
       errors: errors.toJSON(),
       lineStart,

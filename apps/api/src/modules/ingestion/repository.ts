@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/database.ts';
+import { emptyTextArray, type TextArray } from '../../db/text-array.ts';
 import type { ExistingInstalment } from './batch-checks.ts';
 
 /**
@@ -213,7 +214,7 @@ export function createIngestionRepository() {
 
     // ---- Invoices ----
 
-    async existingInvoices(sql: Sql, ids: string[]): Promise<Map<string, string>> {
+    async existingInvoices(sql: Sql, ids: TextArray): Promise<Map<string, string>> {
       const rows = await sql.query<{ id: string; customer_id: string }>(
         `SELECT id, customer_id FROM invoices WHERE tenant_id = ${tenant} AND id = ANY($1::text[])`,
         [ids],
@@ -227,9 +228,9 @@ export function createIngestionRepository() {
      */
     async lockInstalments(
       sql: Sql,
-      invoiceIds: string[],
+      invoiceIds: TextArray,
     ): Promise<(ExistingInstalment & { invoice_id: string })[]> {
-      if (invoiceIds.length === 0) return [];
+      if (invoiceIds === emptyTextArray) return [];
       return sql.query<ExistingInstalment & { invoice_id: string }>(
         `SELECT e.invoice_id, e.seq, e.amount_cents, e.status, ${inPendingAttempt('e')} AS in_attempt
            FROM instalments e
@@ -240,8 +241,8 @@ export function createIngestionRepository() {
       );
     },
 
-    async existingLines(sql: Sql, invoiceIds: string[]) {
-      if (invoiceIds.length === 0) return [];
+    async existingLines(sql: Sql, invoiceIds: TextArray) {
+      if (invoiceIds === emptyTextArray) return [];
       return sql.query<{ invoice_id: string; line_no: number }>(
         `SELECT invoice_id, line_no FROM invoice_lines
           WHERE tenant_id = ${tenant} AND invoice_id = ANY($1::text[])`,
@@ -253,7 +254,7 @@ export function createIngestionRepository() {
      * Creates or updates invoice headers from the rows' JSON (InvoiceBatch.invoicesJson, customers
      * by code, every code known: checked before); answers the ids of the rows written.
      */
-    async upsertInvoices(sql: Sql, rowsJson: string, storedIds: string[]): Promise<string[]> {
+    async upsertInvoices(sql: Sql, rowsJson: string, storedIds: TextArray): Promise<string[]> {
       const written = await sql.query<{ invoice_id: string }>(
         storedTouched(`INSERT INTO invoices (tenant_id, id, customer_id, invoice_date, base_cents, vat_cents, total_cents, cancelled)
          SELECT ${tenant}, b.id, c.id, b.invoice_date, b.base_cents, b.vat_cents, b.total_cents, b.cancelled
@@ -296,7 +297,7 @@ export function createIngestionRepository() {
     },
 
     /** The lines' rows as JSON (InvoiceBatch.linesJson). */
-    async upsertLines(sql: Sql, rowsJson: string, storedIds: string[]): Promise<string[]> {
+    async upsertLines(sql: Sql, rowsJson: string, storedIds: TextArray): Promise<string[]> {
       const written = await sql.query<{ invoice_id: string }>(
         storedTouched(`INSERT INTO invoice_lines (tenant_id, invoice_id, line_no, person, concept, quota, quantity, unit_price_cents, vat_rate)
          SELECT ${tenant}, b.invoice_id, b.line_no, b.person, b.concept, b.quota, b.quantity, b.unit_price_cents, b.vat_rate
@@ -333,7 +334,7 @@ export function createIngestionRepository() {
      * Due date, amount, method and customer of the stored instalments among the rows (JSON of
      * InvoiceBatch.instalmentsJson, customers by code); their state is not touched.
      */
-    async updateInstalments(sql: Sql, rowsJson: string, storedIds: string[]): Promise<string[]> {
+    async updateInstalments(sql: Sql, rowsJson: string, storedIds: TextArray): Promise<string[]> {
       const written = await sql.query<{ invoice_id: string }>(
         storedTouched(`UPDATE instalments e
             SET customer_id = b.customer_id, due_date = b.due_date, amount_cents = b.amount_cents,
@@ -352,7 +353,7 @@ export function createIngestionRepository() {
     },
 
     /** The rows (same JSON) that are not stored yet, with their state. */
-    async insertInstalments(sql: Sql, rowsJson: string, storedIds: string[]): Promise<string[]> {
+    async insertInstalments(sql: Sql, rowsJson: string, storedIds: TextArray): Promise<string[]> {
       const written = await sql.query<{ invoice_id: string }>(
         storedTouched(`INSERT INTO instalments (tenant_id, invoice_id, seq, customer_id, due_date, amount_cents, method, status, paid_date)
          SELECT ${tenant}, b.invoice_id, b.seq, c.id, b.due_date, b.amount_cents,
