@@ -18,6 +18,13 @@ import {
 } from './api.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
 import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts';
+import {
+  invoiceBatch,
+  putAdmin,
+  startHeavyClient,
+  type HeavyConfig,
+  type HeavyCounts,
+} from './lib/heavy-client.ts';
 import { freePort } from './lib/ports.ts';
 import type { Server } from './lib/processes.ts';
 import { median, round } from './lib/stats.ts';
@@ -67,6 +74,8 @@ export type IsolationResults = {
 };
 
 const pdfLines = 500;
+/** Lets the bench read the portal's own event-loop delay (prom-client's, reset at each read). */
+const metricsToken = 'bench-isolation-metrics-token-not-a-secret';
 const pdfInvoices = 4;
 const batchSize = 10_000;
 
@@ -77,43 +86,6 @@ const record = (p: Phase, r: LoadResult) => {
   p.medianP50 = median(p.p50);
   p.medianP99 = median(p.p99);
 };
-
-/** `count` invoices of one customer, each with `lines` lines and one instalment. */
-function invoiceBatch(
-  prefix: string,
-  customerCode: string,
-  count: number,
-  lines: number,
-  cents = 0,
-) {
-  return {
-    invoices: Array.from({ length: count }, (_, i) => {
-      const unit = 1_000 + (i % 97) + cents;
-      const base = unit * lines;
-      const vat = Math.round(base * 0.21);
-      return {
-        id: `${prefix}-${String(i).padStart(5, '0')}`,
-        customer_code: customerCode,
-        invoice_date: '2026-10-01',
-        base_cents: base,
-        vat_cents: vat,
-        total_cents: base + vat,
-        lines: Array.from({ length: lines }, (_, j) => ({
-          line_no: j + 1,
-          person: `Alumno ${j + 1}`,
-          concept: `Actividad ${j + 1}: cuota mensual`,
-          quota: 'Octubre 2026',
-          quantity: 1,
-          unit_price_cents: unit,
-          vat_rate: 21,
-        })),
-        instalments: [
-          { seq: 1, due_date: '2026-10-05', amount_cents: base + vat, method: 'Domiciliación' },
-        ],
-      };
-    }),
-  };
-}
 
 /**
  * Heavy work never stalls other tenants (issue 20): p99 of `/invoices` on tenant load01 at a fixed
@@ -153,16 +125,21 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     ...portalEnv(port, benchAppSecret),
     DATABASE_URL: dataset.url,
     DATABASE_POOL_SIZE: '10',
+    METRICS_TOKEN: metricsToken,
   });
-  const admin = (path: string, body: string) =>
-    fetch(`${server.url}/${busy}/api/1.0/admin${path}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` },
-      body,
-    });
   try {
+    const heavyConfig: HeavyConfig = {
+      url: server.url,
+      tenant: busy,
+      apiKey: key.key,
+      pdfSession: '',
+      pdfInvoices,
+      pdfDownloaders: options.pdfDownloaders,
+      kinds: options.heavyKinds,
+      batchSize,
+    };
     const setup = async (path: string, body: object) => {
-      const res = await admin(path, JSON.stringify(body));
+      const res = await putAdmin(heavyConfig, path, JSON.stringify(body));
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     };
     await setup('/customers', {
@@ -176,12 +153,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       ],
     });
     await setup('/invoices', invoiceBatch('BENCH-PDF', pdfCustomerCode, pdfInvoices, pdfLines));
-    // Two bodies built once: each batch changes every invoice of the previous one.
-    const batches = [0, 1].map((k) =>
-      JSON.stringify(invoiceBatch('BENCH-BULK', 'BENCH-BULK', batchSize, 1, k)),
-    );
-    const first = await admin('/invoices', batches[1] as string);
-    if (first.status !== 200) throw new Error(`/invoices: ${first.status} ${await first.text()}`);
+    await setup('/invoices', invoiceBatch('BENCH-BULK', 'BENCH-BULK', batchSize, 1, 1));
 
     const sessions = await signIn(server, shape, 20, [0]);
     const [pdfSession] = await (async () => {
@@ -193,6 +165,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       if (res.status !== 200) throw new Error(`sign-in on ${busy}: ${res.status}`);
       return [((await res.json()) as { access_token: string }).access_token];
     })();
+    heavyConfig.pdfSession = pdfSession ?? '';
     log(`  signed in ${sessions.length} customers of ${quiet}; PDFs and batches on ${busy}`);
 
     const ranges = benchRanges(shape);
@@ -206,7 +179,24 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         body: JSON.stringify({ ...ranges.invoices, page: 1 }),
       };
     };
+    /**
+     * The portal's event-loop delay since the previous read (ms): tells a stall of the event loop
+     * from time the request spends elsewhere (PostgreSQL, waiting for a core).
+     */
+    const loopDelay = async () => {
+      const res = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      const text = await res.text();
+      const value = (name: string) =>
+        round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000, 1);
+      return {
+        p99: value('nodejs_eventloop_lag_p99_seconds'),
+        max: value('nodejs_eventloop_lag_max_seconds'),
+      };
+    };
     const measure = async () => {
+      await loopDelay();
       const r = await runFixedRate({
         url: server.url,
         next,
@@ -215,65 +205,19 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         rate: options.rate,
       });
       if (r.failures > 0) throw new Error(`/invoices: ${r.failures} of ${r.requests} failed`);
-      return r;
+      return { ...r, loop: await loopDelay() };
     };
 
     const heavy = { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 };
     const pdfMs: number[] = [];
     const batchMs: number[] = [];
-    /** PDF downloads and batches on the busy tenant until `stop` says so. */
-    const heavyLoad = (stop: { done: boolean }) => {
-      const pdfLoop = async (k: number) => {
-        for (let i = k; !stop.done; i++) {
-          const started = performance.now();
-          const link = await fetch(`${server.url}/${busy}/api/1.0/invoice/pdf`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${pdfSession}`,
-            },
-            body: JSON.stringify({
-              invoice_id: `BENCH-PDF-${String(i % pdfInvoices).padStart(5, '0')}`,
-            }),
-          });
-          if (link.status !== 200) {
-            heavy.failures += 1;
-            await link.arrayBuffer();
-            continue;
-          }
-          const { url } = (await link.json()) as { url: string };
-          const pdf = await fetch(server.url + url);
-          await pdf.arrayBuffer();
-          if (pdf.status === 200) {
-            heavy.pdfs += 1;
-            pdfMs.push(performance.now() - started);
-          } else if (pdf.status === 503) {
-            heavy.pdfRefused += 1;
-            await sleep(Number(pdf.headers.get('retry-after') ?? 1) * 1000);
-          } else heavy.failures += 1;
-        }
-      };
-      const batchLoop = async () => {
-        for (let i = 0; !stop.done; i++) {
-          const started = performance.now();
-          const res = await admin('/invoices', batches[i % 2] as string);
-          await res.arrayBuffer();
-          if (res.status === 200) {
-            heavy.batches += 1;
-            batchMs.push(performance.now() - started);
-          } else heavy.failures += 1;
-        }
-      };
-      // A request that fails outright (the server gone) is a failure of the run, not a crash.
-      const counted = (loop: Promise<void>) =>
-        loop.catch(() => {
-          heavy.failures += 1;
-        });
-      const pdfs = options.heavyKinds === 'batch' ? 0 : options.pdfDownloaders;
-      return Promise.all([
-        ...Array.from({ length: pdfs }, (_, k) => counted(pdfLoop(k))),
-        ...(options.heavyKinds === 'pdf' ? [] : [counted(batchLoop())]),
-      ]);
+    const add = (counts: HeavyCounts) => {
+      heavy.pdfs += counts.pdfs;
+      heavy.pdfRefused += counts.pdfRefused;
+      heavy.batches += counts.batches;
+      heavy.failures += counts.failures;
+      pdfMs.push(...counts.pdfMs);
+      batchMs.push(...counts.batchMs);
     };
 
     // Warm-up: the quiet tenant's reads, and one pass of the heavy work (the pool's thread starts).
@@ -285,15 +229,10 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       rate: options.rate,
     });
     {
-      const stop = { done: false };
-      const running = heavyLoad(stop);
+      const client = await startHeavyClient(heavyConfig);
       await sleep(3000);
-      stop.done = true;
-      await running;
+      await client.stop();
     }
-    Object.assign(heavy, { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 });
-    pdfMs.length = 0;
-    batchMs.length = 0;
 
     const alone = phase();
     const loaded = phase();
@@ -301,18 +240,16 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       const quietRun = await measure();
       record(alone, quietRun);
       log(
-        `  round ${r + 1}/${options.rounds} /invoices alone          at ${options.rate} req/s: p50 ${quietRun.p50} ms  p99 ${quietRun.p99} ms (generator late p99 ${quietRun.lateP99} ms)`,
+        `  round ${r + 1}/${options.rounds} /invoices alone          at ${options.rate} req/s: p50 ${quietRun.p50} ms  p99 ${quietRun.p99} ms (generator late p99 ${quietRun.lateP99} ms; portal's event-loop delay p99 ${quietRun.loop.p99} ms, max ${quietRun.loop.max} ms)`,
       );
-      const stop = { done: false };
-      const running = heavyLoad(stop);
+      const client = await startHeavyClient(heavyConfig);
       // The heavy work is under way (a batch is being sent, PDFs are being drawn) before measuring.
       await sleep(500);
       const busyRun = await measure();
-      stop.done = true;
-      await running;
+      add(await client.stop());
       record(loaded, busyRun);
       log(
-        `  round ${r + 1}/${options.rounds} /invoices beside PDFs+batch at ${options.rate} req/s: p50 ${busyRun.p50} ms  p99 ${busyRun.p99} ms (generator late p99 ${busyRun.lateP99} ms)`,
+        `  round ${r + 1}/${options.rounds} /invoices beside PDFs+batch at ${options.rate} req/s: p50 ${busyRun.p50} ms  p99 ${busyRun.p99} ms (generator late p99 ${busyRun.lateP99} ms; portal's event-loop delay p99 ${busyRun.loop.p99} ms, max ${busyRun.loop.max} ms)`,
       );
     }
     const results: IsolationResults = {
