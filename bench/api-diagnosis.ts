@@ -165,7 +165,15 @@ export async function diagnoseApi(options: {
     const data = await compare(
       {
         plainQuery: (i) =>
-          pool.query(invoicePageSql, [at(i).tenant, q(i).customerId, q(i).from, q(i).to, 21, 0]),
+          pool.query(invoicePageSql, [
+            at(i).tenant,
+            q(i).customerId,
+            q(i).from,
+            q(i).to,
+            21,
+            0,
+            q(i).today,
+          ]),
         withTenant: (i) => db.withTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),
         readTenant: (i) => db.readTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),
         serviceList: (i) =>

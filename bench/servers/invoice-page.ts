@@ -1,6 +1,6 @@
 import { InvoiceStatus, pageSize } from '@portal/contract';
 import pg from 'pg';
-import { centsToAmount } from '../../apps/api/src/lib/dates.ts';
+import { centsToAmount, todayIso } from '../../apps/api/src/lib/dates.ts';
 
 /**
  * The baselines' work: the same indexed query as the portal's `/invoices` (the repository's
@@ -10,9 +10,10 @@ import { centsToAmount } from '../../apps/api/src/lib/dates.ts';
  * against. The bench checks that both give the same answer before it measures.
  */
 export const invoicePageSql = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-       coalesce(o.owed, 0) AS owed_cents, i.cancelled
+       coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue
   FROM invoices i LEFT JOIN LATERAL (
-    SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
+    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $7::date) AS overdue
+      FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ('pending', 'returned')) o ON true
  WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.invoice_date BETWEEN $3 AND $4
  ORDER BY i.invoice_date DESC, i.id DESC
@@ -32,6 +33,7 @@ type Row = {
   total_cents: string;
   owed_cents: string;
   cancelled: boolean;
+  overdue: boolean;
 };
 
 const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
@@ -51,6 +53,7 @@ export function createInvoicePage(connectionString: string, max: number) {
         isoOf(q.dateto),
         pageSize + 1,
         (q.page - 1) * pageSize,
+        todayIso(),
       ];
       const { rows } = await pool.query<Row>(
         prepared ? { name: 'invoice_page', text: invoicePageSql, values } : invoicePageSql,
@@ -59,6 +62,7 @@ export function createInvoicePage(connectionString: string, max: number) {
       return {
         invoices: rows.slice(0, pageSize).map((r) => {
           const owed = Number(r.owed_cents);
+          const total = Number(r.total_cents);
           return {
             invoice_id: r.invoice_id,
             invoice_date: r.invoice_date,
@@ -67,8 +71,18 @@ export function createInvoicePage(connectionString: string, max: number) {
               : owed === 0
                 ? InvoiceStatus.paid
                 : InvoiceStatus.pending,
+            // The portal's rule (invoices/service.ts invoiceState), on the same Madrid day.
+            state: r.cancelled
+              ? 'cancelled'
+              : owed <= 0
+                ? 'paid'
+                : r.overdue
+                  ? 'overdue'
+                  : owed < total
+                    ? 'partially_paid'
+                    : 'pending',
             amount: centsToAmount(owed),
-            total: centsToAmount(Number(r.total_cents)),
+            total: centsToAmount(total),
           };
         }),
         has_more: rows.length > pageSize,
