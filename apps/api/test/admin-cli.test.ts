@@ -50,6 +50,9 @@ const everyField = [
   ['--contact-email', 'secretaria@acme.example'],
   ['--privacy-email', 'privacidad@acme.example'],
   ['--dpo-email', 'dpo@acme.example'],
+  ['--phone', '+34 93 000 00 01'],
+  ['--website', 'https://acme.example/remo'],
+  ['--opening-hours', 'L-V 8:00-21:00'],
   ['--mail-from', 'Acme Remo <no-reply@acme.example>'],
   ['--bank-iban', 'ES91 2100 0418 4502 0005 1332'],
   ['--bank-beneficiary', 'Acme Remo SL'],
@@ -158,6 +161,9 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
         contact_email: 'secretaria@acme.example',
         privacy_email: 'privacidad@acme.example',
         dpo_email: 'dpo@acme.example',
+        phone: '+34 93 000 00 01',
+        website: 'https://acme.example/remo',
+        opening_hours: 'L-V 8:00-21:00',
       },
     });
     const logo = await app.inject({ method: 'GET', url: body.logo_url ?? '' });
@@ -384,6 +390,31 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
       '--redsys-key-file',
     ],
     ['an unknown tenant', ['tenant', 'update', '--id', 'nobody', '--description', 'x'], '--id'],
+    [
+      'a telephone with letters',
+      ['tenant', 'update', '--id', 'demo', '--phone', 'call us'],
+      '--phone',
+    ],
+    [
+      'a telephone of 5 digits',
+      ['tenant', 'update', '--id', 'demo', '--phone', '12345'],
+      '--phone',
+    ],
+    [
+      'a website over http',
+      ['tenant', 'update', '--id', 'demo', '--website', 'http://demo.example'],
+      '--website',
+    ],
+    [
+      'a javascript: website',
+      ['tenant', 'update', '--id', 'demo', '--website', 'javascript:alert(1)'],
+      '--website',
+    ],
+    [
+      'opening hours with a control character',
+      ['tenant', 'update', '--id', 'demo', '--opening-hours', 'L-V\u0007'],
+      '--opening-hours',
+    ],
   ])('refuses %s, naming the option, and writes nothing', async (_, argv, option) => {
     const before = await fingerprint();
     const res = await admin(argv);

@@ -46,6 +46,9 @@ describe.each(engines())('tenants and the API skeleton on $name', (engine) => {
         contact_email: `secretaria@${tenant.domain}`,
         privacy_email: `privacidad@${tenant.domain}`,
         dpo_email: tenant.dpoEmail,
+        phone: tenant.phone,
+        website: tenant.website,
+        opening_hours: tenant.openingHours,
       });
     },
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNotificationLink, parseNotificationLink } from './links.ts';
+import { isNotificationLink, parseNotificationLink, parseWebsite, phoneHref } from './links.ts';
 
 describe('notification links', () => {
   it.each([
@@ -62,5 +62,49 @@ describe('notification links', () => {
   it('refuses null and undefined', () => {
     expect(parseNotificationLink(null)).toBeNull();
     expect(parseNotificationLink(undefined)).toBeNull();
+  });
+});
+
+describe('parseWebsite', () => {
+  it('takes an https address and gives it back normalised', () => {
+    expect(parseWebsite('https://lasencinas.test')).toBe('https://lasencinas.test/');
+    expect(parseWebsite('https://www.club.test/horarios?x=1')).toBe(
+      'https://www.club.test/horarios?x=1',
+    );
+  });
+
+  it.each([
+    '',
+    'http://club.test',
+    'HTTPS://club.test',
+    'javascript:alert(1)',
+    '//club.test',
+    'https://user:pass@club.test',
+    'https://club.test/a b',
+    'https://club.test/\u0000',
+    'club.test',
+    `https://club.test/${'a'.repeat(200)}`,
+  ])('refuses %j', (value) => {
+    expect(parseWebsite(value)).toBeNull();
+  });
+});
+
+describe('phoneHref', () => {
+  it('keeps the + and the digits of a number as people write it', () => {
+    expect(phoneHref('+34 910 000 000')).toBe('tel:+34910000000');
+    expect(phoneHref('(91) 000-00-00')).toBe('tel:910000000');
+    expect(phoneHref('91.000.00.00')).toBe('tel:910000000');
+  });
+
+  it.each([
+    '',
+    '12345',
+    'call me',
+    '+34 910 000 000 ext 2',
+    '++34 910',
+    '0'.repeat(21),
+    'tel:910000000',
+  ])('refuses %j', (value) => {
+    expect(phoneHref(value)).toBeNull();
   });
 });

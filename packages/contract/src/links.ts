@@ -82,11 +82,45 @@ export function parseNotificationLink(value: string | null | undefined): TNotifi
     const path = value.split(/[?#]/, 1)[0] ?? '';
     return matchesAppPath(path) ? { kind: 'app', path: value } : null;
   }
+  const href = httpsHref(value);
+  return href === null ? null : { kind: 'external', href };
+}
+
+/** An absolute `https://` address with a host and no credentials, normalised; null otherwise. */
+function httpsHref(value: string): string | null {
   // Exactly `https://`, lower case: `HTTPS:`, `JavaScript:` and friends are refused by the same rule.
   if (!value.startsWith('https://') || !URL.canParse(value)) return null;
   const url = new URL(value);
   if (url.protocol !== 'https:' || !url.hostname || url.username || url.password) return null;
-  return { kind: 'external', href: url.href };
+  return url.href;
+}
+
+export const websiteMaxLength = 200;
+
+/**
+ * The organisation's website as a link may point to it (the company dialog, the contact page):
+ * an `https://` address under the same rules as a notification's external link, or null. The admin
+ * CLI stores only such an address; the web app checks it again before rendering it.
+ */
+export function parseWebsite(value: string | null | undefined): string | null {
+  if (!value || value.length > websiteMaxLength || forbidden.test(value)) return null;
+  return httpsHref(value);
+}
+
+/**
+ * A telephone number as people write it (`+34 910 000 000`, `(91) 000-00-00`): digits with an
+ * optional leading `+`, spaces, dots, dashes and brackets, 6 to 20 digits. Its `tel:` link keeps
+ * only the `+` and the digits.
+ */
+export const phoneMaxLength = 40;
+const phonePattern = /^\+?[0-9 ().-]+$/;
+
+export function phoneHref(value: string | null | undefined): string | null {
+  const phone = value?.trim();
+  if (!phone || phone.length > phoneMaxLength || !phonePattern.test(phone)) return null;
+  const digits = phone.replace(/[^0-9]/g, '');
+  if (digits.length < 6 || digits.length > 20) return null;
+  return `tel:${phone.startsWith('+') ? '+' : ''}${digits}`;
 }
 
 export const isNotificationLink = (value: string | null | undefined): boolean =>

@@ -17,6 +17,12 @@ export const ZLegalIdentity = z.object({
   privacy_email: z.string(),
   /** The data protection officer, when the tenant has one. */
   dpo_email: z.string(),
+  /** A telephone for customers (`phoneHref` makes its link). */
+  phone: z.string(),
+  /** The organisation's website: an https address (`parseWebsite` checks it before a link). */
+  website: z.string(),
+  /** Opening hours, in the organisation's own words. */
+  opening_hours: z.string(),
 });
 export type TLegalIdentity = z.infer<typeof ZLegalIdentity>;
 

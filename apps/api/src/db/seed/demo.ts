@@ -37,6 +37,10 @@ type DemoTenant = {
   legalAddress: string;
   /** The data protection officer's mailbox, '' when the tenant has none (the privacy policy says so). */
   dpoEmail: string;
+  /** How customers reach it besides e-mail ('' when not set: the company dialog leaves it out). */
+  phone: string;
+  website: string;
+  openingHours: string;
   domain: string;
   concepts: readonly { concept: string; quota: string; cents: number }[];
   baseFee: { concept: string; quota: string; cents: number };
@@ -55,6 +59,9 @@ export const demoTenants: readonly DemoTenant[] = [
     legalNif: 'G28123453',
     legalAddress: 'Avenida de las Encinas 24, 28341 Valdemoro (Madrid)',
     dpoEmail: 'dpd@lasencinas.test',
+    phone: '+34 910 000 024',
+    website: 'https://lasencinas.test',
+    openingHours: 'L-V 7:00-22:30 · S-D 9:00-14:00',
     domain: 'lasencinas.test',
     baseFee: { concept: 'Cuota mensual de socio', quota: 'Adulto', cents: 3900 },
     concepts: [
@@ -74,6 +81,9 @@ export const demoTenants: readonly DemoTenant[] = [
     legalNif: 'B87654323',
     legalAddress: 'Calle del Deporte 7, 08001 Barcelona',
     dpoEmail: '',
+    phone: '+34 930 000 007',
+    website: '',
+    openingHours: '',
     domain: 'demofitness.test',
     baseFee: { concept: 'Cuota mensual', quota: 'Tarifa completa', cents: 4500 },
     concepts: [
@@ -123,9 +133,9 @@ export async function seedDemo(
       `INSERT INTO tenants (id, company_name, description, primary_color, logo_mime, logo_data,
          canonical_url, legal_name, legal_nif, legal_address, contact_email, privacy_email, mail_from,
          bank_iban, bank_beneficiary, redsys_merchant_code, redsys_terminal, redsys_secret_key,
-         redsys_signature_versions, dpo_email, test_mode)
+         redsys_signature_versions, dpo_email, phone, website, opening_hours, test_mode)
        VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,
-               true)`,
+               $20,$21,$22,true)`,
       [
         tenant.id,
         tenant.companyName,
@@ -146,6 +156,9 @@ export async function seedDemo(
         redsysPublicTestMerchant.secretKey,
         ['HMAC_SHA256_V1', 'HMAC_SHA512_V2'],
         tenant.dpoEmail,
+        tenant.phone,
+        tenant.website,
+        tenant.openingHours,
       ],
     );
 

@@ -17,6 +17,9 @@ export type TenantRow = {
   contact_email: string;
   privacy_email: string;
   dpo_email: string;
+  phone: string;
+  website: string;
+  opening_hours: string;
   updated_at: Date;
 };
 
@@ -66,6 +69,9 @@ export type TenantDetails = {
   contact_email: string;
   privacy_email: string;
   dpo_email: string;
+  phone: string;
+  website: string;
+  opening_hours: string;
   mail_from: string;
   bank_iban: string;
   bank_beneficiary: string;
@@ -113,7 +119,7 @@ export function createTenantRepository() {
       const rows = await sql.query<TenantRow>(
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, test_mode, legal_name, legal_nif, legal_address,
-                contact_email, privacy_email, dpo_email, updated_at
+                contact_email, privacy_email, dpo_email, phone, website, opening_hours, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );
@@ -183,7 +189,8 @@ export function createTenantRepository() {
       const [tenant] = await sql.query<TenantDetails>(
         `SELECT id, canonical_url, company_name, description, primary_color, logo_mime,
                 octet_length(logo_data) AS logo_bytes, legal_name, legal_nif, legal_address,
-                contact_email, privacy_email, dpo_email, mail_from, bank_iban, bank_beneficiary,
+                contact_email, privacy_email, dpo_email, phone, website, opening_hours,
+                mail_from, bank_iban, bank_beneficiary,
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, created_at, updated_at

@@ -45,6 +45,9 @@ export function createTenantService(db: Database) {
           contact_email: tenant.contact_email,
           privacy_email: tenant.privacy_email,
           dpo_email: tenant.dpo_email,
+          phone: tenant.phone,
+          website: tenant.website,
+          opening_hours: tenant.opening_hours,
         },
       };
     },

@@ -1,4 +1,11 @@
-import { emailPattern, isSpanishTaxId, normalizeTaxId, ZTenantId } from '@portal/contract';
+import {
+  emailPattern,
+  isSpanishTaxId,
+  normalizeTaxId,
+  parseWebsite,
+  phoneHref,
+  ZTenantId,
+} from '@portal/contract';
 import { isSignatureVersion, SIGNATURE_VERSIONS } from '@portal/redsys';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
@@ -139,6 +146,25 @@ const mailbox = z
     },
   );
 
+/** As the web app links it (contract links.ts): what it would not link is refused here. */
+const phone = z
+  .string()
+  .trim()
+  .refine((v) => phoneHref(v) !== null, {
+    error: (issue) =>
+      `${quoted(String(issue.input))} is not a telephone number: 6 to 20 digits, with an optional ` +
+      'leading +, spaces, dots, dashes or brackets',
+  });
+
+const website = z
+  .string()
+  .trim()
+  .refine((v) => parseWebsite(v) !== null, {
+    error: (issue) =>
+      `${quoted(String(issue.input))} is not a website: an https:// address of at most 200 ` +
+      'characters, without spaces or credentials',
+  });
+
 const hexColour = z
   .string()
   .trim()
@@ -198,6 +224,10 @@ export const tenantFields = {
   'contact-email': { column: 'contact_email', schema: orEmpty(email) },
   'privacy-email': { column: 'privacy_email', schema: orEmpty(email) },
   'dpo-email': { column: 'dpo_email', schema: orEmpty(email) },
+  phone: { column: 'phone', schema: orEmpty(phone) },
+  website: { column: 'website', schema: orEmpty(website) },
+  // In the organisation's words ("L-V 7:00-22:00, S 9:00-14:00"); the dialog keeps line breaks.
+  'opening-hours': { column: 'opening_hours', schema: text(200) },
   'mail-from': { column: 'mail_from', schema: orEmpty(mailbox) },
   'bank-iban': { column: 'bank_iban', schema: orEmpty(iban) },
   // The SEPA QR of a bank transfer carries at most 70 characters of the beneficiary (EPC069-12).

@@ -112,6 +112,9 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['contact-email', shown(tenant.contact_email)],
       ['privacy-email', shown(tenant.privacy_email)],
       ['dpo-email', shown(tenant.dpo_email)],
+      ['phone', shown(tenant.phone)],
+      ['website', shown(tenant.website)],
+      ['opening-hours', shown(tenant.opening_hours)],
       ['mail-from', shown(tenant.mail_from)],
       [
         'bank-iban',

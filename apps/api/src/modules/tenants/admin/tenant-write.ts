@@ -67,6 +67,8 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
   --primary-color <RRGGBB|#RRGGBB>
   --legal-name <text>                --legal-nif <NIF, NIE or CIF>      --legal-address <text>
   --contact-email <address>          --privacy-email <address>          --dpo-email <address>
+  --phone <number>                   --website <https://...>            --opening-hours <text>
+                                     how customers reach the organisation (company dialog, contact)
   --mail-from <"Name <address>">     the sender of the tenant's e-mails
   --bank-iban <IBAN>                 --bank-beneficiary <text>          (for bank transfers)
   --redsys-environment simulator|test|production
