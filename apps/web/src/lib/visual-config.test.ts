@@ -45,6 +45,10 @@ describe('loadVisualConfig', () => {
         contact_email: 'hola@nautico.test',
         privacy_email: 'privacidad@nautico.test',
         dpo_email: '',
+        // An API of before migration 012 sends none of these: empty, so nothing is shown.
+        phone: '',
+        website: '',
+        opening_hours: '',
       },
     });
     expect(document.title).toBe('Club Náutico');

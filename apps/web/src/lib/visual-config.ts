@@ -35,6 +35,9 @@ export const defaultVisualConfig: VisualConfig = {
     contact_email: '',
     privacy_email: '',
     dpo_email: '',
+    phone: '',
+    website: '',
+    opening_hours: '',
   },
 };
 

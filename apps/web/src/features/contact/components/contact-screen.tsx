@@ -12,6 +12,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { ApiError } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
+import { companyReach } from '@/lib/company-reach';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { useSendContactMessage } from '../api/send-contact-message';
@@ -49,7 +50,7 @@ export function ContactScreen() {
   const formId = useId();
   const { user } = useAuth();
   const { legal } = useVisualConfig();
-  const clubEmail = legal.contact_email || legal.privacy_email;
+  const { email: clubEmail, phone: clubPhone } = companyReach(legal);
   const blank = (): ContactForm => ({
     name: user?.name ?? '',
     company: '',
@@ -169,9 +170,20 @@ export function ContactScreen() {
               {t('clubEmail')}{' '}
               <a
                 href={`mailto:${clubEmail}`}
-                className="font-medium break-all text-primary-ink underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink"
+                className="font-medium wrap-anywhere text-primary-ink underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink"
               >
                 {clubEmail}
+              </a>
+            </p>
+          )}
+          {clubPhone && (
+            <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+              {t('clubPhone')}{' '}
+              <a
+                href={clubPhone.href}
+                className="font-medium whitespace-nowrap text-primary-ink underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink"
+              >
+                {clubPhone.text}
               </a>
             </p>
           )}

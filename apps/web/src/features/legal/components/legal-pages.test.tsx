@@ -20,6 +20,9 @@ const tenant: VisualConfig = {
     contact_email: 'secretaria@lasencinas.test',
     privacy_email: 'privacidad@lasencinas.test',
     dpo_email: 'dpd@lasencinas.test',
+    phone: '',
+    website: '',
+    opening_hours: '',
   },
 };
 
