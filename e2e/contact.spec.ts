@@ -53,6 +53,22 @@ test.beforeEach(async ({ page }) => {
   await signInThroughApi(page, account);
 });
 
+test('the page says how else to reach the club: its mailbox and its telephone (review #18)', async ({
+  page,
+}) => {
+  await page.goto(`${origin}/contacto`);
+  await expect(page.getByText(t.clubEmail)).toBeVisible();
+  await expect(page.getByRole('link', { name: mailbox })).toHaveAttribute(
+    'href',
+    `mailto:${mailbox}`,
+  );
+  await expect(page.getByText(t.clubPhone)).toBeVisible();
+  await expect(page.getByRole('link', { name: '+34 930 000 007' })).toHaveAttribute(
+    'href',
+    'tel:+34930000007',
+  );
+});
+
 test("a message reaches the organisation's mailbox, and the customer gets a copy", async ({
   page,
 }) => {

@@ -20,7 +20,8 @@ type Texts = {
     myUser: string;
     notifications: string;
   };
-  menu: { language: string; darkMode: string; logout: string; close: string };
+  menu: { language: string; darkMode: string; logout: string; close: string; company: string };
+  company: { dialogTitle: string; hours: string };
   languageDialog: { accept: string };
   login: { title: string };
   errors: { notFound: { title: string }; accessDenied: { title: string } };
@@ -299,6 +300,32 @@ test.describe('signed-in frame', () => {
     expect(await page.evaluate(() => localStorage.getItem('auth'))).toBe('{}');
     await expect(page.getByRole('navigation', { name: 'Navegación principal' })).toHaveCount(0);
   });
+});
+
+test('the company dialog says how to reach the club: telephone, mailbox, website, hours (review #17)', async ({
+  page,
+}) => {
+  const account = accounts.segundoOne;
+  await signInThroughApi(page, account);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${account.tenant.origin}/home`);
+  const menu = await openMenu(page);
+  await menu.getByRole('button', { name: es.menu.company }).click();
+  const dialog = page.getByRole('dialog', { name: es.company.dialogTitle });
+  await expect(dialog.getByRole('link', { name: '+34 910 000 024' })).toHaveAttribute(
+    'href',
+    'tel:+34910000024',
+  );
+  await expect(dialog.getByRole('link', { name: 'secretaria@lasencinas.test' })).toHaveAttribute(
+    'href',
+    'mailto:secretaria@lasencinas.test',
+  );
+  const website = dialog.getByRole('link', { name: 'lasencinas.test', exact: true });
+  await expect(website).toHaveAttribute('href', 'https://lasencinas.test/');
+  await expect(website).toHaveAttribute('target', '_blank');
+  await expect(dialog.getByText('L-V 7:00-22:30 · S-D 9:00-14:00')).toBeVisible();
+  await expect(dialog.getByText(es.company.hours, { exact: true })).toBeVisible();
+  await expectNoViolationsAnywhere(page, 'the company dialog');
 });
 
 test.describe('accessibility (axe), at 390x844 and 1280x800, light and dark', () => {

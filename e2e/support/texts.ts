@@ -62,6 +62,8 @@ type NotificationsTexts = {
 type ContactTexts = {
   title: string;
   formLabel: string;
+  clubEmail: string;
+  clubPhone: string;
   fields: Record<
     'name' | 'company' | 'subject' | 'message' | 'characters' | 'acceptPrivacy' | 'privacyLink',
     string
