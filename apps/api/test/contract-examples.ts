@@ -23,6 +23,13 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         password_confirmation: 'Buena-clave-2026',
       },
     },
+    changePassword: {
+      body: {
+        current_password: 'not-the-password',
+        password: 'Buena-clave-2026',
+        password_confirmation: 'Buena-clave-2026',
+      },
+    },
     signInCallback: { params: { provider: 'google' }, body: { code: 'c', state: 's' } },
     userProfile: { params: { id: someId } },
     invoices: { body: { ...range, page: '1', pending: true } },

@@ -53,6 +53,10 @@ const cases: Record<TRouteName, Case> = {
   logout: { kind: 'none', why: 'revokes only the family of the cookie it is given (auth.test.ts)' },
   forgotPassword: { kind: 'none', why: 'answers the same 202 for any address (auth.test.ts)' },
   resetPassword: { kind: 'none', why: "another tenant's link is invalid_token (auth.test.ts)" },
+  changePassword: {
+    kind: 'none',
+    why: "changes only the token's own customer, and needs that customer's password (change-password.test.ts)",
+  },
   signInCallback: {
     kind: 'none',
     why: 'bound to a signed state cookie of this tenant (oidc.test.ts)',

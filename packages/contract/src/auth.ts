@@ -59,6 +59,28 @@ export const ZResetPasswordRequest = z
   });
 export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 
+/** From the profile: the current password, then the new one twice (the reset's rules). */
+export const ZChangePasswordRequest = z
+  .object({
+    current_password: z
+      .string(FieldError.required)
+      .min(1, FieldError.required)
+      .max(1024, FieldError.tooLong),
+    password: z
+      .string(FieldError.required)
+      .min(passwordMinLength, FieldError.tooShort)
+      .max(1024, FieldError.tooLong),
+    password_confirmation: z
+      .string(FieldError.required)
+      .min(1, FieldError.required)
+      .max(1024, FieldError.tooLong),
+  })
+  .refine((v) => v.password === v.password_confirmation, {
+    path: ['password_confirmation'],
+    message: FieldError.mismatch,
+  });
+export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
+
 /** Answer of the calls that only acknowledge (forgot, reset, logout). */
 export const ZAccepted = z.object({ message: z.string() });
 export type TAccepted = z.infer<typeof ZAccepted>;

@@ -69,6 +69,8 @@ export const FieldError = {
   /** Contains the organisation's name (or a word of it). */
   passwordContainsName: 'password_contains_name',
   mismatch: 'mismatch',
+  /** The current password given to change it is not the account's. */
+  wrongPassword: 'wrong_password',
   /** The amount sent differs from what the server computes from the unpaid instalments. */
   amountMismatch: 'amount_mismatch',
   /** An instalment that is already paid or cancelled, or an invoice with nothing to pay. */

@@ -32,6 +32,7 @@ export const routePaths = {
   logout: { method: 'POST', path: '/logout', auth: 'cookie' },
   forgotPassword: { method: 'POST', path: '/forgot-password', auth: 'public' },
   resetPassword: { method: 'POST', path: '/reset-password', auth: 'public' },
+  changePassword: { method: 'POST', path: '/change-password', auth: 'bearer' },
   signInCallback: { method: 'POST', path: '/auth/:provider/callback', auth: 'public' },
   userProfile: { method: 'GET', path: '/user/profile/:id', auth: 'bearer' },
   invoices: { method: 'POST', path: '/invoices', auth: 'bearer' },

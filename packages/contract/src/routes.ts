@@ -56,6 +56,12 @@ export const routes = {
     body: auth.ZResetPasswordRequest,
     response: auth.ZAccepted,
   },
+  changePassword: {
+    ...routePaths.changePassword,
+    summary: "Change the signed-in customer's password; every other session ends",
+    body: auth.ZChangePasswordRequest,
+    response: auth.ZAccepted,
+  },
   signInCallback: {
     ...routePaths.signInCallback,
     summary: 'Finish an external sign-in (OpenID Connect) with the code and state',

@@ -105,6 +105,17 @@ export function createAuthRepository() {
       );
       return [...new Set(rows.map((r) => r.family_id))];
     },
+    /** Ends every session of the customer but `keep`; answers the families it ended. */
+    async revokeOthersOfCustomer(sql: Sql, customerId: string, keep: string): Promise<string[]> {
+      const rows = await sql.query<{ family_id: string }>(
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND family_id <> $2 AND revoked_at IS NULL
+          RETURNING family_id`,
+        [customerId, keep],
+      );
+      return [...new Set(rows.map((r) => r.family_id))];
+    },
     /** True when the session (refresh family) was ended; one statement, on the family's index. */
     async isFamilyRevoked(sql: SqlQuery, familyId: string): Promise<boolean> {
       const rows = await sql.query<{ revoked: boolean }>(

@@ -94,6 +94,25 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     return { message: 'Password changed' };
   });
 
+  route(
+    app,
+    routes.changePassword,
+    async ({ request, body }) => {
+      const { company_name: company, legal_name: legal } = request.tenant;
+      await service.changePassword(
+        {
+          tenantId: request.tenant.id,
+          customerId: request.customerId,
+          sessionId: request.sessionId,
+        },
+        body,
+        [company, legal],
+      );
+      return { message: 'Password changed' };
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+
   // External sign-in (OpenID Connect, authorization code + PKCE, state and nonce).
   const oidc = createOidc();
   const stateCookie = 'oidc_state';

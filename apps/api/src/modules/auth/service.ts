@@ -33,6 +33,8 @@ export const limits = {
   // links already sent keep working: someone flooding a customer's address cannot lock them out.
   forgotMailsPerAccount: [5, 60 * 60],
   resetPerIp: [20, 15 * 60],
+  // Guessing the current password with a stolen access token: a handful of tries per account.
+  changePerAccount: [10, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
 
 /**
@@ -302,6 +304,42 @@ export function createAuthService({
           await sendResetMail({ tenantId, customer, token });
         })().catch(onBackgroundError);
       });
+    },
+
+    /**
+     * From the profile: the current password proves it is the owner (an access token alone is
+     * not enough), the new one follows the reset's rules, and every other session ends at once
+     * (access tokens included); this one stays signed in.
+     */
+    async changePassword(
+      who: { tenantId: string; customerId: string; sessionId: string },
+      input: { current_password: string; password: string },
+      /** The tenant's company and legal names: a password must not contain them. */
+      organisationNames: readonly string[],
+    ): Promise<void> {
+      const { tenantId, customerId, sessionId } = who;
+      await enforce(`change:acct:${tenantId}:${customerId}`, limits.changePerAccount);
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerById(sql, customerId),
+      );
+      if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+      const ok = await passwordGate.run(() =>
+        verifyPassword(customer.password_hash, input.current_password),
+      );
+      if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
+      const problems = await newPasswordProblems(input.password, {
+        email: customer.email,
+        organisationNames,
+      });
+      if (problems.length > 0) throw new FieldValidationError({ password: problems });
+      const newHash = await passwordGate.run(() => hashPassword(input.password));
+      const ended = await db.withTenant(tenantId, async (sql) => {
+        await repository.setPasswordHash(sql, customerId, newHash);
+        // A reset link asked for before the change must not undo it.
+        await repository.spendResets(sql, customerId);
+        return repository.revokeOthersOfCustomer(sql, customerId, sessionId);
+      });
+      await revocations.revoked(tenantId, ended);
     },
 
     async resetPassword(

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in customer's id, set by `requireCustomer`. */
     customerId: string;
+    /** The session (refresh family) of the access token, set by `requireCustomer`. */
+    sessionId: string;
   }
 }
 
@@ -35,5 +37,6 @@ export function requireCustomer(
       throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
     }
     request.customerId = verdict.claims.customerId;
+    request.sessionId = verdict.claims.sessionId;
   };
 }

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { demoPassword } from '../src/db/seed/demo.ts';
+import { limits } from '../src/modules/auth/service.ts';
+import { buildTestApp, engines } from './engines.ts';
+
+/**
+ * Changing the password from the profile (review #13, issue 23 "Keep my data up to date"): the
+ * current password is needed, the new one follows the reset's rules, every other session ends at
+ * once and this one stays; another customer's account is never touched.
+ */
+describe.each(engines())('changing the password on $name', (engine) => {
+  let db: Database;
+  let app: FastifyInstance;
+  let ip = 0;
+  // Each test its own customer of tenant 1 or demo: the seed has two per tenant.
+  const accounts = {
+    first: { tenant: '1', email: 'cliente@demo.test' },
+    second: { tenant: '1', email: 'segundo@demo.test' },
+    third: { tenant: 'demo', email: 'cliente@demo.test' },
+    fourth: { tenant: 'demo', email: 'segundo@demo.test' },
+  };
+
+  beforeAll(async () => {
+    db = await engine.open();
+    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' }, randomBytes(32));
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  async function signIn(account: { tenant: string; email: string }, password = demoPassword) {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/${account.tenant}/api/1.0/login`,
+      payload: { email: account.email, password },
+      remoteAddress: `10.9.0.${++ip}`,
+    });
+    return { status: res.statusCode, token: res.json<{ access_token?: string }>().access_token };
+  }
+
+  const change = (tenant: string, token: string | undefined, body: object) =>
+    app.inject({
+      method: 'POST',
+      url: `/${tenant}/api/1.0/change-password`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      payload: body,
+    });
+
+  const balance = (tenant: string, token: string | undefined) =>
+    app.inject({
+      method: 'GET',
+      url: `/${tenant}/api/1.0/balance`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  const newPassword = 'Remo-de-tarde-2026';
+
+  it('changes it with the current one, ends every other session at once and keeps this one', async () => {
+    const account = accounts.first;
+    const here = await signIn(account);
+    const elsewhere = await signIn(account);
+    expect((await balance(account.tenant, elsewhere.token)).statusCode).toBe(200);
+
+    const res = await change(account.tenant, here.token, {
+      current_password: demoPassword,
+      password: newPassword,
+      password_confirmation: newPassword,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+
+    expect((await balance(account.tenant, elsewhere.token)).statusCode).toBe(401);
+    expect((await balance(account.tenant, here.token)).statusCode).toBe(200);
+    expect((await signIn(account)).status).toBe(401);
+    expect((await signIn(account, newPassword)).status).toBe(200);
+    // The other customer of the tenant keeps the old one.
+    expect((await signIn(accounts.second)).status).toBe(200);
+  });
+
+  it('refuses a wrong current password with a field error, and changes nothing', async () => {
+    const account = accounts.second;
+    const { token } = await signIn(account);
+    const res = await change(account.tenant, token, {
+      current_password: 'not-the-password',
+      password: newPassword,
+      password_confirmation: newPassword,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ errors: { current_password: ['wrong_password'] } });
+    expect((await signIn(account)).status).toBe(200);
+  });
+
+  it('applies the rules of a new password: length, confirmation, the e-mail, a common one', async () => {
+    const account = accounts.third;
+    const { token } = await signIn(account);
+    const refused = async (password: string, confirmation = password) => {
+      const res = await change(account.tenant, token, {
+        current_password: demoPassword,
+        password,
+        password_confirmation: confirmation,
+      });
+      expect(res.statusCode, password).toBe(422);
+      return res.json<{ errors: Record<string, string[]> }>().errors;
+    };
+    expect(await refused('corta')).toMatchObject({ password: ['too_short'] });
+    expect(await refused(newPassword, `${newPassword}x`)).toMatchObject({
+      password_confirmation: ['mismatch'],
+    });
+    expect((await refused('cliente-2026-largo')).password).toContain('password_contains_email');
+    expect((await refused('password123')).password).toContain('password_common');
+    expect((await signIn(account)).status).toBe(200);
+  });
+
+  it('needs a valid access token: none, or one of another tenant, is a 401', async () => {
+    const body = {
+      current_password: demoPassword,
+      password: newPassword,
+      password_confirmation: newPassword,
+    };
+    expect((await change('demo', undefined, body)).statusCode).toBe(401);
+    const { token } = await signIn(accounts.fourth);
+    expect((await change('1', token, body)).statusCode).toBe(401);
+    expect((await signIn(accounts.fourth)).status).toBe(200);
+  });
+
+  it('throttles guesses of the current password per account', async () => {
+    const account = accounts.fourth;
+    const { token } = await signIn(account);
+    const [max] = limits.changePerAccount;
+    const statuses: number[] = [];
+    for (let i = 0; i <= max; i++) {
+      const res = await change(account.tenant, token, {
+        current_password: `guess-${i}`,
+        password: newPassword,
+        password_confirmation: newPassword,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, max).every((s) => s === 422)).toBe(true);
+    expect(statuses[max]).toBe(429);
+    expect((await signIn(account)).status).toBe(200);
+  });
+});
