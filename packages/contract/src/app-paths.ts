@@ -14,6 +14,7 @@ export const appPaths = {
   home: '/home',
   myActivity: '/mi-actividad',
   userProfile: '/user-profile',
+  changePassword: '/change-password',
   invoices: '/invoices',
   invoicesAlias: '/facturas',
   invoiceDetail: {

@@ -95,6 +95,11 @@ export const routes: RouteObject[] = [
             children: [
               { path: paths.myActivity, lazy: () => import('./routes/my-activity') },
               {
+                path: paths.changePassword,
+                handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                lazy: () => import('./routes/change-password'),
+              },
+              {
                 // Screens of server data (invoices, payments, home): react-query's provider comes
                 // with them, so the sign-in screens never download it.
                 lazy: () => import('./routes/server-data'),

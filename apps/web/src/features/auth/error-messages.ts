@@ -18,6 +18,8 @@ export type AuthErrorKey =
   | 'passwordCommon'
   | 'passwordContainsEmail'
   | 'passwordContainsName'
+  | 'wrongPassword'
+  | 'changeError'
   | 'invalidData'
   | 'tokenExpired'
   | 'userNotFound'
@@ -99,6 +101,22 @@ export function resetErrorMessage(error: unknown): AuthMessage {
   if (api?.status === 404) return { key: 'userNotFound' };
   if (api?.status === 429) return tooManyAttempts(api);
   return { key: 'resetError' };
+}
+
+/**
+ * Changing the password from the profile: 422 with `errors.current_password` the current password
+ * is wrong; with `errors.password` the new one's own reason; 429 wait; else a generic failure.
+ */
+export function changeErrorMessage(error: unknown): AuthMessage {
+  const api = asApiError(error);
+  if (api?.status === 422) {
+    if (api.errors?.current_password?.length) return { key: 'wrongPassword' };
+    const refused = api.errors?.password?.[0];
+    if (refused) return { key: passwordRefusals[refused] ?? 'weakPassword' };
+    return { key: 'invalidData' };
+  }
+  if (api?.status === 429) return tooManyAttempts(api);
+  return { key: 'changeError' };
 }
 
 /** A reset link that can no longer work: the screen offers to request a new one. */

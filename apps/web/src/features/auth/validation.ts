@@ -72,6 +72,17 @@ export function validateReset(
   ]);
 }
 
+/** Changing it from the profile: the current password, then the reset's rules. */
+export function validateChange(
+  values: { current: string; password: string; confirmation: string },
+  context: TPasswordContext = {},
+) {
+  return {
+    ...collect<'current'>([['current', values.current ? undefined : 'required']]),
+    ...validateReset(values, context),
+  };
+}
+
 export function hasErrors(errors: Partial<Record<string, unknown>>): boolean {
   return Object.values(errors).some(Boolean);
 }

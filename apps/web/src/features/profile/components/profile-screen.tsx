@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '@/components/ui/button';
 import {
   AlertIcon,
   CalculatorIcon,
@@ -51,6 +52,7 @@ export function ProfileScreen() {
           <ProfileSkeleton />
         )}
       </div>
+      <SignInSection />
       <AdditionalOptions />
     </div>
   );
@@ -207,6 +209,28 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
       <dt>{label}:</dt>
       <dd className="font-medium text-gray-900 dark:text-gray-50">{children}</dd>
     </div>
+  );
+}
+
+/** How the customer signs in: the password can be changed here (review #13). */
+function SignInSection() {
+  const { t } = useTranslation('auth');
+  const headingId = useId();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className={cn(cardClasses, 'mt-6 flex flex-wrap items-center justify-between gap-4 p-5')}
+    >
+      <div className="min-w-0">
+        <h2 id={headingId} className={sectionTitleClasses}>
+          {t('profile.sections.security')}
+        </h2>
+        <p className="mt-1 text-sm text-gray-600 dark:text-gray-300">{t('profile.passwordNote')}</p>
+      </div>
+      <Link to={paths.changePassword} className={buttonClasses('secondary', 'min-h-11')}>
+        {t('profile.changePassword')}
+      </Link>
+    </section>
   );
 }
 

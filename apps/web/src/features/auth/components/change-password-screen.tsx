@@ -1,0 +1,173 @@
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { buttonClasses } from '@/components/ui/button';
+import { Page } from '@/components/ui/page';
+import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
+import { paths } from '@/config/paths';
+import { useAuth } from '@/lib/auth';
+import { useVisualConfig } from '@/lib/visual-config';
+import { cn } from '@/utils/cn';
+import { changePassword } from '../api/change-password';
+import { type AuthMessage, changeErrorMessage, isPasswordRefusal } from '../error-messages';
+import { type FieldErrors, hasErrors, validateChange } from '../validation';
+import { SuccessMark } from './auth-icons';
+import { FormAlert, PasswordField, SubmitButton, textLinkClasses } from './form-fields';
+import { PasswordStrengthMeter } from './password-strength-meter';
+import { useAuthTexts } from './use-auth-texts';
+
+type Field = 'current' | 'password' | 'confirmation';
+
+/**
+ * From the profile (review #13): the current password, then the new one twice, with the reset's
+ * rules and strength meter. On success every other session has ended (the server's doing); this
+ * one stays, and the screen says so. A refusal keeps what was typed and focuses the field at fault.
+ */
+export function ChangePasswordScreen() {
+  const { t } = useTranslation('auth');
+  const texts = useAuthTexts();
+  const { user } = useAuth();
+  const { companyName, legal } = useVisualConfig();
+  const [values, setValues] = useState({ current: '', password: '', confirmation: '' });
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const [failure, setFailure] = useState<AuthMessage | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const currentRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const confirmationRef = useRef<HTMLInputElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const failureId = useId();
+  const strengthId = useId();
+  const email = user?.email ?? '';
+  // What the new password must not contain (the server checks the same, with the same code).
+  const context = useMemo(
+    () => ({ email, organisationNames: [companyName, legal.name].filter(Boolean) }),
+    [email, companyName, legal.name],
+  );
+
+  useEffect(() => {
+    if (done) titleRef.current?.focus();
+  }, [done]);
+
+  const set = (field: Field) => (event: { target: { value: string } }) => {
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = validateChange(values, context);
+    setErrors(found);
+    setFailure(null);
+    if (hasErrors(found)) {
+      const first = found.current ? currentRef : found.password ? passwordRef : confirmationRef;
+      first.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await changePassword(values);
+      setDone(true);
+    } catch (error) {
+      const message = changeErrorMessage(error);
+      setFailure(message);
+      if (message.key === 'wrongPassword') currentRef.current?.focus();
+      else if (isPasswordRefusal(message)) passwordRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (done) {
+    return (
+      <Page width="message">
+        <div className={cn(cardClasses, 'mt-6 flex flex-col items-center p-6 text-center')}>
+          <SuccessMark />
+          <h1
+            ref={titleRef}
+            tabIndex={-1}
+            className="mt-4 text-xl font-bold text-gray-900 focus:outline-none dark:text-gray-50"
+          >
+            {t('change.successTitle')}
+          </h1>
+          <p className="mt-2 text-gray-700 dark:text-gray-300">{t('change.successDescription')}</p>
+          <Link
+            to={paths.userProfile}
+            className={buttonClasses('primary', 'mt-6 min-h-12 w-full text-base')}
+          >
+            {t('change.backToProfile')}
+          </Link>
+        </div>
+      </Page>
+    );
+  }
+
+  const wrongCurrent = failure?.key === 'wrongPassword';
+  const weak = failure ? isPasswordRefusal(failure) : false;
+  return (
+    <Page width="form">
+      <h1 ref={titleRef} tabIndex={-1} className={cn(pageTitleClasses, 'focus:outline-none')}>
+        {t('change.title')}
+      </h1>
+      <p className="mt-2 text-gray-700 dark:text-gray-300">{t('change.description')}</p>
+      <form
+        noValidate
+        onSubmit={(event) => void onSubmit(event)}
+        className={cn(cardClasses, 'mt-6 space-y-4 p-5 sm:p-6')}
+      >
+        {failure && (
+          <FormAlert id={failureId}>
+            <p>{texts.error(failure)}</p>
+          </FormAlert>
+        )}
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <PasswordField
+          ref={currentRef}
+          label={t('change.currentPassword')}
+          name="current-password"
+          autoComplete="current-password"
+          value={values.current}
+          onChange={set('current')}
+          error={texts.field(errors.current)}
+          invalid={wrongCurrent}
+          describedBy={wrongCurrent ? failureId : undefined}
+          required
+        />
+        <PasswordField
+          ref={passwordRef}
+          label={t('fields.newPassword')}
+          name="new-password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={set('password')}
+          hint={t('reset.passwordHint')}
+          error={texts.field(errors.password)}
+          invalid={weak}
+          describedBy={[weak ? failureId : '', strengthId].filter(Boolean).join(' ')}
+          required
+        />
+        <PasswordStrengthMeter password={values.password} context={context} id={strengthId} />
+        <PasswordField
+          ref={confirmationRef}
+          label={t('fields.confirmPassword')}
+          name="confirm-password"
+          autoComplete="new-password"
+          value={values.confirmation}
+          onChange={set('confirmation')}
+          error={texts.field(errors.confirmation)}
+          required
+        />
+        <p className="text-sm text-gray-600 dark:text-gray-300">{t('change.otherSessions')}</p>
+        <SubmitButton busy={busy} label={t('change.submit')} busyLabel={t('reset.submitting')} />
+      </form>
+      <p className="mt-4">
+        <Link to={paths.userProfile} className={textLinkClasses}>
+          {t('change.backToProfile')}
+        </Link>
+      </p>
+    </Page>
+  );
+}
