@@ -28,7 +28,10 @@ function resetLinkIn(raw: string): string {
   return match[1].replace(/&amp;/g, '&');
 }
 
-test('a forgotten password is reset from the link in the e-mail', async ({ page }) => {
+test('a forgotten password is reset from the link in the e-mail, then changed from the profile', async ({
+  page,
+  browser,
+}) => {
   // This customer's password changes here; no other test signs in with it.
   const account = accounts.segundoOne;
   const { origin } = account.tenant;
@@ -93,4 +96,41 @@ test('a forgotten password is reset from the link in the e-mail', async ({ page 
   await signInWithForm(page, { ...account, password: newPassword });
   await expect(page).toHaveURL(`${origin}/home`);
   expect((await storedAuth(page)).user?.email).toBe(account.email);
+
+  // Then changed from the profile (review #13), while signed in on another device too: that
+  // session ends at once, this one stays, and only the newest password signs in.
+  const other = await browser.newContext({ locale: 'es-ES' });
+  const otherPage = await other.newPage();
+  await signInWithForm(otherPage, { ...account, password: newPassword });
+  await expect(otherPage).toHaveURL(`${origin}/home`);
+
+  await page.goto(`${origin}/user-profile`);
+  await page.getByRole('link', { name: t.profile.changePassword }).click();
+  await expect(page).toHaveURL(`${origin}/change-password`);
+  await expect(page.getByRole('heading', { level: 1, name: t.change.title })).toBeVisible();
+  const current = passwordField(page, t.change.currentPassword);
+  await current.fill('not-my-password');
+  const changed = 'Remo-de-tarde-2026';
+  await passwordField(page, t.fields.newPassword).fill(changed);
+  await passwordField(page, t.fields.confirmPassword).fill(changed);
+  await page.getByRole('button', { name: t.change.submit }).click();
+  await expect(page.getByRole('alert')).toContainText(t.errors.wrongPassword);
+  await expect(current).toBeFocused();
+  await current.fill(newPassword);
+  await page.getByRole('button', { name: t.change.submit }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t.change.successTitle })).toBeFocused();
+  await page.getByRole('link', { name: t.change.backToProfile }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t.profile.title })).toBeVisible();
+
+  // The other device is signed out on its next call.
+  await otherPage.goto(`${origin}/user-profile`);
+  await expect(otherPage).toHaveURL(`${origin}/login`);
+  await other.close();
+  const login = (password: string) =>
+    page.request.post(`${origin}/${account.tenant.id}/api/1.0/login`, {
+      headers: { origin },
+      data: { email: account.email, password },
+    });
+  expect((await login(newPassword)).status()).toBe(401);
+  expect((await login(changed)).status()).toBe(200);
 });

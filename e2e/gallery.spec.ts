@@ -96,6 +96,7 @@ const signedInScreens: Screen[] = [
   { name: 'home', path: '/home', axe: 'invoices-a11y.spec.ts' },
   { name: 'my-activity', path: '/mi-actividad', axe: 'auth.spec.ts' },
   { name: 'user-profile', path: '/user-profile', axe: 'auth.spec.ts' },
+  { name: 'change-password', path: '/change-password' },
   { name: 'invoices', path: '/invoices', axe: 'invoices-a11y.spec.ts' },
   {
     name: 'invoice-detail',

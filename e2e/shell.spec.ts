@@ -305,7 +305,8 @@ test.describe('signed-in frame', () => {
 test('the company dialog says how to reach the club: telephone, mailbox, website, hours (review #17)', async ({
   page,
 }) => {
-  const account = accounts.segundoOne;
+  // Tenant 1 (the demo tenant has no website); a customer whose password no test changes.
+  const account = accounts.clienteOne;
   await signInThroughApi(page, account);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${account.tenant.origin}/home`);

@@ -15,7 +15,10 @@ type AuthTexts = {
     'required' | 'invalidEmail' | 'passwordMismatch' | 'passwordContainsName',
     string
   >;
-  errors: Record<'invalidCredentials' | 'noAccount' | 'signInFailed' | 'passwordCommon', string>;
+  errors: Record<
+    'invalidCredentials' | 'noAccount' | 'signInFailed' | 'passwordCommon' | 'wrongPassword',
+    string
+  >;
   login: { rememberMe: string; forgotPassword: string; submit: string; continueWith: string };
   recovery: { title: string; submit: string; successTitle: string; backToLogin: string };
   reset: {
@@ -25,8 +28,13 @@ type AuthTexts = {
     goToLogin: string;
     strength: Record<'label' | 'tooWeak' | 'weak' | 'fair' | 'good' | 'strong', string>;
   };
+  change: Record<'title' | 'currentPassword' | 'submit' | 'successTitle' | 'backToProfile', string>;
   callback: { failedTitle: string; backToLogin: string };
-  profile: { title: string; sections: Record<'fiscal' | 'contact' | 'billing', string> };
+  profile: {
+    title: string;
+    changePassword: string;
+    sections: Record<'fiscal' | 'contact' | 'billing', string>;
+  };
   options: Record<'myUser' | 'invoices' | 'payments', string>;
   activity: { title: string };
 };
