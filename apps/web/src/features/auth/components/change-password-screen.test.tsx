@@ -81,9 +81,7 @@ describe('changing the password from the profile (review #13)', () => {
     const current = screen.getByLabelText('Contraseña actual');
     expect(current.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(current));
-    expect((screen.getByLabelText('Nueva contraseña') as HTMLInputElement).value).toBe(
-      newPassword,
-    );
+    expect((screen.getByLabelText('Nueva contraseña') as HTMLInputElement).value).toBe(newPassword);
   });
 
   it("words the server's refusal of a common password on the new one", async () => {
