@@ -37,6 +37,21 @@ export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
 export { passwordMinLength } from './password-rules.ts';
 
+/** A password field: required, at most 1,024 characters; `min` 8 for a new one. */
+const passwordField = (min: number, short: string) =>
+  z.string(FieldError.required).min(min, short).max(1024, FieldError.tooLong);
+
+/** The new password twice, as the reset and the profile's change take it (spec §5). */
+const newPasswordFields = {
+  password: passwordField(passwordMinLength, FieldError.tooShort),
+  password_confirmation: passwordField(1, FieldError.required),
+};
+const confirmationMatches = {
+  check: (v: { password: string; password_confirmation: string }) =>
+    v.password === v.password_confirmation,
+  where: { path: ['password_confirmation'], message: FieldError.mismatch },
+};
+
 export const ZResetPasswordRequest = z
   .object({
     token: z
@@ -44,41 +59,15 @@ export const ZResetPasswordRequest = z
       .min(1, FieldError.required)
       .max(512, FieldError.invalidToken),
     email: ZEmail,
-    password: z
-      .string(FieldError.required)
-      .min(passwordMinLength, FieldError.tooShort)
-      .max(1024, FieldError.tooLong),
-    password_confirmation: z
-      .string(FieldError.required)
-      .min(1, FieldError.required)
-      .max(1024, FieldError.tooLong),
+    ...newPasswordFields,
   })
-  .refine((r) => r.password === r.password_confirmation, {
-    path: ['password_confirmation'],
-    message: FieldError.mismatch,
-  });
+  .refine(confirmationMatches.check, confirmationMatches.where);
 export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 
 /** From the profile: the current password, then the new one twice (the reset's rules). */
 export const ZChangePasswordRequest = z
-  .object({
-    current_password: z
-      .string(FieldError.required)
-      .min(1, FieldError.required)
-      .max(1024, FieldError.tooLong),
-    password: z
-      .string(FieldError.required)
-      .min(passwordMinLength, FieldError.tooShort)
-      .max(1024, FieldError.tooLong),
-    password_confirmation: z
-      .string(FieldError.required)
-      .min(1, FieldError.required)
-      .max(1024, FieldError.tooLong),
-  })
-  .refine((v) => v.password === v.password_confirmation, {
-    path: ['password_confirmation'],
-    message: FieldError.mismatch,
-  });
+  .object({ current_password: passwordField(1, FieldError.required), ...newPasswordFields })
+  .refine(confirmationMatches.check, confirmationMatches.where);
 export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 
 /** Answer of the calls that only acknowledge (forgot, reset, logout). */

@@ -13,7 +13,7 @@ import { type AuthMessage, changeErrorMessage, isPasswordRefusal } from '../erro
 import { type FieldErrors, hasErrors, validateChange } from '../validation';
 import { SuccessMark } from './auth-icons';
 import { FormAlert, PasswordField, SubmitButton, textLinkClasses } from './form-fields';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { NewPasswordFields } from './new-password-fields';
 import { useAuthTexts } from './use-auth-texts';
 
 type Field = 'current' | 'password' | 'confirmation';
@@ -38,7 +38,6 @@ export function ChangePasswordScreen() {
   const confirmationRef = useRef<HTMLInputElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const failureId = useId();
-  const strengthId = useId();
   const email = user?.email ?? '';
   // What the new password must not contain (the server checks the same, with the same code).
   const context = useMemo(
@@ -136,29 +135,16 @@ export function ChangePasswordScreen() {
           describedBy={wrongCurrent ? failureId : undefined}
           required
         />
-        <PasswordField
-          ref={passwordRef}
-          label={t('fields.newPassword')}
-          name="new-password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={set('password')}
-          hint={t('reset.passwordHint')}
-          error={texts.field(errors.password)}
-          invalid={weak}
-          describedBy={[weak ? failureId : '', strengthId].filter(Boolean).join(' ')}
-          required
-        />
-        <PasswordStrengthMeter password={values.password} context={context} id={strengthId} />
-        <PasswordField
-          ref={confirmationRef}
-          label={t('fields.confirmPassword')}
-          name="confirm-password"
-          autoComplete="new-password"
-          value={values.confirmation}
-          onChange={set('confirmation')}
-          error={texts.field(errors.confirmation)}
-          required
+        <NewPasswordFields
+          password={values.password}
+          confirmation={values.confirmation}
+          onPassword={set('password')}
+          onConfirmation={set('confirmation')}
+          errors={errors}
+          passwordRef={passwordRef}
+          confirmationRef={confirmationRef}
+          refusedBy={weak ? failureId : undefined}
+          context={context}
         />
         <p className="text-sm text-gray-600 dark:text-gray-300">{t('change.otherSessions')}</p>
         <SubmitButton busy={busy} label={t('change.submit')} busyLabel={t('reset.submitting')} />

@@ -14,8 +14,8 @@ import {
 import { type FieldErrors, hasErrors, validateReset } from '../validation';
 import { SuccessMark } from './auth-icons';
 import { AuthCard } from './auth-card';
-import { FormAlert, PasswordField, SubmitButton, textLinkClasses } from './form-fields';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { FormAlert, SubmitButton, textLinkClasses } from './form-fields';
+import { NewPasswordFields } from './new-password-fields';
 import { useAuthTexts } from './use-auth-texts';
 
 type Field = 'password' | 'confirmation';
@@ -39,7 +39,6 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
   const confirmationRef = useRef<HTMLInputElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const failureId = useId();
-  const strengthId = useId();
   const { companyName, legal } = useVisualConfig();
   // What the new password must not contain (the server checks the same, with the same code).
   const context = useMemo(
@@ -114,37 +113,24 @@ export function ResetPasswordScreen({ token, email }: ResetPasswordScreenProps) 
         )}
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          ref={passwordRef}
-          label={t('fields.newPassword')}
-          name="new-password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => {
+        <NewPasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPassword={(event) => {
             setPassword(event.target.value);
             if (errors.password) setErrors((current) => ({ ...current, password: undefined }));
           }}
-          hint={t('reset.passwordHint')}
-          error={texts.field(errors.password)}
-          invalid={weak}
-          describedBy={[weak ? failureId : '', strengthId].filter(Boolean).join(' ')}
-          required
-        />
-        <PasswordStrengthMeter password={password} context={context} id={strengthId} />
-        <PasswordField
-          ref={confirmationRef}
-          label={t('fields.confirmPassword')}
-          name="confirm-password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={(event) => {
+          onConfirmation={(event) => {
             setConfirmation(event.target.value);
             if (errors.confirmation) {
               setErrors((current) => ({ ...current, confirmation: undefined }));
             }
           }}
-          error={texts.field(errors.confirmation)}
-          required
+          errors={errors}
+          passwordRef={passwordRef}
+          confirmationRef={confirmationRef}
+          refusedBy={weak ? failureId : undefined}
+          context={context}
         />
         <SubmitButton busy={busy} label={t('reset.submit')} busyLabel={t('reset.submitting')} />
       </form>
