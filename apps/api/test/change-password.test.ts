@@ -5,6 +5,7 @@ import type { Database } from '../src/db/database.ts';
 import { demoPassword } from '../src/db/seed/demo.ts';
 import { limits } from '../src/modules/auth/service.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { startSmtp } from '../../../tools/test-smtp.ts';
 
 /**
  * Changing the password from the profile (review #13, issue 23 "Keep my data up to date"): the
@@ -14,6 +15,7 @@ import { buildTestApp, engines } from './engines.ts';
 describe.each(engines())('changing the password on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let ip = 0;
   // Each test its own customer of tenant 1 or demo: the seed has two per tenant.
   const accounts = {
@@ -25,11 +27,17 @@ describe.each(engines())('changing the password on $name', (engine) => {
 
   beforeAll(async () => {
     db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' }, randomBytes(32));
+    smtp = await startSmtp();
+    app = await buildTestApp(
+      db,
+      { PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url },
+      randomBytes(32),
+    );
   });
   afterAll(async () => {
     await app.close();
     await db.close();
+    await smtp.close();
   });
 
   async function signIn(account: { tenant: string; email: string }, password = demoPassword) {
@@ -78,6 +86,14 @@ describe.each(engines())('changing the password on $name', (engine) => {
     expect((await signIn(account, newPassword)).status).toBe(200);
     // The other customer of the tenant keeps the old one.
     expect((await signIn(accounts.second)).status).toBe(200);
+
+    // The owner is told, with the way back if it was not them, and nothing that signs in.
+    const mail = await smtp.waitFor(account.email);
+    expect(mail.raw).toContain('Hemos cerrado la sesi');
+    expect(mail.raw).toContain('(hora de Madrid)');
+    expect(mail.raw).toContain('http://localhost:3000/recover-password');
+    expect(mail.raw).not.toMatch(/token=|Remo-de-tarde/);
+    expect(smtp.inbox.filter((m) => m.to.includes(accounts.second.email))).toHaveLength(0);
   });
 
   it('refuses a wrong current password with a field error, and changes nothing', async () => {

@@ -20,6 +20,7 @@ import {
   xsrfHeader,
 } from './cookies.ts';
 import { createOidc, findProvider, type OidcState } from './oidc.ts';
+import { createPasswordChangedMailer } from './changed-mail.ts';
 import { createResetMailer } from './reset-mail.ts';
 import { createAuthService, type Session } from './service.ts';
 import { appPaths } from '@portal/contract/app-paths';
@@ -35,7 +36,8 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     limiter: ctx.limiter,
     revocations: ctx.revocations,
     sendResetMail: createResetMailer(ctx.db, ctx.mailer),
-    onBackgroundError: (error) => app.log.error({ err: error }, 'password-reset e-mail failed'),
+    sendPasswordChangedMail: createPasswordChangedMailer(ctx.db, ctx.mailer),
+    onBackgroundError: (error) => app.log.error({ err: error }, 'an account e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
   });
 

@@ -88,6 +88,12 @@ export type AuthServiceDeps = {
     customer: CustomerAuthRow;
     token: string;
   }) => Promise<void>;
+  /** "Your password was changed" (changed-mail.ts); sent after the change, not awaited. */
+  sendPasswordChangedMail?: (input: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    at: Date;
+  }) => Promise<void>;
   onBackgroundError: (error: unknown) => void;
   /** Multiplies every account limit: end-to-end suites sign in many times from one address. */
   limitScale?: number;
@@ -101,6 +107,7 @@ export function createAuthService({
   limiter,
   revocations,
   sendResetMail,
+  sendPasswordChangedMail,
   onBackgroundError,
   limitScale,
   passwordGate = passwordAdmission,
@@ -340,6 +347,8 @@ export function createAuthService({
         return repository.revokeOthersOfCustomer(sql, customerId, sessionId);
       });
       await revocations.revoked(tenantId, ended);
+      // The owner hears of it, whoever changed it; a failed e-mail does not undo the change.
+      sendPasswordChangedMail?.({ tenantId, customer, at: new Date() }).catch(onBackgroundError);
     },
 
     async resetPassword(
