@@ -66,6 +66,7 @@ const publicScreens: Screen[] = [
   { name: 'privacy', path: '/privacidad', axe: 'legal.spec.ts' },
   { name: 'security', path: '/seguridad', axe: 'legal.spec.ts' },
   { name: 'cookies', path: '/cookies', axe: 'legal.spec.ts' },
+  { name: 'accessibility', path: '/accesibilidad', axe: 'legal.spec.ts' },
   { name: 'unauthorized', path: '/unauthorized' },
   { name: 'error-general', path: '/error/general' },
   { name: 'error-not-found', path: '/error/not-found', axe: 'shell.spec.ts' },

@@ -123,6 +123,7 @@ test('signed out, in Spanish: the three pages, their sections, the tenant and th
   await expect(related(page, es).getByRole('link')).toHaveText([
     new RegExp(es.links.privacy.title),
     new RegExp(es.links.cookies.title),
+    new RegExp(es.links.accessibility.title),
   ]);
 
   await related(page, es).getByRole('link', { name: es.links.cookies.title }).click();
@@ -138,6 +139,7 @@ test('signed out, in Spanish: the three pages, their sections, the tenant and th
   await expect(related(page, es).getByRole('link')).toHaveText([
     new RegExp(es.links.privacy.title),
     new RegExp(es.links.security.title),
+    new RegExp(es.links.accessibility.title),
   ]);
   await related(page, es).getByRole('link', { name: es.links.privacy.title }).click();
   await expect(page).toHaveURL(/\/privacidad$/);
@@ -210,6 +212,31 @@ test('/login does not download the legal texts', async ({ page }) => {
   ).toEqual([]);
 });
 
+test('the accessibility statement, from the menu: its sections, the review date and the mailbox (issue 23)', async ({
+  page,
+}) => {
+  await page.goto(`${tenants.demo.origin}/login`);
+  await page.getByRole('button', { name: 'Abrir menú' }).click();
+  await page.getByRole('link', { name: 'Accesibilidad' }).click();
+  await expect(page).toHaveURL(/\/accesibilidad$/);
+  await expect(
+    page.getByRole('heading', { level: 1, name: es.links.accessibility.title }),
+  ).toBeVisible();
+  const a = es.accessibility;
+  expect(await sectionTitles(page)).toEqual([
+    a.status.title,
+    a.nonAccessible.title,
+    a.preparation.title,
+    a.contact.title,
+    a.enforcement.title,
+  ]);
+  await expect(page.getByText('26/11/2026', { exact: false }).first()).toBeVisible();
+  const legal = await legalOf(page, tenants.demo.id);
+  await expectMailLink(page, legal.contact_email);
+  await related(page, es).getByRole('link', { name: es.links.privacy.title }).click();
+  await expect(page).toHaveURL(/\/privacidad$/);
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violations on the legal pages, ${colorScheme}, at 390 and 1280 px`, async ({
     page,
@@ -221,6 +248,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       ['/privacidad', es.links.privacy.title],
       ['/seguridad', es.links.security.title],
       ['/cookies', es.links.cookies.title],
+      ['/accesibilidad', es.links.accessibility.title],
     ] as const) {
       await page.goto(`${tenant.origin}${path}`);
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();

@@ -39,6 +39,7 @@ export const appPaths = {
   privacy: '/privacidad',
   security: '/seguridad',
   cookies: '/cookies',
+  accessibility: '/accesibilidad',
   authCallback: {
     pattern: '/auth/:provider/callback',
     href: (provider: 'google' | 'apple' | 'microsoft') => `/auth/${provider}/callback`,

@@ -42,6 +42,7 @@ export const linkableAppPaths: readonly string[] = (
     'privacy',
     'security',
     'cookies',
+    'accessibility',
   ] as const satisfies readonly TAppPathName[]
 ).map(appPathPattern);
 

@@ -74,6 +74,7 @@ export const routes: RouteObject[] = [
           { path: paths.privacy, lazy: () => import('./routes/legal-privacy') },
           { path: paths.security, lazy: () => import('./routes/legal-security') },
           { path: paths.cookies, lazy: () => import('./routes/legal-cookies') },
+          { path: paths.accessibility, lazy: () => import('./routes/legal-accessibility') },
           {
             // Spec §6 sent a visitor from here to /unauthorized ("Acceso denegado"); a link from
             // an e-mail should ask to sign in instead (finding #15): /login, and back here after.

@@ -18,6 +18,7 @@ import {
   CookieIcon,
   DocumentIcon,
   GlobeIcon,
+  AccessibilityIcon,
   LockIcon,
   LoginIcon,
   LogoutIcon,
@@ -271,6 +272,12 @@ export function SideMenu({
               to={paths.privacy}
               label={t('menu.privacy')}
               icon={<LockIcon className={icon} />}
+              onNavigate={onClose}
+            />
+            <MenuLink
+              to={paths.accessibility}
+              label={t('menu.accessibility')}
+              icon={<AccessibilityIcon className={icon} />}
               onNavigate={onClose}
             />
           </Section>

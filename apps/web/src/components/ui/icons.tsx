@@ -138,6 +138,15 @@ export const ShieldIcon = (p: IconProps) => (
   </Icon>
 );
 
+/** A person with open arms in a circle: accessibility. */
+export const AccessibilityIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <circle cx="12" cy="7.5" r="1.25" />
+    <path d="M7.5 10l4.5 1 4.5-1M12 11v3.5l-2 3.5M12 14.5l2 3.5" />
+  </Icon>
+);
+
 export const LockIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="5" y="10.5" width="14" height="10" rx="2" />

@@ -1,17 +1,18 @@
 import { type ReactNode, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CookieIcon, LockIcon, ShieldIcon } from '@/components/ui/icons';
+import { AccessibilityIcon, CookieIcon, LockIcon, ShieldIcon } from '@/components/ui/icons';
 import { OptionTile } from '@/components/ui/option-tile';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 
 export type LegalSection = { id: string; title: string; content: ReactNode };
-export type LegalPageName = 'privacy' | 'security' | 'cookies';
+export type LegalPageName = 'privacy' | 'security' | 'cookies' | 'accessibility';
 
 const pages = {
   privacy: { to: paths.privacy, icon: <LockIcon /> },
   security: { to: paths.security, icon: <ShieldIcon /> },
   cookies: { to: paths.cookies, icon: <CookieIcon /> },
+  accessibility: { to: paths.accessibility, icon: <AccessibilityIcon /> },
 } as const;
 
 type LegalPageProps = {

@@ -6,6 +6,7 @@ import { defaultVisualConfig, type VisualConfig, VisualConfigContext } from '@/l
 import type { Language } from '@/lib/i18n';
 import es from '@/locales/es/legal.json';
 import ca from '@/locales/ca/legal.json';
+import { AccessibilityStatement } from './accessibility-statement';
 import { CookiePolicy } from './cookie-policy';
 import { PrivacyPolicy, regulatorUrl } from './privacy-policy';
 import { SecurityPolicy } from './security-policy';
@@ -93,11 +94,15 @@ describe('privacy policy', () => {
     expect(screen.queryByRole('link', { name: /dpd@/ })).toBeNull();
   });
 
-  it('links to the security and cookie pages', async () => {
+  it('links to the security, cookie and accessibility pages', async () => {
     await renderPage(<PrivacyPolicy />);
     const related = await screen.findByRole('navigation', { name: es.page.related });
     const links = within(related).getAllByRole('link');
-    expect(links.map((l) => l.getAttribute('href'))).toEqual(['/seguridad', '/cookies']);
+    expect(links.map((l) => l.getAttribute('href'))).toEqual([
+      '/seguridad',
+      '/cookies',
+      '/accesibilidad',
+    ]);
   });
 
   it('reads in Catalan with the same tenant data', async () => {
@@ -135,7 +140,46 @@ describe('security policy', () => {
       within(related)
         .getAllByRole('link')
         .map((l) => l.getAttribute('href')),
-    ).toEqual(['/privacidad', '/cookies']);
+    ).toEqual(['/privacidad', '/cookies', '/accesibilidad']);
+  });
+});
+
+describe('accessibility statement (issue 23 item 8)', () => {
+  it("has the model's five sections, the date of the review and the tenant's mailbox", async () => {
+    await renderPage(<AccessibilityStatement />);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: es.links.accessibility.title }),
+    ).toBeTruthy();
+    const a = es.accessibility;
+    expect(await sectionTitles()).toEqual(
+      [
+        a.status.title,
+        a.nonAccessible.title,
+        a.preparation.title,
+        a.contact.title,
+        a.enforcement.title,
+      ].map((title, i) => `${i + 1}.${title}`),
+    );
+    expect(screen.getByText(/parcialmente conforme/)).toBeTruthy();
+    const known = screen.getByRole('region', { name: new RegExp(a.nonAccessible.title) });
+    expect(within(known).getAllByRole('listitem')).toHaveLength(2);
+    const preparation = screen.getByRole('region', { name: new RegExp(a.preparation.title) });
+    expect(preparation.textContent).toContain('26/11/2026');
+    expect(mailto('secretaria@lasencinas.test')).toEqual(['mailto:secretaria@lasencinas.test']);
+    const related = screen.getByRole('navigation', { name: es.page.related });
+    expect(
+      within(related)
+        .getAllByRole('link')
+        .map((l) => l.getAttribute('href')),
+    ).toEqual(['/privacidad', '/seguridad', '/cookies']);
+  });
+
+  it('reads in Catalan', async () => {
+    await renderPage(<AccessibilityStatement />, { language: 'ca' });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: ca.links.accessibility.title }),
+    ).toBeTruthy();
+    expect(screen.getByText(/parcialment conforme/)).toBeTruthy();
   });
 });
 
@@ -155,7 +199,7 @@ describe('cookie policy', () => {
       within(related)
         .getAllByRole('link')
         .map((l) => l.getAttribute('href')),
-    ).toEqual(['/privacidad', '/seguridad']);
+    ).toEqual(['/privacidad', '/seguridad', '/accesibilidad']);
   });
 
   it('points to the contact form when the tenant has no mailbox at all', async () => {

@@ -94,7 +94,8 @@ export type MailTextKey =
   | 'privacy.rights.how'
   | 'privacy.complaint.before'
   | 'security.incidents.text'
-  | 'cookies.contact.text';
+  | 'cookies.contact.text'
+  | 'accessibility.contact.text';
 
 /** A sentence of the legal texts with its mailbox as a link. */
 export function MailSentence({
