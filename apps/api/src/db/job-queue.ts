@@ -15,7 +15,7 @@ type QueueOptions = Pick<PgBoss.ConstructorOptions, 'migrate' | 'supervise' | 's
 export function openQueue(db: Database, options: QueueOptions): PgBoss {
   return new PgBoss({
     db: {
-      // pg-boss's own type says `any[]`; the values are its own, passed through untouched.
+      // pg-boss types the values loosely; they are its own, passed through untouched.
       executeSql: (text, values) => db.jobQueue.executeSql(text, values as unknown[]),
     },
     schema: jobSchema,
