@@ -67,6 +67,7 @@ const publicScreens: Screen[] = [
   { name: 'security', path: '/seguridad', axe: 'legal.spec.ts' },
   { name: 'cookies', path: '/cookies', axe: 'legal.spec.ts' },
   { name: 'accessibility', path: '/accesibilidad', axe: 'legal.spec.ts' },
+  { name: 'end-session-link', path: '/end-session?token=gallery', axe: 'devices.spec.ts' },
   { name: 'unauthorized', path: '/unauthorized' },
   { name: 'error-general', path: '/error/general' },
   { name: 'error-not-found', path: '/error/not-found', axe: 'shell.spec.ts' },
@@ -98,6 +99,7 @@ const signedInScreens: Screen[] = [
   { name: 'my-activity', path: '/mi-actividad', axe: 'auth.spec.ts' },
   { name: 'user-profile', path: '/user-profile', axe: 'auth.spec.ts' },
   { name: 'change-password', path: '/change-password' },
+  { name: 'devices', path: '/devices', axe: 'devices.spec.ts' },
   { name: 'invoices', path: '/invoices', axe: 'invoices-a11y.spec.ts' },
   {
     name: 'invoice-detail',

@@ -43,11 +43,26 @@ export async function startSmtp({ port: fixedPort = 0 }: { port?: number } = {})
   return {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
-    /** Waits until a message to `to` arrives (or fails after `ms`). */
-    async waitFor(to: string, ms = 10_000): Promise<ReceivedMail> {
+    /**
+     * Waits until a message to `to` arrives (or fails after `ms`). The "was this you?" notice any
+     * sign-in from a new browser may send (header `X-Portal-Mail: new-device`) is passed over
+     * unless `kind` asks for it. With `containing`, only a message whose text has it.
+     */
+    async waitFor(
+      to: string,
+      ms = 10_000,
+      kind?: string,
+      containing?: string,
+    ): Promise<ReceivedMail> {
       const deadline = Date.now() + ms;
+      const kindOf = (m: ReceivedMail) => /^X-Portal-Mail: *(\S+)/im.exec(m.raw)?.[1];
       for (;;) {
-        const found = inbox.find((m) => m.to.includes(to));
+        const found = inbox.find(
+          (m) =>
+            m.to.includes(to) &&
+            (kind ? kindOf(m) === kind : kindOf(m) !== 'new-device') &&
+            (!containing || m.raw.includes(containing)),
+        );
         if (found) {
           inbox.splice(inbox.indexOf(found), 1);
           return found;

@@ -33,6 +33,7 @@ type AuthTexts = {
   profile: {
     title: string;
     changePassword: string;
+    devices: string;
     sections: Record<'fiscal' | 'contact' | 'billing', string>;
   };
   options: Record<'myUser' | 'invoices' | 'payments', string>;
@@ -46,7 +47,7 @@ type CommonTexts = {
     myActivity: string;
     notificationsUnread_other: string;
   };
-  menu: { logout: string };
+  menu: { logout: string; invoices: string };
   login: { title: string };
   errors: { accessDenied: { title: string } };
 };
@@ -82,7 +83,20 @@ type ContactTexts = {
   success: Record<'title' | 'sendNew' | 'backToHome', string>;
 };
 
+/** e2e/devices.spec.ts: "Your devices" and the "was this you?" link. */
+type SessionsTexts = {
+  title: string;
+  thisDevice: string;
+  endLabel: string;
+  ended: string;
+  endedOthers_one: string;
+  endOthers: string;
+  onlyThis: string;
+  link: Record<'title' | 'button' | 'done' | 'invalid', string>;
+};
+
 export const notificationsTexts = read<NotificationsTexts>('notifications');
+export const sessionsTexts = read<SessionsTexts>('sessions');
 export const contactTexts = read<ContactTexts>('contact');
 
 /** `{{name}}` placeholders of a text filled in. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp } from '../../../tools/test-smtp.ts';
 import type { Database } from '../src/db/database.ts';
-import { demoEmail } from '../src/db/seed/demo.ts';
+import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
 import { isoToApi, todayIso } from '../src/lib/dates.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, engines } from './engines.ts';
@@ -87,6 +87,31 @@ describe.each(engines())('what the server logs on $name', (engine) => {
     expect(app.log.level).toBe('trace');
     expect(logged()).toContain('"msg":"incoming request"');
     expect(logged()).toContain('/reset-password?token=[redacted]&email=[redacted]');
+    await expectNowhere([token, link]);
+  });
+
+  it('logs no "was this you?" link, also when it is opened and used', async () => {
+    const signIn = (ip: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/1/api/1.0/login',
+        payload: { email: secondEmail, password: demoPassword },
+        remoteAddress: ip,
+      });
+    expect((await signIn('10.61.1.1')).statusCode).toBe(200);
+    // Another browser (no device cookie): the e-mail with the link that ends that session.
+    expect((await signIn('10.61.1.2')).statusCode).toBe(200);
+    const raw = (await smtp.waitFor(secondEmail, 10_000, 'new-device')).raw;
+    const link = /(http:\/\/[^\s"<>]+\/end-session\?token=[\w-]+)/.exec(raw)?.[1] ?? '';
+    const token = new URL(link).searchParams.get('token') ?? '';
+    await app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+    const ended = await app.inject({
+      method: 'POST',
+      url: '/1/api/1.0/sessions/end-by-link',
+      payload: { token },
+    });
+    expect(ended.statusCode).toBe(200);
+    expect(logged()).toContain('/end-session?token=[redacted]');
     await expectNowhere([token, link]);
   });
 

@@ -158,8 +158,15 @@ describe.each(engines())('security headers and cookies on $name', (engine) => {
       expect(attributes(xsrf)).not.toContain('httponly');
       expect(xsrf).toMatch(/; SameSite=Strict/);
       expect(attributes(xsrf).includes('secure'), `${scheme} xsrf`).toBe(scheme === 'https');
+      // The device id (new devices, issue 24) as strict, kept for 400 days.
+      const device = cookies.device_id ?? '';
+      expect(device).toMatch(/; Path=\/demo\/api\/1\.0(;|$)/);
+      expect(attributes(device)).toContain('httponly');
+      expect(device).toMatch(/; SameSite=Strict/);
+      expect(device).toMatch(/; Max-Age=34560000/);
+      expect(attributes(device).includes('secure'), `${scheme} device`).toBe(scheme === 'https');
       // The access token travels in the body only, never in a cookie.
-      expect(Object.keys(cookies).sort()).toEqual(['XSRF-TOKEN', 'refresh_token']);
+      expect(Object.keys(cookies).sort()).toEqual(['XSRF-TOKEN', 'device_id', 'refresh_token']);
     }
   });
 

@@ -61,6 +61,19 @@ const cases: Record<TRouteName, Case> = {
     kind: 'none',
     why: 'bound to a signed state cookie of this tenant (oidc.test.ts)',
   },
+  sessions: { kind: 'none', why: "lists the token's own customer only (sessions.test.ts)" },
+  endSession: {
+    kind: 'none',
+    why: "another customer's session id is a 404 and stays open (sessions.test.ts)",
+  },
+  endOtherSessions: {
+    kind: 'none',
+    why: "ends the token's own customer's only (sessions.test.ts)",
+  },
+  endSessionByLink: {
+    kind: 'none',
+    why: "another tenant's link is invalid_token, the session stays open (sessions.test.ts)",
+  },
   userProfile: {
     kind: 'ids',
     requests: (v) => [

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
+import { pastReuseWindow } from './refresh-window.ts';
 import { urlOf, validRequests } from './contract-examples.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { hasRedisServer, startRedis } from './redis-server.ts';
@@ -187,6 +188,7 @@ describe.each(engines())('access tokens end with their session on $name', (engin
     const first = await refresh(s.refresh, s.xsrf);
     const stolen = { ...s, token: first.json<{ access_token: string }>().access_token };
     expect((await profile(b, stolen)).statusCode).toBe(200);
+    await pastReuseWindow(db, 'demo');
     expect((await refresh(s.refresh, s.xsrf)).statusCode).toBe(401);
     expect((await profile(b, stolen)).statusCode).toBe(401);
   });

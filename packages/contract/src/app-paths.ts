@@ -15,6 +15,8 @@ export const appPaths = {
   myActivity: '/mi-actividad',
   userProfile: '/user-profile',
   changePassword: '/change-password',
+  devices: '/devices',
+  endSessionLink: '/end-session',
   invoices: '/invoices',
   invoicesAlias: '/facturas',
   invoiceDetail: {

@@ -5,6 +5,7 @@ export * from './links.ts';
 export * from './customer-limits.ts';
 export * from './visual-config.ts';
 export * from './auth.ts';
+export * from './sessions.ts';
 export {
   emailFragments,
   foldForComparison,

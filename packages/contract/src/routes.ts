@@ -5,6 +5,7 @@ import * as auth from './auth.ts';
 import * as invoices from './invoices.ts';
 import * as payments from './payments.ts';
 import * as redsys from './redsys.ts';
+import * as sessions from './sessions.ts';
 import { ZVisualConfig } from './visual-config.ts';
 
 export type TRouteDef = TRoutePath & {
@@ -68,6 +69,28 @@ export const routes = {
     params: auth.ZOidcCallbackParams,
     body: auth.ZOidcCallbackRequest,
     response: auth.ZLoginResponse,
+  },
+  sessions: {
+    ...routePaths.sessions,
+    summary: 'Where the customer is signed in: every open session, this one marked',
+    response: sessions.ZSessionsResponse,
+  },
+  endSession: {
+    ...routePaths.endSession,
+    summary: "End one of the customer's sessions; its tokens are refused at once",
+    params: sessions.ZSessionParams,
+    response: sessions.ZSessionsEnded,
+  },
+  endOtherSessions: {
+    ...routePaths.endOtherSessions,
+    summary: 'End every session of the customer but this one',
+    response: sessions.ZSessionsEnded,
+  },
+  endSessionByLink: {
+    ...routePaths.endSessionByLink,
+    summary: 'End the session a "was this you?" e-mail was sent for, with its link',
+    body: sessions.ZEndSessionByLinkRequest,
+    response: sessions.ZSessionsEnded,
   },
   userProfile: {
     ...routePaths.userProfile,

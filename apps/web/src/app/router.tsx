@@ -49,6 +49,10 @@ export const routes: RouteObject[] = [
           { path: paths.recoverPassword, lazy: () => import('./routes/recover-password') },
           { path: paths.resetPassword, lazy: () => import('./routes/reset-password') },
           { path: paths.authCallback.pattern, lazy: () => import('./routes/auth-callback') },
+          {
+            path: paths.endSessionLink,
+            lazy: withTexts('sessions', () => import('./routes/end-session-link')),
+          },
         ],
       },
       {
@@ -107,6 +111,11 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: paths.home, lazy: withTexts('invoices', () => import('./routes/home')) },
                   { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
+                  {
+                    path: paths.devices,
+                    handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                    lazy: withTexts('sessions', () => import('./routes/devices')),
+                  },
                   ...[paths.invoices, paths.invoicesAlias].map((path) => ({
                     path,
                     handle: { backTo: paths.home } satisfies RouteHandle,

@@ -34,6 +34,7 @@ export const lazyNamespaces = [
   'notifications',
   'contact',
   'legal',
+  'sessions',
 ] as const;
 export type LazyNamespace = (typeof lazyNamespaces)[number];
 

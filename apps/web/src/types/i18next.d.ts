@@ -6,6 +6,7 @@ import type legal from '@/locales/es/legal.json';
 import type paymentMethods from '@/locales/es/payment-methods.json';
 import type notifications from '@/locales/es/notifications.json';
 import type contact from '@/locales/es/contact.json';
+import type sessions from '@/locales/es/sessions.json';
 
 // Module augmentation, the way i18next types translation keys, needs `interface`.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -21,6 +22,7 @@ declare module 'i18next' {
       'payment-methods': typeof paymentMethods;
       notifications: typeof notifications;
       contact: typeof contact;
+      sessions: typeof sessions;
     };
   }
 }

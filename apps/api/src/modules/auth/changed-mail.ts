@@ -7,7 +7,7 @@ import type { CustomerAuthRow } from './repository.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
 /** When it happened, as the customer reads it in their language, on Madrid's clock. */
-const whenIn = (lang: Language, at: Date): string =>
+export const whenIn = (lang: Language, at: Date): string =>
   new Intl.DateTimeFormat(`${lang}-ES`, {
     dateStyle: 'long',
     timeStyle: 'short',

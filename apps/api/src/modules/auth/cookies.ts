@@ -1,10 +1,14 @@
 import { apiPrefix } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { persistentSessionDays } from './service.ts';
+import { newOpaqueToken } from './tokens.ts';
 
 export const refreshCookie = 'refresh_token';
 export const xsrfCookie = 'XSRF-TOKEN';
 export const xsrfHeader = 'x-xsrf-token';
+export const deviceCookie = 'device_id';
+/** A browser keeps its device cookie as long as browsers allow (400 days). */
+const deviceCookieDays = 400;
 
 /**
  * The refresh token: httpOnly (no script reads it), SameSite=Strict (no other site sends it), scoped
@@ -50,3 +54,30 @@ export function clearSessionCookies(
 }
 
 const apiPath = (request: FastifyRequest) => apiPrefix(request.tenant.id);
+
+/**
+ * The browser's device id: a random value in its own cookie (httpOnly, SameSite=Strict, this
+ * tenant's API path), set at its first successful sign-in. It grants nothing; the server keeps
+ * its hash to tell a browser the customer used before from a new one ("was this you?").
+ */
+export function deviceIdOf(request: FastifyRequest): string {
+  const known = request.cookies[deviceCookie];
+  return known && /^[\w-]{43}$/.test(known) ? known : newOpaqueToken();
+}
+
+/** Keeps the device id in the browser, when it did not send that one already. */
+export function rememberDevice(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  deviceId: string,
+  secure: boolean,
+): void {
+  if (request.cookies[deviceCookie] === deviceId) return;
+  void reply.setCookie(deviceCookie, deviceId, {
+    path: apiPath(request),
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    maxAge: deviceCookieDays * 86_400,
+  });
+}

@@ -1,4 +1,4 @@
-import type { TSignInProvider } from '@portal/contract';
+import type { TDeviceType, TSignInMethod, TSignInProvider } from '@portal/contract';
 import type { Sql, SqlQuery } from '../../db/database.ts';
 
 export type CustomerAuthRow = {
@@ -19,7 +19,16 @@ export type RefreshRow = {
   expires_at: Date;
   rotated_at: Date | null;
   revoked_at: Date | null;
+  /** Rotated less than `refreshReuseSeconds` ago (on the database's clock). */
+  rotated_recently: boolean | null;
 };
+
+/**
+ * How long a rotated refresh token still gets a successor instead of ending its family: a page
+ * closed or navigated away while its refresh was in flight never stored the rotated cookie, and
+ * its next load presents the old one again (decision 026).
+ */
+export const refreshReuseSeconds = 30;
 
 export type ResetRow = {
   id: string;
@@ -27,6 +36,17 @@ export type ResetRow = {
   email: string;
   expires_at: Date;
   used_at: Date | null;
+};
+
+export type SessionRow = {
+  id: string;
+  method: TSignInMethod;
+  browser: string;
+  os: string;
+  device_type: TDeviceType;
+  network: string;
+  created_at: Date;
+  last_used_at: Date;
 };
 
 const customerColumns = 'id, code, name, last_name, email, password_hash, language';
@@ -72,10 +92,111 @@ export function createAuthRepository() {
         [row.familyId, row.customerId, row.tokenHash, row.persistent, row.expiresAt],
       );
     },
+    /** Describes a new session (refresh family); the same transaction inserts its first token. */
+    async insertSession(
+      sql: Sql,
+      row: {
+        id: string;
+        customerId: string;
+        method: TSignInMethod;
+        browser: string;
+        os: string;
+        deviceType: TDeviceType;
+        network: string;
+        deviceHash: Buffer;
+        endTokenHash: Buffer | null;
+      },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO customer_sessions
+           (tenant_id, id, customer_id, method, browser, os, device_type, network, device_hash, end_token_hash)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          row.id,
+          row.customerId,
+          row.method,
+          row.browser,
+          row.os,
+          row.deviceType,
+          row.network,
+          row.deviceHash,
+          row.endTokenHash,
+        ],
+      );
+    },
+    /** Whether the customer signed in before at all, and before from this browser. */
+    async devicesSeen(
+      sql: Sql,
+      customerId: string,
+      deviceHash: Buffer,
+    ): Promise<{ any: boolean; this: boolean }> {
+      const rows = await sql.query<{ any: boolean; this: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM customer_sessions
+                         WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1) AS any,
+                EXISTS (SELECT 1 FROM customer_sessions
+                         WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+                           AND device_hash = $2) AS this`,
+        [customerId, deviceHash],
+      );
+      return { any: rows[0]?.any === true, this: rows[0]?.this === true };
+    },
+    async touchSession(sql: Sql, id: string): Promise<void> {
+      await sql.query(
+        `UPDATE customer_sessions SET last_used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id],
+      );
+    },
+    /**
+     * The customer's open sessions, last used first: a family with a live token (not rotated, not
+     * expired) and none revoked.
+     */
+    async listOpenSessions(sql: Sql, customerId: string): Promise<SessionRow[]> {
+      return sql.query<SessionRow>(
+        `SELECT s.id, s.method, s.browser, s.os, s.device_type, s.network, s.created_at, s.last_used_at
+           FROM customer_sessions s
+          WHERE s.tenant_id = current_setting('app.tenant_id') AND s.customer_id = $1
+            AND EXISTS (SELECT 1 FROM refresh_tokens r
+                         WHERE r.tenant_id = s.tenant_id AND r.family_id = s.id
+                           AND r.rotated_at IS NULL AND r.expires_at > now())
+            AND NOT EXISTS (SELECT 1 FROM refresh_tokens r
+                             WHERE r.tenant_id = s.tenant_id AND r.family_id = s.id
+                               AND r.revoked_at IS NOT NULL)
+          ORDER BY s.last_used_at DESC, s.created_at DESC
+          LIMIT 100`,
+        [customerId],
+      );
+    },
+    /** Ends one session of this customer; answers whether it was open. */
+    async revokeSessionOfCustomer(sql: Sql, customerId: string, id: string): Promise<boolean> {
+      const rows = await sql.query<{ family_id: string }>(
+        `UPDATE refresh_tokens SET revoked_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND family_id = $2 AND revoked_at IS NULL
+          RETURNING family_id`,
+        [customerId, id],
+      );
+      return rows.length > 0;
+    },
+    /** Spends a "was this you?" link: answers its session and customer, once. */
+    async spendEndToken(
+      sql: Sql,
+      tokenHash: Buffer,
+    ): Promise<{ id: string; customer_id: string } | undefined> {
+      const rows = await sql.query<{ id: string; customer_id: string }>(
+        `UPDATE customer_sessions SET end_token_hash = NULL
+          WHERE tenant_id = current_setting('app.tenant_id') AND end_token_hash = $1
+          RETURNING id, customer_id`,
+        [tokenHash],
+      );
+      return rows[0];
+    },
+
     /** Locks the row so that two refreshes with one token cannot both rotate it. */
     async findRefreshForUpdate(sql: Sql, tokenHash: Buffer): Promise<RefreshRow | undefined> {
       const rows = await sql.query<RefreshRow>(
-        `SELECT id, family_id, customer_id, persistent, expires_at, rotated_at, revoked_at
+        `SELECT id, family_id, customer_id, persistent, expires_at, rotated_at, revoked_at,
+                rotated_at > now() - make_interval(secs => ${refreshReuseSeconds}) AS rotated_recently
            FROM refresh_tokens WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1
           FOR UPDATE`,
         [tokenHash],

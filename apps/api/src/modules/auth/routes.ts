@@ -7,22 +7,27 @@ import {
   ZSignInProvider,
   type TSignInProvider,
 } from '@portal/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
 import { deriveKey } from '../../lib/secrets.ts';
 import {
   clearSessionCookies,
+  deviceIdOf,
   refreshCookie,
+  rememberDevice,
   setSessionCookies,
   xsrfCookie,
   xsrfHeader,
 } from './cookies.ts';
 import { createOidc, findProvider, type OidcState } from './oidc.ts';
 import { createPasswordChangedMailer } from './changed-mail.ts';
+import { createNewDeviceMailer } from './new-device-mail.ts';
 import { createResetMailer } from './reset-mail.ts';
-import { createAuthService, type Session } from './service.ts';
+import { createAuthService, type Session, type SignInOrigin } from './service.ts';
+
+type SignInOriginOf = Omit<SignInOrigin, 'method'>;
 import { appPaths } from '@portal/contract/app-paths';
 
 export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -37,6 +42,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     revocations: ctx.revocations,
     sendResetMail: createResetMailer(ctx.db, ctx.mailer),
     sendPasswordChangedMail: createPasswordChangedMailer(ctx.db, ctx.mailer),
+    sendNewDeviceMail: createNewDeviceMailer(ctx.db, ctx.mailer),
     onBackgroundError: (error) => app.log.error({ err: error }, 'an account e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
   });
@@ -60,11 +66,26 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     session: Session,
   ) => setSessionCookies(reply, request, session, ctx.xsrf.issue(), secure);
 
-  route(app, routes.login, async ({ request, reply, body }) => {
-    const session = await service.login(request.tenant.id, body, request.ip);
+  /** A sign-in: opens the session, sets its cookies and the browser's device id. */
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    open: (origin: SignInOriginOf) => Promise<Session>,
+  ) {
+    const deviceId = deviceIdOf(request);
+    const session = await open({
+      userAgent: request.headers['user-agent'],
+      ip: request.ip,
+      deviceId,
+    });
     startSession(request, reply, session);
+    rememberDevice(reply, request, deviceId, secure);
     return { access_token: session.accessToken, user: session.user };
-  });
+  }
+
+  route(app, routes.login, ({ request, reply, body }) =>
+    signIn(request, reply, (origin) => service.login(request.tenant.id, body, origin)),
+  );
 
   route(app, routes.refreshToken, async ({ request, reply }) => {
     checkCookieCall(request);
@@ -101,19 +122,41 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     routes.changePassword,
     async ({ request, body }) => {
       const { company_name: company, legal_name: legal } = request.tenant;
-      await service.changePassword(
-        {
-          tenantId: request.tenant.id,
-          customerId: request.customerId,
-          sessionId: request.sessionId,
-        },
-        body,
-        [company, legal],
-      );
+      await service.changePassword(customerOf(request), body, [company, legal]);
       return { message: 'Password changed' };
     },
     { preValidation: [ctx.requireCustomer] },
   );
+
+  // "Your devices" (issue 24): where the customer is signed in, and ending those sessions.
+  const customerOf = (request: FastifyRequest) => ({
+    tenantId: request.tenant.id,
+    customerId: request.customerId,
+    sessionId: request.sessionId,
+  });
+  route(
+    app,
+    routes.sessions,
+    async ({ request }) => ({ sessions: await service.listSessions(customerOf(request)) }),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.endSession,
+    async ({ request, params }) => ({
+      ended: await service.endSession(customerOf(request), params.id),
+    }),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.endOtherSessions,
+    async ({ request }) => ({ ended: await service.endOtherSessions(customerOf(request)) }),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(app, routes.endSessionByLink, async ({ request, body }) => ({
+    ended: await service.endSessionByLink(request.tenant.id, body.token, request.ip),
+  }));
 
   // External sign-in (OpenID Connect, authorization code + PKCE, state and nonce).
   const oidc = createOidc();
@@ -187,13 +230,8 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       request.log.warn({ err: error }, 'OpenID code exchange refused');
       throw failed();
     }
-    const session = await service.signInExternal(
-      request.tenant.id,
-      person,
-      row.provider,
-      saved.remember,
+    return signIn(request, reply, (origin) =>
+      service.signInExternal(request.tenant.id, person, row.provider, saved.remember, origin),
     );
-    startSession(request, reply, session);
-    return { access_token: session.accessToken, user: session.user };
   });
 }

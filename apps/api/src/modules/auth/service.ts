@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, FieldError, type TAuthUser } from '@portal/contract';
+import { ErrorCode, FieldError, type TAuthUser, type TSignInMethod } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
@@ -15,6 +15,7 @@ import {
 import type { VerifiedPerson } from './oidc.ts';
 import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
+import { describeDevice, networkOf, type DeviceDescription } from './device.ts';
 
 export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
@@ -35,6 +36,8 @@ export const limits = {
   resetPerIp: [20, 15 * 60],
   // Guessing the current password with a stolen access token: a handful of tries per account.
   changePerAccount: [10, 15 * 60],
+  // Guessing a "was this you?" link: its 256 bits make it hopeless; this keeps the table quiet.
+  endLinkPerIp: [20, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
 
 /**
@@ -65,12 +68,23 @@ export type Session = {
   user: TAuthUser;
 };
 
+/** Where a sign-in comes from: how, and what the request says of the browser. */
+export type SignInOrigin = {
+  method: TSignInMethod;
+  userAgent: string | undefined;
+  ip: string;
+  /** The browser's random device cookie (cookies.ts): a new one for a browser never seen. */
+  deviceId: string;
+};
+
 const toUser = (c: CustomerAuthRow): TAuthUser => ({
   id: c.id,
   code: c.code,
   name: [c.name, c.last_name].filter(Boolean).join(' '),
   email: c.email,
 });
+
+const uuidShape = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
 
 const tooMany = (retryAfterSeconds: number) =>
   new AppError(429, ErrorCode.rateLimited, 'Too many attempts', {
@@ -94,6 +108,15 @@ export type AuthServiceDeps = {
     customer: CustomerAuthRow;
     at: Date;
   }) => Promise<void>;
+  /** "Was this you?": a sign-in from a browser the customer never used (new-device-mail.ts). */
+  sendNewDeviceMail?: (input: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    token: string;
+    device: DeviceDescription;
+    network: string;
+    at: Date;
+  }) => Promise<void>;
   onBackgroundError: (error: unknown) => void;
   /** Multiplies every account limit: end-to-end suites sign in many times from one address. */
   limitScale?: number;
@@ -108,6 +131,7 @@ export function createAuthService({
   revocations,
   sendResetMail,
   sendPasswordChangedMail,
+  sendNewDeviceMail,
   onBackgroundError,
   limitScale,
   passwordGate = passwordAdmission,
@@ -124,23 +148,51 @@ export function createAuthService({
     return new Date(Date.now() + ms);
   }
 
-  /** Opens a session (a new refresh-token family) for a customer who proved who they are. */
+  /**
+   * Opens a session (a new refresh-token family) for a customer who proved who they are, and
+   * describes it for "Your devices". The first sign-in from a browser the customer never used,
+   * when they signed in before from another, e-mails a "was this you?" link that ends it.
+   */
   async function openSession(
     tenantId: string,
     customer: CustomerAuthRow,
     persistent: boolean,
+    origin: SignInOrigin,
   ): Promise<Session> {
     const refreshToken = newOpaqueToken();
     const familyId = randomUUID();
-    await db.withTenant(tenantId, (sql) =>
-      repository.insertRefresh(sql, {
+    const device = describeDevice(origin.userAgent);
+    const network = networkOf(origin.ip);
+    const deviceHash = hashToken(origin.deviceId);
+    const endToken = await db.withTenant(tenantId, async (sql) => {
+      const seen = await repository.devicesSeen(sql, customer.id, deviceHash);
+      const endToken = seen.any && !seen.this ? newOpaqueToken() : undefined;
+      await repository.insertSession(sql, {
+        id: familyId,
+        customerId: customer.id,
+        method: origin.method,
+        browser: device.browser,
+        os: device.os,
+        deviceType: device.device_type,
+        network,
+        deviceHash,
+        endTokenHash: endToken ? hashToken(endToken) : null,
+      });
+      await repository.insertRefresh(sql, {
         familyId,
         customerId: customer.id,
         tokenHash: hashToken(refreshToken),
         persistent,
         expiresAt: expiry(persistent),
-      }),
-    );
+      });
+      return endToken;
+    });
+    if (endToken && sendNewDeviceMail) {
+      const at = new Date();
+      sendNewDeviceMail({ tenantId, customer, token: endToken, device, network, at }).catch(
+        onBackgroundError,
+      );
+    }
     const accessToken = await tokens.sign({
       customerId: customer.id,
       tenantId,
@@ -161,6 +213,7 @@ export function createAuthService({
       person: VerifiedPerson,
       provider: string,
       remember: boolean,
+      origin: Omit<SignInOrigin, 'method'>,
     ) {
       const customer = await db.withTenant(tenantId, async (sql) => {
         const linked = await repository.findIdentity(sql, person.issuer, person.subject);
@@ -179,14 +232,15 @@ export function createAuthService({
       });
       if (!customer)
         throw new AppError(404, ErrorCode.noAccount, 'No customer account for this person');
-      return openSession(tenantId, customer, remember);
+      return openSession(tenantId, customer, remember, { ...origin, method: 'external' });
     },
 
     async login(
       tenantId: string,
       input: { email: string; password: string; remember?: boolean },
-      ip: string,
+      origin: Omit<SignInOrigin, 'method'>,
     ) {
+      const { ip } = origin;
       const email = input.email.toLowerCase();
       await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
       await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
@@ -219,7 +273,10 @@ export function createAuthService({
       });
       if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
       await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
-      return openSession(tenantId, customer, input.remember === true);
+      return openSession(tenantId, customer, input.remember === true, {
+        ...origin,
+        method: 'password',
+      });
     },
 
     /**
@@ -232,7 +289,10 @@ export function createAuthService({
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
         if (!row || row.revoked_at) return { kind: 'invalid' as const };
-        if (row.rotated_at) {
+        // Rotated moments ago: the page that asked never stored the successor (it was closed or
+        // left mid-flight). It gets another successor in the same family; after that short
+        // window the old token is a stolen copy.
+        if (row.rotated_at && !row.rotated_recently) {
           await repository.revokeFamily(sql, row.family_id);
           return { kind: 'reused' as const, familyId: row.family_id };
         }
@@ -240,7 +300,8 @@ export function createAuthService({
         const customer = await repository.findCustomerById(sql, row.customer_id);
         if (!customer) return { kind: 'invalid' as const };
         const next = newOpaqueToken();
-        await repository.markRotated(sql, row.id);
+        if (!row.rotated_at) await repository.markRotated(sql, row.id);
+        await repository.touchSession(sql, row.family_id);
         await repository.insertRefresh(sql, {
           familyId: row.family_id,
           customerId: row.customer_id,
@@ -269,6 +330,71 @@ export function createAuthService({
         persistent: outcome.persistent,
         user: toUser(outcome.customer),
       };
+    },
+
+    /** "Your devices": the customer's open sessions, the one asking marked. */
+    async listSessions(who: { tenantId: string; customerId: string; sessionId: string }) {
+      const rows = await db.withTenant(who.tenantId, (sql) =>
+        repository.listOpenSessions(sql, who.customerId),
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        current: row.id === who.sessionId,
+        method: row.method,
+        browser: row.browser,
+        os: row.os,
+        device_type: row.device_type,
+        network: row.network,
+        created_at: row.created_at.toISOString(),
+        last_used_at: row.last_used_at.toISOString(),
+      }));
+    },
+
+    /** Ends one of the customer's sessions; its access tokens are refused at once. */
+    async endSession(who: { tenantId: string; customerId: string }, id: string): Promise<number> {
+      const ended =
+        uuidShape.test(id) &&
+        (await db.withTenant(who.tenantId, (sql) =>
+          repository.revokeSessionOfCustomer(sql, who.customerId, id),
+        ));
+      // Another customer's session, or one already ended: the same 404 as any unknown id.
+      if (!ended) throw new AppError(404, ErrorCode.notFound, 'No such session');
+      await revocations.revoked(who.tenantId, [id]);
+      return 1;
+    },
+
+    /** Ends every session of the customer but the one asking. */
+    async endOtherSessions(who: {
+      tenantId: string;
+      customerId: string;
+      sessionId: string;
+    }): Promise<number> {
+      const ended = await db.withTenant(who.tenantId, (sql) =>
+        repository.revokeOthersOfCustomer(sql, who.customerId, who.sessionId),
+      );
+      await revocations.revoked(who.tenantId, ended);
+      return ended.length;
+    },
+
+    /**
+     * The "was this you?" link: ends the session it was sent for, without signing anyone in. The
+     * link works once; an unknown or spent one gets the same field error as a bad reset link.
+     */
+    async endSessionByLink(tenantId: string, token: string, ip: string): Promise<number> {
+      await enforce(`endlink:ip:${tenantId}:${ip}`, limits.endLinkPerIp);
+      const outcome = await db.withTenant(tenantId, async (sql) => {
+        const session = await repository.spendEndToken(sql, hashToken(token));
+        if (!session) return undefined;
+        const ended = await repository.revokeSessionOfCustomer(
+          sql,
+          session.customer_id,
+          session.id,
+        );
+        return { id: session.id, ended };
+      });
+      if (!outcome) throw new FieldValidationError({ token: [FieldError.invalidToken] });
+      if (outcome.ended) await revocations.revoked(tenantId, [outcome.id]);
+      return outcome.ended ? 1 : 0;
     },
 
     /** Ends the session: its refresh tokens and, at once, every access token issued for it. */

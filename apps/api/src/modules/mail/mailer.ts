@@ -9,6 +9,8 @@ export type Mail = {
   text: string;
   html: string;
   replyTo?: string;
+  /** Extra headers, such as `X-Portal-Mail` naming the kind of a security notice. */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = { send(mail: Mail): Promise<void> };

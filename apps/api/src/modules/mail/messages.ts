@@ -19,6 +19,15 @@ export const mailMessages = {
     changedIfNotYou:
       'Si no has sido tú, elige una contraseña nueva ahora: alguien podría conocer la tuya.',
     changedButton: 'Restablecer la contraseña',
+    newDeviceSubject: 'Nuevo inicio de sesión en tu cuenta',
+    newDeviceHeading: '¿Has sido tú?',
+    newDeviceIntro:
+      'Alguien ha entrado en tu cuenta de la oficina online desde un dispositivo que no habías usado antes, el {when} (hora de Madrid): {device}, red {network}.',
+    newDeviceIfYou: 'Si has sido tú, no tienes que hacer nada.',
+    newDeviceIfNotYou:
+      'Si no has sido tú, cierra esa sesión con el botón y después cambia tu contraseña.',
+    newDeviceButton: 'No he sido yo: cerrar esa sesión',
+    newDeviceUnknown: 'un navegador desconocido',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -37,6 +46,15 @@ export const mailMessages = {
     changedIfNotYou:
       'Si no has estat tu, tria una contrasenya nova ara: algú podria conèixer la teva.',
     changedButton: 'Restablir la contrasenya',
+    newDeviceSubject: 'Nou inici de sessió al teu compte',
+    newDeviceHeading: 'Has estat tu?',
+    newDeviceIntro:
+      "Algú ha entrat al teu compte de l'oficina en línia des d'un dispositiu que no havies fet servir abans, el {when} (hora de Madrid): {device}, xarxa {network}.",
+    newDeviceIfYou: 'Si has estat tu, no cal que facis res.',
+    newDeviceIfNotYou:
+      'Si no has estat tu, tanca aquesta sessió amb el botó i després canvia la teva contrasenya.',
+    newDeviceButton: 'No he estat jo: tancar aquesta sessió',
+    newDeviceUnknown: 'un navegador desconegut',
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -52,6 +70,15 @@ export const mailMessages = {
       'The password of your online office account was changed on {when} (Madrid time). You have been signed out on your other devices.',
     changedIfNotYou: 'If this was not you, choose a new password now: someone may know yours.',
     changedButton: 'Reset the password',
+    newDeviceSubject: 'New sign-in to your account',
+    newDeviceHeading: 'Was this you?',
+    newDeviceIntro:
+      'Someone signed in to your online office account from a device you had not used before, on {when} (Madrid time): {device}, network {network}.',
+    newDeviceIfYou: 'If this was you, there is nothing to do.',
+    newDeviceIfNotYou:
+      'If this was not you, end that session with the button, then change your password.',
+    newDeviceButton: 'It was not me: end that session',
+    newDeviceUnknown: 'an unknown browser',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -68,6 +95,15 @@ export const mailMessages = {
     changedIfNotYou:
       'Zu izan ez bazara, aukeratu pasahitz berri bat orain: norbaitek zurea jakin dezake.',
     changedButton: 'Pasahitza berrezarri',
+    newDeviceSubject: 'Saio-hasiera berria zure kontuan',
+    newDeviceHeading: 'Zu izan zara?',
+    newDeviceIntro:
+      'Norbait lineako bulegoko zure kontuan sartu da aurretik erabili ez zenuen gailu batetik: {when} (Madrilgo ordua), {device}, {network} sarea.',
+    newDeviceIfYou: 'Zu izan bazara, ez duzu ezer egin behar.',
+    newDeviceIfNotYou:
+      'Zu izan ez bazara, itxi saio hori botoiarekin eta aldatu zure pasahitza gero.',
+    newDeviceButton: 'Ez naiz ni izan: itxi saio hori',
+    newDeviceUnknown: 'nabigatzaile ezezagun bat',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;

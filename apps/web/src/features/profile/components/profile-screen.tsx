@@ -212,25 +212,38 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** How the customer signs in: the password can be changed here (review #13). */
+/**
+ * How the customer signs in: the password can be changed here (review #13), and the places where
+ * they are signed in seen and ended (issue 24).
+ */
 function SignInSection() {
   const { t } = useTranslation('auth');
   const headingId = useId();
   return (
-    <section
-      aria-labelledby={headingId}
-      className={cn(cardClasses, 'mt-6 flex flex-wrap items-center justify-between gap-4 p-5')}
-    >
-      <div className="min-w-0">
-        <h2 id={headingId} className={sectionTitleClasses}>
-          {t('profile.sections.security')}
-        </h2>
-        <p className="mt-1 text-sm text-gray-600 dark:text-gray-300">{t('profile.passwordNote')}</p>
-      </div>
-      <Link to={paths.changePassword} className={buttonClasses('secondary', 'min-h-11')}>
-        {t('profile.changePassword')}
-      </Link>
+    <section aria-labelledby={headingId} className={cn(cardClasses, 'mt-6 p-5')}>
+      <h2 id={headingId} className={sectionTitleClasses}>
+        {t('profile.sections.security')}
+      </h2>
+      <ul className="mt-2 divide-y divide-gray-200 dark:divide-gray-700">
+        <AccessRow note={t('profile.passwordNote')} to={paths.changePassword}>
+          {t('profile.changePassword')}
+        </AccessRow>
+        <AccessRow note={t('profile.devicesNote')} to={paths.devices}>
+          {t('profile.devices')}
+        </AccessRow>
+      </ul>
     </section>
+  );
+}
+
+function AccessRow({ note, to, children }: { note: string; to: string; children: ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3 last:pb-0">
+      <p className="min-w-0 flex-1 text-sm text-gray-600 dark:text-gray-300">{note}</p>
+      <Link to={to} className={buttonClasses('secondary', 'min-h-11')}>
+        {children}
+      </Link>
+    </li>
   );
 }
 
