@@ -49,7 +49,8 @@ async function renderDevices(answers: Record<string, () => Response>) {
   const fetchMock = vi.fn<typeof fetch>(async (input) => {
     const path = new URL(String(input), 'http://x').pathname.replace(/^\/[^/]+\/api\/1\.0/, '');
     const key = Object.keys(answers).find((k) => path === k || path.endsWith(k));
-    return key ? answers[key]!() : json(404, { code: 'not_found', message: 'Not found' });
+    const answerOf = key ? answers[key] : undefined;
+    return answerOf ? answerOf() : json(404, { code: 'not_found', message: 'Not found' });
   });
   vi.stubGlobal('fetch', fetchMock);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -67,16 +68,16 @@ afterEach(() => vi.unstubAllGlobals());
 describe('"Your devices" (issue 24)', () => {
   it('lists this device first and marked, each with what the server knows of it', async () => {
     await renderDevices({ '/sessions': () => json(200, { sessions: [phone, here, unknown] }) });
-    const rows = await screen.findAllByRole('listitem');
-    expect(rows).toHaveLength(3);
-    expect(rows[0]!.textContent).toContain('Chrome 131 · Windows 10');
-    expect(within(rows[0]!).getByText('Este dispositivo')).toBeTruthy();
-    expect(within(rows[0]!).queryByRole('button')).toBeNull();
-    expect(rows[1]!.textContent).toContain('Con un enlace por correo');
-    expect(rows[1]!.textContent).toContain('Último uso: 26 nov 2026, 7:05');
-    expect(rows[1]!.textContent).toContain('Red 83.45.120.*');
-    expect(rows[2]!.textContent).toContain('Navegador desconocido');
-    expect(rows[2]!.textContent).not.toContain('Red');
+    const [first, second, third] = await screen.findAllByRole('listitem');
+    if (!first || !second || !third) throw new Error('three rows expected');
+    expect(first.textContent).toContain('Chrome 131 · Windows 10');
+    expect(within(first).getByText('Este dispositivo')).toBeTruthy();
+    expect(within(first).queryByRole('button')).toBeNull();
+    expect(second.textContent).toContain('Con un enlace por correo');
+    expect(second.textContent).toContain('Último uso: 26 nov 2026, 7:05');
+    expect(second.textContent).toContain('Red 83.45.120.*');
+    expect(third.textContent).toContain('Navegador desconocido');
+    expect(third.textContent).not.toContain('Red');
   });
 
   it('ends one session, says so and drops it from the list', async () => {
