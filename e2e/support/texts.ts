@@ -19,7 +19,13 @@ type AuthTexts = {
     'invalidCredentials' | 'noAccount' | 'signInFailed' | 'passwordCommon' | 'wrongPassword',
     string
   >;
-  login: { rememberMe: string; forgotPassword: string; submit: string; continueWith: string };
+  login: {
+    rememberMe: string;
+    forgotPassword: string;
+    submit: string;
+    continueWith: string;
+    withLink: string;
+  };
   recovery: { title: string; submit: string; successTitle: string; backToLogin: string };
   reset: {
     title: string;
@@ -93,6 +99,8 @@ type SessionsTexts = {
   endOthers: string;
   onlyThis: string;
   link: Record<'title' | 'button' | 'done' | 'invalid', string>;
+  linkRequest: Record<'title' | 'submit' | 'successTitle', string>;
+  linkSignIn: Record<'title' | 'button' | 'invalid' | 'askAgain', string>;
 };
 
 export const notificationsTexts = read<NotificationsTexts>('notifications');

@@ -115,6 +115,28 @@ describe.each(engines())('what the server logs on $name', (engine) => {
     await expectNowhere([token, link]);
   });
 
+  it('logs no sign-in link, also when it is opened and used', async () => {
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/sign-in-link',
+      payload: { email: demoEmail },
+      remoteAddress: '10.61.2.1',
+    });
+    expect(asked.statusCode).toBe(202);
+    const raw = (await smtp.waitFor(demoEmail, 10_000, 'sign-in-link')).raw;
+    const link = /(http:\/\/[^\s"<>]+\/sign-in-link\?token=[\w-]+)/.exec(raw)?.[1] ?? '';
+    const token = new URL(link).searchParams.get('token') ?? '';
+    await app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+    const redeemed = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/sign-in-link/redeem',
+      payload: { token },
+    });
+    expect(redeemed.statusCode).toBe(200);
+    expect(logged()).toContain('/sign-in-link?token=[redacted]');
+    await expectNowhere([token, link]);
+  });
+
   it('logs no invitation token or link', async () => {
     const { key } = await db.withTenant('demo', (sql) => createApiKey(sql, 'logs test'));
     const email = 'invited.logs@ingestion.test';

@@ -242,6 +242,21 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     expect(after).toMatchObject({ primary_color: '00AA00', dpo_email: '' });
   });
 
+  it('turns sign-in by link off and on, and show says which', async () => {
+    expect((await admin(['tenant', 'update', '--id', 'acme', '--sign-in-link', 'off'])).code).toBe(
+      0,
+    );
+    expect(await tenantColumns('acme')).toMatchObject({ sign_in_link: false });
+    expect((await admin(['tenant', 'show', '--id', 'acme'])).stdout).toMatch(/sign-in-link\s+off/);
+    const refused = await admin(['tenant', 'update', '--id', 'acme', '--sign-in-link', 'maybe']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--sign-in-link');
+    expect((await admin(['tenant', 'update', '--id', 'acme', '--sign-in-link', 'on'])).code).toBe(
+      0,
+    );
+    expect(await tenantColumns('acme')).toMatchObject({ sign_in_link: true });
+  });
+
   it('warns when the URL would show another tenant', async () => {
     const res = await admin([
       'tenant',

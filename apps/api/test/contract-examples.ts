@@ -23,6 +23,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         password_confirmation: 'Buena-clave-2026',
       },
     },
+    signInLink: { body: { email: 'nobody@demo.test' } },
+    redeemSignInLink: { body: { token: 'not-a-token' } },
     changePassword: {
       body: {
         current_password: 'not-the-password',

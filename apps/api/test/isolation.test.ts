@@ -53,6 +53,11 @@ const cases: Record<TRouteName, Case> = {
   logout: { kind: 'none', why: 'revokes only the family of the cookie it is given (auth.test.ts)' },
   forgotPassword: { kind: 'none', why: 'answers the same 202 for any address (auth.test.ts)' },
   resetPassword: { kind: 'none', why: "another tenant's link is invalid_token (auth.test.ts)" },
+  signInLink: { kind: 'none', why: 'answers the same 202 for any address (sign-in-link.test.ts)' },
+  redeemSignInLink: {
+    kind: 'none',
+    why: "another tenant's link is invalid_token (sign-in-link.test.ts)",
+  },
   changePassword: {
     kind: 'none',
     why: "changes only the token's own customer, and needs that customer's password (change-password.test.ts)",

@@ -11,6 +11,8 @@ export const appPaths = {
   register: '/register',
   recoverPassword: '/recover-password',
   resetPassword: '/reset-password',
+  loginLink: '/login-link',
+  signInLink: '/sign-in-link',
   home: '/home',
   myActivity: '/mi-actividad',
   userProfile: '/user-profile',

@@ -25,6 +25,10 @@ export const ZLoginResponse = z.object({
 });
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;
 
+/** A link redeemed: signed in, and the in-app path the link was asked from ('' for none). */
+export const ZRedeemSignInLinkResponse = ZLoginResponse.extend({ next: z.string() });
+export type TRedeemSignInLinkResponse = z.infer<typeof ZRedeemSignInLinkResponse>;
+
 /** Spec §4: "the response field may be accessToken or access_token"; we send both. */
 export const ZRefreshResponse = z.object({
   access_token: z.string(),
@@ -33,6 +37,29 @@ export const ZRefreshResponse = z.object({
 export type TRefreshResponse = z.infer<typeof ZRefreshResponse>;
 
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+
+/** An in-app path to open after signing in: absolute, same origin, no scheme, no backslash. */
+export const ZNextPath = z
+  .string()
+  .max(300, FieldError.tooLong)
+  .regex(/^\/(?![/\\])[^\s\\]*$/, FieldError.invalidFormat);
+
+/** "Send me a link" (issue 24): the e-mail, remember-me, and where to go once signed in. */
+export const ZSignInLinkRequest = z.object({
+  email: ZEmail,
+  remember: z.boolean().optional(),
+  next: ZNextPath.optional(),
+});
+export type TSignInLinkRequest = z.infer<typeof ZSignInLinkRequest>;
+
+/** The link's token, from its e-mail. */
+export const ZRedeemSignInLinkRequest = z.object({
+  token: z
+    .string(FieldError.required)
+    .min(1, FieldError.required)
+    .max(512, FieldError.invalidToken),
+});
+export type TRedeemSignInLinkRequest = z.infer<typeof ZRedeemSignInLinkRequest>;
 export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
 export { passwordMinLength } from './password-rules.ts';

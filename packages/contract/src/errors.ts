@@ -25,6 +25,10 @@ export const ErrorCode = {
   noAccount: 'no_account',
   /** External sign-in: state, nonce or code exchange failed, or the provider is not configured. */
   signInFailed: 'sign_in_failed',
+  /** A sign-in link past its time (issue 24): ask for a new one. */
+  signInLinkExpired: 'sign_in_link_expired',
+  /** The tenant does not offer this way of signing in (the operator turned it off). */
+  signInMethodOff: 'sign_in_method_off',
   /** Another payment of the same instalment is still waiting for the gateway's answer. */
   paymentInProgress: 'payment_in_progress',
   /** The tenant has no card gateway configured. */

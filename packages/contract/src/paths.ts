@@ -32,6 +32,8 @@ export const routePaths = {
   logout: { method: 'POST', path: '/logout', auth: 'cookie' },
   forgotPassword: { method: 'POST', path: '/forgot-password', auth: 'public' },
   resetPassword: { method: 'POST', path: '/reset-password', auth: 'public' },
+  signInLink: { method: 'POST', path: '/sign-in-link', auth: 'public' },
+  redeemSignInLink: { method: 'POST', path: '/sign-in-link/redeem', auth: 'public' },
   changePassword: { method: 'POST', path: '/change-password', auth: 'bearer' },
   signInCallback: { method: 'POST', path: '/auth/:provider/callback', auth: 'public' },
   sessions: { method: 'GET', path: '/sessions', auth: 'bearer' },

@@ -57,6 +57,19 @@ export const routes = {
     body: auth.ZResetPasswordRequest,
     response: auth.ZAccepted,
   },
+  signInLink: {
+    ...routePaths.signInLink,
+    summary: 'Send a sign-in link by e-mail (the same answer for any address)',
+    body: auth.ZSignInLinkRequest,
+    response: auth.ZAccepted,
+    status: 202,
+  },
+  redeemSignInLink: {
+    ...routePaths.redeemSignInLink,
+    summary: "Sign in with an e-mailed link's token (single use, short-lived)",
+    body: auth.ZRedeemSignInLinkRequest,
+    response: auth.ZRedeemSignInLinkResponse,
+  },
   changePassword: {
     ...routePaths.changePassword,
     summary: "Change the signed-in customer's password; every other session ends",

@@ -34,6 +34,8 @@ export const ZVisualConfig = z.object({
   description: z.string(),
   /** External sign-in providers configured for this tenant (PRODUCT.md): only these show a button. */
   sign_in_providers: z.array(z.enum(['google', 'apple', 'microsoft'])),
+  /** The sign-in screen offers "send me a link" (issue 24; the operator turns it off). */
+  sign_in_link: z.boolean(),
   /**
    * The tenant pays through the local Redsys simulator: the side menu shows the testing toggle
    * that makes the simulator decline (spec §2 "Side menu").

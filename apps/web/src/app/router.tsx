@@ -50,6 +50,14 @@ export const routes: RouteObject[] = [
           { path: paths.resetPassword, lazy: () => import('./routes/reset-password') },
           { path: paths.authCallback.pattern, lazy: () => import('./routes/auth-callback') },
           {
+            path: paths.loginLink,
+            lazy: withTexts('sessions', () => import('./routes/login-link')),
+          },
+          {
+            path: paths.signInLink,
+            lazy: withTexts('sessions', () => import('./routes/sign-in-link')),
+          },
+          {
             path: paths.endSessionLink,
             lazy: withTexts('sessions', () => import('./routes/end-session-link')),
           },

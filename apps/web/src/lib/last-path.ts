@@ -15,6 +15,9 @@ const signedOutScreens: readonly string[] = [
   paths.register,
   paths.recoverPassword,
   paths.resetPassword,
+  paths.loginLink,
+  paths.signInLink,
+  paths.endSessionLink,
 ];
 const authCallback = /^\/auth\/[^/]+\/callback\/?$/;
 
@@ -37,6 +40,12 @@ export function isRestorablePath(path: string | null | undefined): path is strin
 /** Saves the path (with its query) of a navigation; sign-in screens are left out (see above). */
 export function rememberPath(path: string): void {
   if (isRestorablePath(path)) writeStorage(storageKeys.lastPath, path);
+}
+
+/** The saved path, left in place (a sign-in link carries it away by e-mail); `null` if none. */
+export function peekLastPath(): string | null {
+  const saved = readStorage(storageKeys.lastPath);
+  return isRestorablePath(saved) ? saved : null;
 }
 
 /** The saved path, cleared as it is read; `null` when there is none worth going back to. */

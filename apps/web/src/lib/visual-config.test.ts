@@ -18,6 +18,7 @@ describe('loadVisualConfig', () => {
       company_name: 'Club Náutico',
       description: 'Socios',
       sign_in_providers: ['google'],
+      sign_in_link: true,
       testing_mode: true,
       test_mode: true,
       legal: {
@@ -36,6 +37,7 @@ describe('loadVisualConfig', () => {
       companyName: 'Club Náutico',
       description: 'Socios',
       signInProviders: ['google'],
+      signInLink: true,
       testingMode: true,
       testMode: true,
       legal: {

@@ -11,6 +11,8 @@ export type VisualConfig = {
   companyName: string;
   description: string;
   signInProviders: ('google' | 'apple' | 'microsoft')[];
+  /** The sign-in screen offers "send me a link" by e-mail (issue 24). */
+  signInLink: boolean;
   /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
   testingMode: boolean;
   /** Payments are not real (the tenant is in test mode): every screen shows a banner saying so. */
@@ -26,6 +28,7 @@ export const defaultVisualConfig: VisualConfig = {
   companyName: 'Oficina Online',
   description: '',
   signInProviders: [],
+  signInLink: false,
   testingMode: false,
   testMode: false,
   legal: {
@@ -50,6 +53,7 @@ export function toVisualConfig(config: TVisualConfig): VisualConfig {
     companyName: config.company_name || defaultVisualConfig.companyName,
     description: config.description ?? '',
     signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
+    signInLink: config.sign_in_link === true,
     testingMode: config.testing_mode === true,
     testMode: config.test_mode === true,
     legal: { ...defaultVisualConfig.legal, ...config.legal },

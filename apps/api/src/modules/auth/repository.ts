@@ -30,6 +30,15 @@ export type RefreshRow = {
  */
 export const refreshReuseSeconds = 30;
 
+export type SignInLinkRow = {
+  id: string;
+  customer_id: string;
+  next_path: string;
+  remember: boolean;
+  expires_at: Date;
+  used_at: Date | null;
+};
+
 export type ResetRow = {
   id: string;
   customer_id: string | null;
@@ -272,6 +281,39 @@ export function createAuthRepository() {
         `UPDATE password_resets SET used_at = now()
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND used_at IS NULL`,
         [customerId],
+      );
+    },
+
+    async insertSignInLink(
+      sql: Sql,
+      row: {
+        customerId: string;
+        tokenHash: Buffer;
+        nextPath: string;
+        remember: boolean;
+        expiresAt: Date;
+      },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO sign_in_links (tenant_id, customer_id, token_hash, next_path, remember, expires_at)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)`,
+        [row.customerId, row.tokenHash, row.nextPath, row.remember, row.expiresAt],
+      );
+    },
+    /** Locks the link so that two tabs redeeming it at once cannot both sign in. */
+    async findSignInLinkForUpdate(sql: Sql, tokenHash: Buffer): Promise<SignInLinkRow | undefined> {
+      const rows = await sql.query<SignInLinkRow>(
+        `SELECT id, customer_id, next_path, remember, expires_at, used_at FROM sign_in_links
+          WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1 FOR UPDATE`,
+        [tokenHash],
+      );
+      return rows[0];
+    },
+    async spendSignInLink(sql: Sql, id: string): Promise<void> {
+      await sql.query(
+        `UPDATE sign_in_links SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id],
       );
     },
 

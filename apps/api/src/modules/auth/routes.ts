@@ -25,6 +25,7 @@ import { createOidc, findProvider, type OidcState } from './oidc.ts';
 import { createPasswordChangedMailer } from './changed-mail.ts';
 import { createNewDeviceMailer } from './new-device-mail.ts';
 import { createResetMailer } from './reset-mail.ts';
+import { createSignInLinkMailer } from './sign-in-link-mail.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
 
 type SignInOriginOf = Omit<SignInOrigin, 'method'>;
@@ -43,6 +44,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     sendResetMail: createResetMailer(ctx.db, ctx.mailer),
     sendPasswordChangedMail: createPasswordChangedMailer(ctx.db, ctx.mailer),
     sendNewDeviceMail: createNewDeviceMailer(ctx.db, ctx.mailer),
+    sendSignInLinkMail: createSignInLinkMailer(ctx.db, ctx.mailer),
     onBackgroundError: (error) => app.log.error({ err: error }, 'an account e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
   });
@@ -97,6 +99,29 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       clearSessionCookies(reply, request, secure);
       throw error;
     }
+  });
+
+  /** The operator turned sign-in by link off: no e-mail is sent and no link opens a session. */
+  const requireLinkSignIn = (request: FastifyRequest) => {
+    if (!request.tenant.sign_in_link)
+      throw new AppError(403, ErrorCode.signInMethodOff, 'Sign-in by link is off for this portal');
+  };
+
+  route(app, routes.signInLink, async ({ request, body }) => {
+    requireLinkSignIn(request);
+    await service.requestSignInLink(request.tenant.id, body, request.ip);
+    return { message: 'If the address belongs to a customer, a sign-in link is on its way' };
+  });
+
+  route(app, routes.redeemSignInLink, async ({ request, reply, body }) => {
+    requireLinkSignIn(request);
+    let next = '';
+    const answer = await signIn(request, reply, async (origin) => {
+      const session = await service.redeemSignInLink(request.tenant.id, body.token, origin);
+      next = session.next;
+      return session;
+    });
+    return { ...answer, next };
   });
 
   route(app, routes.logout, async ({ request, reply }) => {

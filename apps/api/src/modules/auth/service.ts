@@ -21,6 +21,8 @@ export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
 const sessionHours = 12;
 const resetTokenMinutes = 60;
+/** A sign-in link asked for from the sign-in screen works this long, once (decision 027). */
+export const signInLinkMinutes = 15;
 
 /**
  * Limits: [count, window seconds]. Sign-in attempts are refused per IP and per account+IP only:
@@ -36,6 +38,10 @@ export const limits = {
   resetPerIp: [20, 15 * 60],
   // Guessing the current password with a stolen access token: a handful of tries per account.
   changePerAccount: [10, 15 * 60],
+  // "Send me a link": like the password recovery, per IP, and a cap of e-mails per address.
+  signInLinkPerIp: [10, 15 * 60],
+  signInLinkMailsPerAccount: [5, 60 * 60],
+  redeemLinkPerIp: [30, 15 * 60],
   // Guessing a "was this you?" link: its 256 bits make it hopeless; this keeps the table quiet.
   endLinkPerIp: [20, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
@@ -108,6 +114,13 @@ export type AuthServiceDeps = {
     customer: CustomerAuthRow;
     at: Date;
   }) => Promise<void>;
+  /** The e-mail with a sign-in link (sign-in-link-mail.ts). */
+  sendSignInLinkMail?: (input: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    token: string;
+    minutes: number;
+  }) => Promise<void>;
   /** "Was this you?": a sign-in from a browser the customer never used (new-device-mail.ts). */
   sendNewDeviceMail?: (input: {
     tenantId: string;
@@ -132,6 +145,7 @@ export function createAuthService({
   sendResetMail,
   sendPasswordChangedMail,
   sendNewDeviceMail,
+  sendSignInLinkMail,
   onBackgroundError,
   limitScale,
   passwordGate = passwordAdmission,
@@ -437,6 +451,73 @@ export function createAuthService({
           await sendResetMail({ tenantId, customer, token });
         })().catch(onBackgroundError);
       });
+    },
+
+    /**
+     * "Send me a link" (issue 24). Like the password recovery: the same answer at once for any
+     * address; the lookup and the e-mail happen afterwards, capped per address, so that neither
+     * the answer nor its timing tells whether the address is a customer's.
+     */
+    async requestSignInLink(
+      tenantId: string,
+      input: { email: string; remember?: boolean; next?: string },
+      ip: string,
+    ): Promise<void> {
+      const email = input.email.toLowerCase();
+      await enforce(`link:ip:${tenantId}:${ip}`, limits.signInLinkPerIp);
+      setImmediate(() => {
+        void (async () => {
+          const [limit, window] = limits.signInLinkMailsPerAccount;
+          const verdict = await limiter.hit(`link:acct:${tenantId}:${email}`, limit, window);
+          if (!verdict.allowed) return;
+          const customer = await db.withTenant(tenantId, (sql) =>
+            repository.findCustomerByEmail(sql, email),
+          );
+          if (!customer || !sendSignInLinkMail) return;
+          const token = newOpaqueToken();
+          await db.withTenant(tenantId, (sql) =>
+            repository.insertSignInLink(sql, {
+              customerId: customer.id,
+              tokenHash: hashToken(token),
+              nextPath: input.next ?? '',
+              remember: input.remember === true,
+              expiresAt: new Date(Date.now() + signInLinkMinutes * 60_000),
+            }),
+          );
+          await sendSignInLinkMail({ tenantId, customer, token, minutes: signInLinkMinutes });
+        })().catch(onBackgroundError);
+      });
+    },
+
+    /**
+     * Signs in with an e-mailed link: once, before it expires, on its own tenant only. A link
+     * unknown here, already used or whose customer is gone is `invalid_token`; a late one says so
+     * (the screen offers a new one).
+     */
+    async redeemSignInLink(
+      tenantId: string,
+      token: string,
+      origin: Omit<SignInOrigin, 'method'>,
+    ): Promise<Session & { next: string }> {
+      await enforce(`redeem:ip:${tenantId}:${origin.ip}`, limits.redeemLinkPerIp);
+      const outcome = await db.withTenant(tenantId, async (sql) => {
+        const row = await repository.findSignInLinkForUpdate(sql, hashToken(token));
+        if (!row || row.used_at) return 'invalid' as const;
+        if (row.expires_at.getTime() <= Date.now()) return 'expired' as const;
+        const customer = await repository.findCustomerById(sql, row.customer_id);
+        if (!customer) return 'invalid' as const;
+        await repository.spendSignInLink(sql, row.id);
+        return { customer, next: row.next_path, remember: row.remember };
+      });
+      if (outcome === 'invalid')
+        throw new FieldValidationError({ token: [FieldError.invalidToken] });
+      if (outcome === 'expired')
+        throw new AppError(400, ErrorCode.signInLinkExpired, 'Sign-in link expired');
+      const session = await openSession(tenantId, outcome.customer, outcome.remember, {
+        ...origin,
+        method: 'link',
+      });
+      return { ...session, next: outcome.next };
     },
 
     /**

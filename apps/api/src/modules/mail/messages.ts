@@ -28,6 +28,13 @@ export const mailMessages = {
       'Si no has sido tú, cierra esa sesión con el botón y después cambia tu contraseña.',
     newDeviceButton: 'No he sido yo: cerrar esa sesión',
     newDeviceUnknown: 'un navegador desconocido',
+    signInLinkSubject: 'Tu enlace para entrar',
+    signInLinkHeading: 'Entrar en la oficina online',
+    signInLinkIntro:
+      'Has pedido un enlace para entrar en tu cuenta de la oficina online sin contraseña.',
+    signInLinkButton: 'Entrar en mi cuenta',
+    signInLinkExpiry: 'El enlace caduca en {minutes} minutos y solo se puede usar una vez.',
+    signInLinkIgnore: 'Si no lo has pedido tú, ignora este mensaje: nadie entrará sin este enlace.',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -55,6 +62,14 @@ export const mailMessages = {
       'Si no has estat tu, tanca aquesta sessió amb el botó i després canvia la teva contrasenya.',
     newDeviceButton: 'No he estat jo: tancar aquesta sessió',
     newDeviceUnknown: 'un navegador desconegut',
+    signInLinkSubject: 'El teu enllaç per entrar',
+    signInLinkHeading: "Entrar a l'oficina en línia",
+    signInLinkIntro:
+      "Has demanat un enllaç per entrar al teu compte de l'oficina en línia sense contrasenya.",
+    signInLinkButton: 'Entrar al meu compte',
+    signInLinkExpiry: "L'enllaç caduca en {minutes} minuts i només es pot fer servir una vegada.",
+    signInLinkIgnore:
+      'Si no ho has demanat tu, ignora aquest missatge: ningú no entrarà sense aquest enllaç.',
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -79,6 +94,14 @@ export const mailMessages = {
       'If this was not you, end that session with the button, then change your password.',
     newDeviceButton: 'It was not me: end that session',
     newDeviceUnknown: 'an unknown browser',
+    signInLinkSubject: 'Your sign-in link',
+    signInLinkHeading: 'Sign in to the online office',
+    signInLinkIntro:
+      'You asked for a link to sign in to your online office account without a password.',
+    signInLinkButton: 'Sign in to my account',
+    signInLinkExpiry: 'The link expires in {minutes} minutes and can be used only once.',
+    signInLinkIgnore:
+      'If you did not ask for this, ignore this message: nobody signs in without this link.',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -104,6 +127,15 @@ export const mailMessages = {
       'Zu izan ez bazara, itxi saio hori botoiarekin eta aldatu zure pasahitza gero.',
     newDeviceButton: 'Ez naiz ni izan: itxi saio hori',
     newDeviceUnknown: 'nabigatzaile ezezagun bat',
+    signInLinkSubject: 'Sartzeko zure esteka',
+    signInLinkHeading: 'Lineako bulegoan sartu',
+    signInLinkIntro:
+      'Lineako bulegoko zure kontuan pasahitzik gabe sartzeko esteka bat eskatu duzu.',
+    signInLinkButton: 'Nire kontuan sartu',
+    signInLinkExpiry:
+      'Estekak {minutes} minututan iraungitzen du, eta behin bakarrik erabil daiteke.',
+    signInLinkIgnore:
+      'Zuk eskatu ez baduzu, ez egin kasurik mezu honi: inor ez da sartuko esteka hau gabe.',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;

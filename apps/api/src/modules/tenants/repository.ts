@@ -20,6 +20,8 @@ export type TenantRow = {
   phone: string;
   website: string;
   opening_hours: string;
+  /** The operator offers sign-in by an e-mailed link (migration 014). */
+  sign_in_link: boolean;
   updated_at: Date;
 };
 
@@ -83,6 +85,7 @@ export type TenantDetails = {
   redsys_signature_versions: string[];
   redsys_pay_methods: string[];
   auto_refund: boolean;
+  sign_in_link: boolean;
   created_at: Date;
   updated_at: Date;
 };
@@ -119,7 +122,8 @@ export function createTenantRepository() {
       const rows = await sql.query<TenantRow>(
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, test_mode, legal_name, legal_nif, legal_address,
-                contact_email, privacy_email, dpo_email, phone, website, opening_hours, updated_at
+                contact_email, privacy_email, dpo_email, phone, website, opening_hours,
+                sign_in_link, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );
@@ -193,7 +197,8 @@ export function createTenantRepository() {
                 mail_from, bank_iban, bank_beneficiary,
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
-                redsys_signature_versions, redsys_pay_methods, auto_refund, created_at, updated_at
+                redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
+                created_at, updated_at
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

@@ -36,6 +36,7 @@ export function createTenantService(db: Database) {
         company_name: tenant.company_name,
         description: tenant.description,
         sign_in_providers: providers as TVisualConfig['sign_in_providers'],
+        sign_in_link: tenant.sign_in_link,
         testing_mode: tenant.redsys_environment === 'simulator',
         test_mode: tenant.test_mode || tenant.redsys_environment !== 'production',
         legal: {

@@ -25,7 +25,8 @@ export type AuthErrorKey =
   | 'userNotFound'
   | 'resetError'
   | 'signInFailed'
-  | 'noAccount';
+  | 'noAccount'
+  | 'linkOff';
 
 /** A text to show: its key and, for the wait message, the minutes. */
 export type AuthMessage = { key: AuthErrorKey; count?: number };
@@ -70,6 +71,13 @@ export function recoveryErrorMessage(error: unknown): AuthMessage {
   if (api?.status === 404) return { key: 'emailNotFound' };
   if (api?.status === 429) return tooManyAttempts(api);
   return { key: 'sendError' };
+}
+
+/** "Send me a link": as the recovery, and the portal that does not offer it (403). */
+export function signInLinkRequestErrorMessage(error: unknown): AuthMessage {
+  const api = asApiError(error);
+  if (api?.status === 403) return { key: 'linkOff' };
+  return recoveryErrorMessage(error);
 }
 
 /** The server's refusal of a new password (its first code), worded; weak password otherwise. */

@@ -288,6 +288,15 @@ export const tenantFields = {
       })
       .transform((v) => v === 'on'),
   },
+  // Issue 24: sign-in by a link sent by e-mail, offered on the sign-in screen.
+  'sign-in-link': {
+    column: 'sign_in_link',
+    schema: z
+      .enum(['on', 'off'], {
+        error: (issue) => `expected on or off, got ${quoted(String(issue.input))}`,
+      })
+      .transform((v) => v === 'on'),
+  },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;

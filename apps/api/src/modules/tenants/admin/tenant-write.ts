@@ -82,7 +82,9 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
                                      unless --test-mode; NODE_ENV=production refuses a tenant whose
                                      mode does not match its gateway.
   --auto-refund on|off               refund overpayments through Redsys (on, the default) or list
-                                     them for the operator (overpayments list)`;
+                                     them for the operator (overpayments list)
+  --sign-in-link on|off              offer sign-in by a link sent by e-mail on the sign-in screen
+                                     (on, the default); off also stops the links already sent`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

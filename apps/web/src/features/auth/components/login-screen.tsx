@@ -24,7 +24,7 @@ export function LoginScreen() {
   const texts = useAuthTexts();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const { signInProviders } = useVisualConfig();
+  const { signInProviders, signInLink } = useVisualConfig();
   const alertId = useId();
 
   const [email, setEmail] = useState('');
@@ -146,6 +146,13 @@ export function LoginScreen() {
           busyLabel={t('auth:login.submitting')}
         />
       </form>
+      {signInLink && (
+        <p className="mt-3 text-center">
+          <Link to={paths.loginLink} className={textLinkClasses}>
+            {t('auth:login.withLink')}
+          </Link>
+        </p>
+      )}
       <ProviderButtons providers={signInProviders} remember={remember} />
     </AuthCard>
   );

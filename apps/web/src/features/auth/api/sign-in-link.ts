@@ -1,0 +1,18 @@
+import { apiRequest } from '@/lib/api-client';
+import { storeSignIn } from '@/lib/auth';
+import { IncompleteAuthResponseError } from '../error-messages';
+
+/**
+ * `POST /sign-in-link`: the same answer whether or not the address is a customer's. `next` is the
+ * in-app path to open once signed in (the screen the customer was sent to sign in from).
+ */
+export async function requestSignInLink(email: string, next: string | null): Promise<void> {
+  await apiRequest('signInLink', { body: { email, ...(next ? { next } : {}) } });
+}
+
+/** `POST /sign-in-link/redeem`: stores the session as a sign-in does; answers where to go. */
+export async function redeemSignInLink(token: string): Promise<string> {
+  const answer = await apiRequest('redeemSignInLink', { body: { token } });
+  if (!storeSignIn(answer)) throw new IncompleteAuthResponseError();
+  return answer.next;
+}
