@@ -40,6 +40,7 @@ type AuthTexts = {
     title: string;
     changePassword: string;
     devices: string;
+    twoFactor: string;
     sections: Record<'fiscal' | 'contact' | 'billing', string>;
   };
   options: Record<'myUser' | 'invoices' | 'payments', string>;
@@ -101,6 +102,22 @@ type SessionsTexts = {
   link: Record<'title' | 'button' | 'done' | 'invalid', string>;
   linkRequest: Record<'title' | 'submit' | 'successTitle', string>;
   linkSignIn: Record<'title' | 'button' | 'invalid' | 'askAgain', string>;
+  verify: Record<'title' | 'code' | 'recoveryCode' | 'submit' | 'useRecovery' | 'wrong', string>;
+  twoFactor: Record<
+    | 'title'
+    | 'on'
+    | 'off'
+    | 'enable'
+    | 'qrLabel'
+    | 'confirm'
+    | 'codesTitle'
+    | 'continue'
+    | 'enabled'
+    | 'recoveryLeft_other'
+    | 'disableSubmit'
+    | 'disabled',
+    string
+  >;
 };
 
 export const notificationsTexts = read<NotificationsTexts>('notifications');

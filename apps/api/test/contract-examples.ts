@@ -23,6 +23,12 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         password_confirmation: 'Buena-clave-2026',
       },
     },
+    secondFactorSignIn: { body: { challenge: 'not-a-challenge', code: '123456' } },
+    secondFactorEnrol: { body: { challenge: 'not-a-challenge' } },
+    secondFactor: {},
+    secondFactorSetup: {},
+    secondFactorConfirm: { body: { code: '123456' } },
+    secondFactorDisable: { body: { code: '123456' } },
     signInLink: { body: { email: 'nobody@demo.test' } },
     redeemSignInLink: { body: { token: 'not-a-token' } },
     changePassword: {

@@ -53,6 +53,21 @@ const cases: Record<TRouteName, Case> = {
   logout: { kind: 'none', why: 'revokes only the family of the cookie it is given (auth.test.ts)' },
   forgotPassword: { kind: 'none', why: 'answers the same 202 for any address (auth.test.ts)' },
   resetPassword: { kind: 'none', why: "another tenant's link is invalid_token (auth.test.ts)" },
+  secondFactorSignIn: {
+    kind: 'none',
+    why: "another tenant's challenge is refused; codes are the challenge's customer's (second-factor.test.ts)",
+  },
+  secondFactorEnrol: {
+    kind: 'none',
+    why: 'bound to a challenge of this tenant (second-factor.test.ts)',
+  },
+  secondFactor: {
+    kind: 'none',
+    why: "answers the token's own customer only (second-factor.test.ts)",
+  },
+  secondFactorSetup: { kind: 'none', why: "sets up the token's own customer only" },
+  secondFactorConfirm: { kind: 'none', why: "confirms the token's own customer only" },
+  secondFactorDisable: { kind: 'none', why: "needs a code of the token's own customer" },
   signInLink: { kind: 'none', why: 'answers the same 202 for any address (sign-in-link.test.ts)' },
   redeemSignInLink: {
     kind: 'none',

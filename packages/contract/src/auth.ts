@@ -25,8 +25,27 @@ export const ZLoginResponse = z.object({
 });
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;
 
+/**
+ * The password (or link) was right and a code is still needed (issue 24): `code` from the app or a
+ * recovery code, or `enrol` (the tenant requires one the customer has not set up). The challenge
+ * goes to `/login/second-factor` with the code.
+ */
+export const ZSecondFactorChallenge = z.object({
+  second_factor: z.enum(['code', 'enrol']),
+  challenge: z.string(),
+});
+export type TSecondFactorChallenge = z.infer<typeof ZSecondFactorChallenge>;
+
+/** `POST /login`: signed in, or one step more. */
+export const ZPasswordLoginResponse = z.union([ZLoginResponse, ZSecondFactorChallenge]);
+export type TPasswordLoginResponse = z.infer<typeof ZPasswordLoginResponse>;
+
 /** A link redeemed: signed in, and the in-app path the link was asked from ('' for none). */
-export const ZRedeemSignInLinkResponse = ZLoginResponse.extend({ next: z.string() });
+export const ZLinkSession = ZLoginResponse.extend({ next: z.string() });
+export const ZRedeemSignInLinkResponse = z.union([
+  ZLinkSession,
+  ZSecondFactorChallenge.extend({ next: z.string() }),
+]);
 export type TRedeemSignInLinkResponse = z.infer<typeof ZRedeemSignInLinkResponse>;
 
 /** Spec §4: "the response field may be accessToken or access_token"; we send both. */
@@ -96,6 +115,48 @@ export const ZChangePasswordRequest = z
   .object({ current_password: passwordField(1, FieldError.required), ...newPasswordFields })
   .refine(confirmationMatches.check, confirmationMatches.where);
 export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
+
+const ZCode = z
+  .string(FieldError.required)
+  .trim()
+  .min(1, FieldError.required)
+  .max(32, FieldError.invalidCode);
+
+/** The second step of a sign-in: the challenge and a code (six digits, or a recovery code). */
+export const ZSecondFactorRequest = z.object({
+  challenge: z
+    .string(FieldError.required)
+    .min(1, FieldError.required)
+    .max(512, FieldError.invalidToken),
+  code: ZCode,
+});
+export type TSecondFactorRequest = z.infer<typeof ZSecondFactorRequest>;
+
+/** Signed in after the code; an enrolment just completed also answers its recovery codes, once. */
+export const ZSecondFactorSession = ZLinkSession.extend({
+  recovery_codes: z.array(z.string()).optional(),
+});
+export type TSecondFactorSession = z.infer<typeof ZSecondFactorSession>;
+
+export const ZSecondFactorEnrolRequest = ZSecondFactorRequest.pick({ challenge: true });
+
+/** A new authenticator secret: as text to type, and as the `otpauth://` URI its QR code holds. */
+export const ZTotpSetup = z.object({ secret: z.string(), uri: z.string() });
+export type TTotpSetup = z.infer<typeof ZTotpSetup>;
+
+/** The profile's second factor: on or off, and how many recovery codes are left unused. */
+export const ZSecondFactorStatus = z.object({
+  enabled: z.boolean(),
+  recovery_codes_left: z.number().int().min(0),
+});
+export type TSecondFactorStatus = z.infer<typeof ZSecondFactorStatus>;
+
+/** A code from the app (or, to turn it off, a recovery code). */
+export const ZCodeRequest = z.object({ code: ZCode });
+
+/** Recovery codes, shown once. */
+export const ZRecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
+export type TRecoveryCodes = z.infer<typeof ZRecoveryCodes>;
 
 /** Answer of the calls that only acknowledge (forgot, reset, logout). */
 export const ZAccepted = z.object({ message: z.string() });

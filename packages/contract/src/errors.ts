@@ -27,6 +27,10 @@ export const ErrorCode = {
   signInFailed: 'sign_in_failed',
   /** A sign-in link past its time (issue 24): ask for a new one. */
   signInLinkExpired: 'sign_in_link_expired',
+  /** The step between the password (or link) and the code expired or took too many codes. */
+  challengeExpired: 'sign_in_challenge_expired',
+  /** The tenant requires a second factor: it cannot be turned off. */
+  secondFactorRequired: 'second_factor_required',
   /** The tenant does not offer this way of signing in (the operator turned it off). */
   signInMethodOff: 'sign_in_method_off',
   /** Another payment of the same instalment is still waiting for the gateway's answer. */
@@ -75,6 +79,8 @@ export const FieldError = {
   mismatch: 'mismatch',
   /** The current password given to change it is not the account's. */
   wrongPassword: 'wrong_password',
+  /** A second-factor code (from the app, or a recovery code) that is not right, or used before. */
+  invalidCode: 'invalid_code',
   /** The amount sent differs from what the server computes from the unpaid instalments. */
   amountMismatch: 'amount_mismatch',
   /** An instalment that is already paid or cancelled, or an invoice with nothing to pay. */

@@ -32,7 +32,7 @@ export const routes = {
     ...routePaths.login,
     summary: 'Sign in with e-mail and password',
     body: auth.ZLoginRequest,
-    response: auth.ZLoginResponse,
+    response: auth.ZPasswordLoginResponse,
   },
   refreshToken: {
     ...routePaths.refreshToken,
@@ -55,6 +55,40 @@ export const routes = {
     ...routePaths.resetPassword,
     summary: 'Set a new password with a reset token',
     body: auth.ZResetPasswordRequest,
+    response: auth.ZAccepted,
+  },
+  secondFactorSignIn: {
+    ...routePaths.secondFactorSignIn,
+    summary: 'The code after the password or link: signs in (the challenge is single use)',
+    body: auth.ZSecondFactorRequest,
+    response: auth.ZSecondFactorSession,
+  },
+  secondFactorEnrol: {
+    ...routePaths.secondFactorEnrol,
+    summary: "During a sign-in the tenant requires a second factor for: the app's secret",
+    body: auth.ZSecondFactorEnrolRequest,
+    response: auth.ZTotpSetup,
+  },
+  secondFactor: {
+    ...routePaths.secondFactor,
+    summary: "The customer's second factor: on or off, recovery codes left",
+    response: auth.ZSecondFactorStatus,
+  },
+  secondFactorSetup: {
+    ...routePaths.secondFactorSetup,
+    summary: 'A new authenticator secret, pending until confirmed with a code',
+    response: auth.ZTotpSetup,
+  },
+  secondFactorConfirm: {
+    ...routePaths.secondFactorConfirm,
+    summary: 'Turn the second factor on with a code from the app; answers the recovery codes once',
+    body: auth.ZCodeRequest,
+    response: auth.ZRecoveryCodes,
+  },
+  secondFactorDisable: {
+    ...routePaths.secondFactorDisable,
+    summary: 'Turn the second factor off with a current code (or a recovery code)',
+    body: auth.ZCodeRequest,
     response: auth.ZAccepted,
   },
   signInLink: {

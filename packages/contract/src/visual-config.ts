@@ -27,6 +27,10 @@ export const ZLegalIdentity = z.object({
 export type TLegalIdentity = z.infer<typeof ZLegalIdentity>;
 
 /** `GET /visual-config` (spec §3 "Visual config"), public. */
+/** A tenant's second factor (issue 24): not offered, each customer's choice, or required. */
+export const ZSecondFactorPolicy = z.enum(['off', 'optional', 'required']);
+export type TSecondFactorPolicy = z.infer<typeof ZSecondFactorPolicy>;
+
 export const ZVisualConfig = z.object({
   logo_url: z.string().nullable(),
   primary_color: z.string(),
@@ -36,6 +40,8 @@ export const ZVisualConfig = z.object({
   sign_in_providers: z.array(z.enum(['google', 'apple', 'microsoft'])),
   /** The sign-in screen offers "send me a link" (issue 24; the operator turns it off). */
   sign_in_link: z.boolean(),
+  /** Whether the profile offers a second factor, and whether sign-in requires one. */
+  second_factor: ZSecondFactorPolicy,
   /**
    * The tenant pays through the local Redsys simulator: the side menu shows the testing toggle
    * that makes the simulator decline (spec §2 "Side menu").

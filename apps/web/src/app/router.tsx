@@ -54,6 +54,10 @@ export const routes: RouteObject[] = [
             lazy: withTexts('sessions', () => import('./routes/login-link')),
           },
           {
+            path: paths.verifySignIn,
+            lazy: withTexts('sessions', () => import('./routes/verify-sign-in')),
+          },
+          {
             path: paths.signInLink,
             lazy: withTexts('sessions', () => import('./routes/sign-in-link')),
           },
@@ -119,6 +123,11 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: paths.home, lazy: withTexts('invoices', () => import('./routes/home')) },
                   { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
+                  {
+                    path: paths.twoFactor,
+                    handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                    lazy: withTexts('sessions', () => import('./routes/two-factor')),
+                  },
                   {
                     path: paths.devices,
                     handle: { backTo: paths.userProfile } satisfies RouteHandle,

@@ -16,6 +16,7 @@ const signedOutScreens: readonly string[] = [
   paths.recoverPassword,
   paths.resetPassword,
   paths.loginLink,
+  paths.verifySignIn,
   paths.signInLink,
   paths.endSessionLink,
 ];

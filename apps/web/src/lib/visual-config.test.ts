@@ -19,6 +19,7 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       sign_in_providers: ['google'],
       sign_in_link: true,
+      second_factor: 'optional',
       testing_mode: true,
       test_mode: true,
       legal: {
@@ -38,6 +39,7 @@ describe('loadVisualConfig', () => {
       description: 'Socios',
       signInProviders: ['google'],
       signInLink: true,
+      secondFactor: 'optional',
       testingMode: true,
       testMode: true,
       legal: {

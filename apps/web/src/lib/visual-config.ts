@@ -13,6 +13,8 @@ export type VisualConfig = {
   signInProviders: ('google' | 'apple' | 'microsoft')[];
   /** The sign-in screen offers "send me a link" by e-mail (issue 24). */
   signInLink: boolean;
+  /** The tenant's second factor: not offered, each customer's choice, or required (issue 24). */
+  secondFactor: 'off' | 'optional' | 'required';
   /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
   testingMode: boolean;
   /** Payments are not real (the tenant is in test mode): every screen shows a banner saying so. */
@@ -29,6 +31,7 @@ export const defaultVisualConfig: VisualConfig = {
   description: '',
   signInProviders: [],
   signInLink: false,
+  secondFactor: 'off',
   testingMode: false,
   testMode: false,
   legal: {
@@ -54,6 +57,9 @@ export function toVisualConfig(config: TVisualConfig): VisualConfig {
     description: config.description ?? '',
     signInProviders: Array.isArray(config.sign_in_providers) ? config.sign_in_providers : [],
     signInLink: config.sign_in_link === true,
+    secondFactor: ['optional', 'required'].includes(config.second_factor)
+      ? config.second_factor
+      : 'off',
     testingMode: config.testing_mode === true,
     testMode: config.test_mode === true,
     legal: { ...defaultVisualConfig.legal, ...config.legal },

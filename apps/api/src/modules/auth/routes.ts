@@ -27,6 +27,7 @@ import { createNewDeviceMailer } from './new-device-mail.ts';
 import { createResetMailer } from './reset-mail.ts';
 import { createSignInLinkMailer } from './sign-in-link-mail.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
+import { createSecondFactor, type Challenge } from './second-factor.ts';
 
 type SignInOriginOf = Omit<SignInOrigin, 'method'>;
 import { appPaths } from '@portal/contract/app-paths';
@@ -36,6 +37,12 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   // (bench/README.md: the portal's plugins cost measurable throughput on /invoices).
   await app.register(cookie, { secret: deriveKey(ctx.rootSecret, 'cookie').toString('base64') });
   const secure = ctx.config.publicUrl.startsWith('https:');
+  const secondFactor = createSecondFactor({
+    db: ctx.db,
+    secretBox: ctx.secretBox,
+    limiter: ctx.limiter,
+    limitScale: ctx.config.AUTH_LIMIT_SCALE,
+  });
   const service = createAuthService({
     db: ctx.db,
     tokens: ctx.tokens,
@@ -45,6 +52,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     sendPasswordChangedMail: createPasswordChangedMailer(ctx.db, ctx.mailer),
     sendNewDeviceMail: createNewDeviceMailer(ctx.db, ctx.mailer),
     sendSignInLinkMail: createSignInLinkMailer(ctx.db, ctx.mailer),
+    secondFactor,
     onBackgroundError: (error) => app.log.error({ err: error }, 'an account e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
   });
@@ -68,26 +76,59 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     session: Session,
   ) => setSessionCookies(reply, request, session, ctx.xsrf.issue(), secure);
 
-  /** A sign-in: opens the session, sets its cookies and the browser's device id. */
-  async function signIn(
+  /**
+   * A sign-in: opens the session, sets its cookies and the browser's device id; or, when a second
+   * factor is still needed, answers the challenge and sets nothing.
+   */
+  async function signIn<T extends object>(
     request: FastifyRequest,
     reply: FastifyReply,
-    open: (origin: SignInOriginOf) => Promise<Session>,
+    open: (origin: SignInOriginOf) => Promise<(Session & T) | Challenge>,
   ) {
     const deviceId = deviceIdOf(request);
-    const session = await open({
+    const result = await open({
       userAgent: request.headers['user-agent'],
       ip: request.ip,
       deviceId,
     });
-    startSession(request, reply, session);
+    if ('challenge' in result) return result;
+    startSession(request, reply, result);
     rememberDevice(reply, request, deviceId, secure);
-    return { access_token: session.accessToken, user: session.user };
+    return { access_token: result.accessToken, user: result.user };
   }
 
+  const policyOf = (request: FastifyRequest) => request.tenant.second_factor;
+
   route(app, routes.login, ({ request, reply, body }) =>
-    signIn(request, reply, (origin) => service.login(request.tenant.id, body, origin)),
+    signIn(request, reply, (origin) =>
+      service.login(request.tenant.id, body, origin, policyOf(request)),
+    ),
   );
+
+  // The second step: a code after the password or link (issue 24, decision 028).
+  route(app, routes.secondFactorSignIn, async ({ request, reply, body }) => {
+    let extra: { next: string; recovery_codes?: string[] } = { next: '' };
+    const answer = await signIn(request, reply, async (origin) => {
+      const session = await service.completeSecondFactor(request.tenant.id, body, origin);
+      extra = {
+        next: session.next,
+        ...(session.recoveryCodes ? { recovery_codes: session.recoveryCodes } : {}),
+      };
+      return session;
+    });
+    if ('challenge' in answer) throw new AppError(500, ErrorCode.internal, 'Unexpected challenge');
+    return { ...answer, ...extra };
+  });
+
+  route(app, routes.secondFactorEnrol, async ({ request, body }) => {
+    if (request.tenant.second_factor === 'off')
+      throw new AppError(403, ErrorCode.signInMethodOff, 'No second factor on this portal');
+    return service.enrolDuringSignIn(
+      request.tenant.id,
+      body.challenge,
+      request.tenant.company_name,
+    );
+  });
 
   route(app, routes.refreshToken, async ({ request, reply }) => {
     checkCookieCall(request);
@@ -117,9 +158,14 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     requireLinkSignIn(request);
     let next = '';
     const answer = await signIn(request, reply, async (origin) => {
-      const session = await service.redeemSignInLink(request.tenant.id, body.token, origin);
-      next = session.next;
-      return session;
+      const result = await service.redeemSignInLink(
+        request.tenant.id,
+        body.token,
+        origin,
+        policyOf(request),
+      );
+      next = result.next;
+      return result;
     });
     return { ...answer, next };
   });
@@ -182,6 +228,57 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   route(app, routes.endSessionByLink, async ({ request, body }) => ({
     ended: await service.endSessionByLink(request.tenant.id, body.token, request.ip),
   }));
+
+  // The profile's second factor (issue 24): status, set up, confirm with a code, turn off.
+  const requireOffered = (request: FastifyRequest) => {
+    if (request.tenant.second_factor === 'off')
+      throw new AppError(403, ErrorCode.signInMethodOff, 'No second factor on this portal');
+  };
+  route(
+    app,
+    routes.secondFactor,
+    ({ request }) => secondFactor.status(request.tenant.id, request.customerId),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.secondFactorSetup,
+    async ({ request }) => {
+      requireOffered(request);
+      const customer = await service.findCustomer(request.tenant.id, request.customerId);
+      return secondFactor.setup(request.tenant.id, customer, request.tenant.company_name);
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.secondFactorConfirm,
+    async ({ request, body }) => {
+      requireOffered(request);
+      return {
+        recovery_codes: await secondFactor.confirm(
+          request.tenant.id,
+          request.customerId,
+          body.code,
+        ),
+      };
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.secondFactorDisable,
+    async ({ request, body }) => {
+      await secondFactor.disable(
+        request.tenant.id,
+        request.customerId,
+        body.code,
+        request.tenant.second_factor,
+      );
+      return { message: 'Second factor turned off' };
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
 
   // External sign-in (OpenID Connect, authorization code + PKCE, state and nonce).
   const oidc = createOidc();
@@ -255,8 +352,11 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       request.log.warn({ err: error }, 'OpenID code exchange refused');
       throw failed();
     }
-    return signIn(request, reply, (origin) =>
+    // The provider's own sign-in is the proof here: no code is asked after it (decision 028).
+    const answer = await signIn(request, reply, (origin) =>
       service.signInExternal(request.tenant.id, person, row.provider, saved.remember, origin),
     );
+    if ('challenge' in answer) throw failed();
+    return answer;
   });
 }

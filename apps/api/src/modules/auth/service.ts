@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, FieldError, type TAuthUser, type TSignInMethod } from '@portal/contract';
+import {
+  ErrorCode,
+  FieldError,
+  type TAuthUser,
+  type TSecondFactorPolicy,
+  type TSignInMethod,
+} from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
@@ -16,6 +22,7 @@ import type { VerifiedPerson } from './oidc.ts';
 import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
 import { describeDevice, networkOf, type DeviceDescription } from './device.ts';
+import type { Challenge, SecondFactor } from './second-factor.ts';
 
 export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
@@ -131,6 +138,8 @@ export type AuthServiceDeps = {
     at: Date;
   }) => Promise<void>;
   onBackgroundError: (error: unknown) => void;
+  /** The second factor (second-factor.ts), asked after the password or the link. */
+  secondFactor?: SecondFactor;
   /** Multiplies every account limit: end-to-end suites sign in many times from one address. */
   limitScale?: number;
   /** Admission control of password hashing (the process-wide gate unless a test gives one). */
@@ -146,6 +155,7 @@ export function createAuthService({
   sendPasswordChangedMail,
   sendNewDeviceMail,
   sendSignInLinkMail,
+  secondFactor,
   onBackgroundError,
   limitScale,
   passwordGate = passwordAdmission,
@@ -253,7 +263,8 @@ export function createAuthService({
       tenantId: string,
       input: { email: string; password: string; remember?: boolean },
       origin: Omit<SignInOrigin, 'method'>,
-    ) {
+      policy: TSecondFactorPolicy = 'off',
+    ): Promise<Session | Challenge> {
       const { ip } = origin;
       const email = input.email.toLowerCase();
       await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
@@ -287,6 +298,13 @@ export function createAuthService({
       });
       if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
       await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
+      const step = await secondFactor?.stepFor(tenantId, policy, customer.id);
+      if (step && secondFactor)
+        return secondFactor.challenge(tenantId, customer.id, step, {
+          method: 'password',
+          remember: input.remember === true,
+          next: '',
+        });
       return openSession(tenantId, customer, input.remember === true, {
         ...origin,
         method: 'password',
@@ -498,7 +516,8 @@ export function createAuthService({
       tenantId: string,
       token: string,
       origin: Omit<SignInOrigin, 'method'>,
-    ): Promise<Session & { next: string }> {
+      policy: TSecondFactorPolicy = 'off',
+    ): Promise<(Session | Challenge) & { next: string }> {
       await enforce(`redeem:ip:${tenantId}:${origin.ip}`, limits.redeemLinkPerIp);
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findSignInLinkForUpdate(sql, hashToken(token));
@@ -513,11 +532,64 @@ export function createAuthService({
         throw new FieldValidationError({ token: [FieldError.invalidToken] });
       if (outcome === 'expired')
         throw new AppError(400, ErrorCode.signInLinkExpired, 'Sign-in link expired');
+      const step = await secondFactor?.stepFor(tenantId, policy, outcome.customer.id);
+      if (step && secondFactor) {
+        const challenge = await secondFactor.challenge(tenantId, outcome.customer.id, step, {
+          method: 'link',
+          remember: outcome.remember,
+          next: outcome.next,
+        });
+        return { ...challenge, next: outcome.next };
+      }
       const session = await openSession(tenantId, outcome.customer, outcome.remember, {
         ...origin,
         method: 'link',
       });
       return { ...session, next: outcome.next };
+    },
+
+    /**
+     * The second step of a sign-in by password or link: the code opens the session the first step
+     * described (how, remember-me, where to go).
+     */
+    async completeSecondFactor(
+      tenantId: string,
+      input: { challenge: string; code: string },
+      origin: Omit<SignInOrigin, 'method'>,
+    ): Promise<Session & { next: string; recoveryCodes?: string[] }> {
+      if (!secondFactor) throw new AppError(404, ErrorCode.notFound, 'Not found');
+      const { row, recoveryCodes } = await secondFactor.complete(
+        tenantId,
+        input.challenge,
+        input.code,
+      );
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerById(sql, row.customer_id),
+      );
+      if (!customer)
+        throw new AppError(400, ErrorCode.challengeExpired, 'Sign in again: this step has expired');
+      const session = await openSession(tenantId, customer, row.remember, {
+        ...origin,
+        method: row.method,
+      });
+      return { ...session, next: row.next_path, ...(recoveryCodes ? { recoveryCodes } : {}) };
+    },
+
+    /** During a sign-in the tenant requires a second factor for: the secret for the app. */
+    async enrolDuringSignIn(tenantId: string, challenge: string, issuer: string) {
+      if (!secondFactor) throw new AppError(404, ErrorCode.notFound, 'Not found');
+      return secondFactor.enrolDuringSignIn(tenantId, challenge, issuer, (sql, id) =>
+        repository.findCustomerById(sql, id),
+      );
+    },
+
+    /** The profile's second factor, for the customer asking. */
+    async findCustomer(tenantId: string, customerId: string) {
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerById(sql, customerId),
+      );
+      if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+      return customer;
     },
 
     /**

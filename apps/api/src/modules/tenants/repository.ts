@@ -1,3 +1,4 @@
+import type { TSecondFactorPolicy } from '@portal/contract';
 import type { Sql, SqlQuery } from '../../db/database.ts';
 
 export type TenantRow = {
@@ -22,6 +23,8 @@ export type TenantRow = {
   opening_hours: string;
   /** The operator offers sign-in by an e-mailed link (migration 014). */
   sign_in_link: boolean;
+  /** The operator's second-factor policy (migration 015). */
+  second_factor: TSecondFactorPolicy;
   updated_at: Date;
 };
 
@@ -86,6 +89,7 @@ export type TenantDetails = {
   redsys_pay_methods: string[];
   auto_refund: boolean;
   sign_in_link: boolean;
+  second_factor: string;
   created_at: Date;
   updated_at: Date;
 };
@@ -123,7 +127,7 @@ export function createTenantRepository() {
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, test_mode, legal_name, legal_nif, legal_address,
                 contact_email, privacy_email, dpo_email, phone, website, opening_hours,
-                sign_in_link, updated_at
+                sign_in_link, second_factor, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );
@@ -198,7 +202,7 @@ export function createTenantRepository() {
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
-                created_at, updated_at
+                second_factor, created_at, updated_at
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

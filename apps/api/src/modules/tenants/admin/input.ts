@@ -297,6 +297,12 @@ export const tenantFields = {
       })
       .transform((v) => v === 'on'),
   },
+  'second-factor': {
+    column: 'second_factor',
+    schema: z.enum(['off', 'optional', 'required'], {
+      error: (issue) => `expected off, optional or required, got ${quoted(String(issue.input))}`,
+    }),
+  },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;

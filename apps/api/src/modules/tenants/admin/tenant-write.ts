@@ -84,7 +84,10 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
   --auto-refund on|off               refund overpayments through Redsys (on, the default) or list
                                      them for the operator (overpayments list)
   --sign-in-link on|off              offer sign-in by a link sent by e-mail on the sign-in screen
-                                     (on, the default); off also stops the links already sent`;
+                                     (on, the default); off also stops the links already sent
+  --second-factor off|optional|required
+                                     a code from an authenticator app after the password or link:
+                                     not offered, each customer's choice (the default), or required`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

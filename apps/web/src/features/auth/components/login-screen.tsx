@@ -6,6 +6,7 @@ import { pathAfterSignIn } from '@/lib/last-path';
 import { typedChecked, typedText } from '@/lib/prerender';
 import { useVisualConfig } from '@/lib/visual-config';
 import { login } from '../api/login';
+import { saveVerifyState } from '../api/second-factor';
 import { type AuthMessage, externalSignInErrorMessage, loginErrorMessage } from '../error-messages';
 import { type FieldErrors, hasErrors, validateLogin } from '../validation';
 import { AuthCard } from './auth-card';
@@ -68,7 +69,12 @@ export function LoginScreen() {
     }
     setBusy(true);
     try {
-      await login({ email, password, remember });
+      const challenge = await login({ email, password, remember });
+      if (challenge) {
+        saveVerifyState(challenge);
+        await navigate(paths.verifySignIn);
+        return;
+      }
       await navigate(pathAfterSignIn(), { replace: true });
     } catch (error) {
       const message = loginErrorMessage(error);

@@ -5,6 +5,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { isRestorablePath, pathAfterSignIn } from '@/lib/last-path';
+import { saveVerifyState } from '../api/second-factor';
 import { redeemSignInLink } from '../api/sign-in-link';
 import { AuthCard } from './auth-card';
 import { FormAlert } from './form-fields';
@@ -38,7 +39,12 @@ export function SignInLinkScreen() {
     setBusy(true);
     setFailure(null);
     try {
-      const next = await redeemSignInLink(token);
+      const { next, challenge } = await redeemSignInLink(token);
+      if (challenge) {
+        saveVerifyState(challenge, next);
+        await navigate(paths.verifySignIn, { replace: true });
+        return;
+      }
       await navigate(isRestorablePath(next) ? next : pathAfterSignIn(), { replace: true });
     } catch (error) {
       setFailure(failureOf(error));

@@ -8,7 +8,7 @@ import { cn } from '@/utils/cn';
 import { useBankTransferInfo } from '../api/get-bank-transfer-info';
 import { usePaymentMethodsTexts } from '../texts';
 import { CopyButton } from './copy-button';
-import { QrCode } from './qr-code';
+import { QrCode } from '@/components/ui/qr-code';
 
 /** Selects the text of a node, so the customer can copy it by hand. */
 function selectText(node: HTMLElement | null) {

@@ -20,6 +20,7 @@ import {
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
+import { useVisualConfig } from '@/lib/visual-config';
 import { endSession } from '@/lib/session';
 import { cn } from '@/utils/cn';
 import { type UserProfile, useUserProfile } from '../api/get-user-profile';
@@ -218,6 +219,7 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
  */
 function SignInSection() {
   const { t } = useTranslation('auth');
+  const { secondFactor } = useVisualConfig();
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={cn(cardClasses, 'mt-6 p-5')}>
@@ -228,6 +230,11 @@ function SignInSection() {
         <AccessRow note={t('profile.passwordNote')} to={paths.changePassword}>
           {t('profile.changePassword')}
         </AccessRow>
+        {secondFactor !== 'off' && (
+          <AccessRow note={t('profile.twoFactorNote')} to={paths.twoFactor}>
+            {t('profile.twoFactor')}
+          </AccessRow>
+        )}
         <AccessRow note={t('profile.devicesNote')} to={paths.devices}>
           {t('profile.devices')}
         </AccessRow>

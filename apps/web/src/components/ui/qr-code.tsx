@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { cn } from '@/utils/cn';
-import { qrMatrix } from '../utils/qr-code';
+import { qrMatrix } from '@/lib/qr-code';
 
 /**
  * A QR code drawn as SVG rects (no HTML injected), always black on white whatever the theme, so a
