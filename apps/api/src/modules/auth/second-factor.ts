@@ -5,8 +5,7 @@ import type { Database, Sql } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { CustomerAuthRow } from './repository.ts';
-import { createSecondFactorRepository, type TotpRow } from './second-factor-repository.ts';
+import { createSecondFactorRepository, type CustomerAuthRow, type TotpRow } from './repository.ts';
 import { hashToken, newOpaqueToken } from './tokens.ts';
 
 /** How long the step between the password (or link) and the code lasts. */
