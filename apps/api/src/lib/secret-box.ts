@@ -19,10 +19,7 @@ export type SecretBox = {
 /** Where a sealed value lives: it opens only there. */
 export type SecretContext = { tenantId: string; field: SecretField };
 export type SecretField =
-  | 'redsys_secret_key'
-  | 'oidc_client_secret'
-  | 'webhook_secret'
-  | 'totp_secret';
+  'redsys_secret_key' | 'oidc_client_secret' | 'webhook_secret' | 'totp_secret';
 
 const prefix = 'enc:v1:';
 
