@@ -16,7 +16,13 @@ type AuthTexts = {
     string
   >;
   errors: Record<
-    'invalidCredentials' | 'noAccount' | 'signInFailed' | 'passwordCommon' | 'wrongPassword',
+    | 'invalidCredentials'
+    | 'noAccount'
+    | 'signInFailed'
+    | 'passwordCommon'
+    | 'wrongPassword'
+    | 'passkeyCancelled'
+    | 'passkeyRefused',
     string
   >;
   login: {
@@ -25,6 +31,7 @@ type AuthTexts = {
     submit: string;
     continueWith: string;
     withLink: string;
+    withPasskey: string;
   };
   recovery: { title: string; submit: string; successTitle: string; backToLogin: string };
   reset: {
@@ -41,6 +48,7 @@ type AuthTexts = {
     changePassword: string;
     devices: string;
     twoFactor: string;
+    passkeys: string;
     sections: Record<'fiscal' | 'contact' | 'billing', string>;
   };
   options: Record<'myUser' | 'invoices' | 'payments', string>;
@@ -102,6 +110,20 @@ type SessionsTexts = {
   link: Record<'title' | 'button' | 'done' | 'invalid', string>;
   linkRequest: Record<'title' | 'submit' | 'successTitle', string>;
   linkSignIn: Record<'title' | 'button' | 'invalid' | 'askAgain', string>;
+  passkeys: Record<
+    | 'title'
+    | 'add'
+    | 'emptyTitle'
+    | 'renameLabel'
+    | 'name'
+    | 'save'
+    | 'renamed'
+    | 'removeLabel'
+    | 'remove'
+    | 'removed'
+    | 'added',
+    string
+  >;
   verify: Record<'title' | 'code' | 'recoveryCode' | 'submit' | 'useRecovery' | 'wrong', string>;
   twoFactor: Record<
     | 'title'

@@ -29,6 +29,33 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     secondFactorSetup: {},
     secondFactorConfirm: { body: { code: '123456' } },
     secondFactorDisable: { body: { code: '123456' } },
+    passkeySignInOptions: {},
+    passkeySignIn: {
+      body: {
+        credential: {
+          id: 'x',
+          rawId: 'x',
+          type: 'public-key',
+          response: {},
+          clientExtensionResults: {},
+        },
+      },
+    },
+    passkeys: {},
+    passkeyRegisterOptions: {},
+    passkeyRegister: {
+      body: {
+        credential: {
+          id: 'x',
+          rawId: 'x',
+          type: 'public-key',
+          response: {},
+          clientExtensionResults: {},
+        },
+      },
+    },
+    renamePasskey: { params: { id: someId }, body: { name: 'Mi móvil' } },
+    deletePasskey: { params: { id: someId } },
     signInLink: { body: { email: 'nobody@demo.test' } },
     redeemSignInLink: { body: { token: 'not-a-token' } },
     changePassword: {

@@ -68,6 +68,22 @@ const cases: Record<TRouteName, Case> = {
   secondFactorSetup: { kind: 'none', why: "sets up the token's own customer only" },
   secondFactorConfirm: { kind: 'none', why: "confirms the token's own customer only" },
   secondFactorDisable: { kind: 'none', why: "needs a code of the token's own customer" },
+  passkeySignInOptions: { kind: 'none', why: 'a challenge of this tenant, for nobody yet' },
+  passkeySignIn: {
+    kind: 'none',
+    why: "another portal's passkey is unknown here and refused (passkeys.test.ts, e2e/passkeys.spec.ts)",
+  },
+  passkeys: { kind: 'none', why: "lists the token's own customer only (passkeys.test.ts)" },
+  passkeyRegisterOptions: { kind: 'none', why: "for the token's own customer only" },
+  passkeyRegister: { kind: 'none', why: "the challenge must be the token's own customer's" },
+  renamePasskey: {
+    kind: 'none',
+    why: "another customer's passkey id is a 404 and keeps its name (passkeys.test.ts)",
+  },
+  deletePasskey: {
+    kind: 'none',
+    why: "another customer's passkey id is a 404 and stays (passkeys.test.ts)",
+  },
   signInLink: { kind: 'none', why: 'answers the same 202 for any address (sign-in-link.test.ts)' },
   redeemSignInLink: {
     kind: 'none',

@@ -20,6 +20,7 @@ export const appPaths = {
   changePassword: '/change-password',
   devices: '/devices',
   twoFactor: '/two-factor',
+  passkeys: '/passkeys',
   endSessionLink: '/end-session',
   invoices: '/invoices',
   invoicesAlias: '/facturas',

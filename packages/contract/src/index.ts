@@ -6,6 +6,7 @@ export * from './customer-limits.ts';
 export * from './visual-config.ts';
 export * from './auth.ts';
 export * from './sessions.ts';
+export * from './passkeys.ts';
 export {
   emailFragments,
   foldForComparison,

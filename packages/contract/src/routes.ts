@@ -5,6 +5,7 @@ import * as auth from './auth.ts';
 import * as invoices from './invoices.ts';
 import * as payments from './payments.ts';
 import * as redsys from './redsys.ts';
+import * as passkeys from './passkeys.ts';
 import * as sessions from './sessions.ts';
 import { ZVisualConfig } from './visual-config.ts';
 
@@ -89,6 +90,47 @@ export const routes = {
     ...routePaths.secondFactorDisable,
     summary: 'Turn the second factor off with a current code (or a recovery code)',
     body: auth.ZCodeRequest,
+    response: auth.ZAccepted,
+  },
+  passkeySignInOptions: {
+    ...routePaths.passkeySignInOptions,
+    summary: 'A WebAuthn challenge to sign in with a passkey (single use, 5 minutes)',
+    response: passkeys.ZWebAuthnOptions,
+  },
+  passkeySignIn: {
+    ...routePaths.passkeySignIn,
+    summary: "Sign in with a passkey's signed challenge (no second code: it is two factors)",
+    body: passkeys.ZPasskeySignInRequest,
+    response: auth.ZLoginResponse,
+  },
+  passkeys: {
+    ...routePaths.passkeys,
+    summary: "The customer's passkeys",
+    response: passkeys.ZPasskeysResponse,
+  },
+  passkeyRegisterOptions: {
+    ...routePaths.passkeyRegisterOptions,
+    summary: 'A WebAuthn challenge to add a passkey',
+    response: passkeys.ZWebAuthnOptions,
+  },
+  passkeyRegister: {
+    ...routePaths.passkeyRegister,
+    summary: 'Add the passkey the browser created for the challenge',
+    body: passkeys.ZPasskeyRegisterRequest,
+    response: passkeys.ZPasskey,
+    status: 201,
+  },
+  renamePasskey: {
+    ...routePaths.renamePasskey,
+    summary: 'Rename one of the customer passkeys',
+    params: passkeys.ZPasskeyParams,
+    body: passkeys.ZRenamePasskeyRequest,
+    response: auth.ZAccepted,
+  },
+  deletePasskey: {
+    ...routePaths.deletePasskey,
+    summary: 'Remove one of the customer passkeys',
+    params: passkeys.ZPasskeyParams,
     response: auth.ZAccepted,
   },
   signInLink: {

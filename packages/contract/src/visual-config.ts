@@ -42,6 +42,8 @@ export const ZVisualConfig = z.object({
   sign_in_link: z.boolean(),
   /** Whether the profile offers a second factor, and whether sign-in requires one. */
   second_factor: ZSecondFactorPolicy,
+  /** The sign-in screen and the profile offer passkeys (issue 24; the operator turns them off). */
+  passkeys: z.boolean(),
   /**
    * The tenant pays through the local Redsys simulator: the side menu shows the testing toggle
    * that makes the simulator decline (spec §2 "Side menu").

@@ -20,6 +20,7 @@ describe('loadVisualConfig', () => {
       sign_in_providers: ['google'],
       sign_in_link: true,
       second_factor: 'optional',
+      passkeys: true,
       testing_mode: true,
       test_mode: true,
       legal: {
@@ -40,6 +41,7 @@ describe('loadVisualConfig', () => {
       signInProviders: ['google'],
       signInLink: true,
       secondFactor: 'optional',
+      passkeys: true,
       testingMode: true,
       testMode: true,
       legal: {

@@ -15,6 +15,8 @@ export type VisualConfig = {
   signInLink: boolean;
   /** The tenant's second factor: not offered, each customer's choice, or required (issue 24). */
   secondFactor: 'off' | 'optional' | 'required';
+  /** The sign-in screen and the profile offer passkeys (issue 24). */
+  passkeys: boolean;
   /** Payments go to the local simulator: the side menu offers the "simulate failed payment" toggle. */
   testingMode: boolean;
   /** Payments are not real (the tenant is in test mode): every screen shows a banner saying so. */
@@ -32,6 +34,7 @@ export const defaultVisualConfig: VisualConfig = {
   signInProviders: [],
   signInLink: false,
   secondFactor: 'off',
+  passkeys: false,
   testingMode: false,
   testMode: false,
   legal: {
@@ -60,6 +63,7 @@ export function toVisualConfig(config: TVisualConfig): VisualConfig {
     secondFactor: ['optional', 'required'].includes(config.second_factor)
       ? config.second_factor
       : 'off',
+    passkeys: config.passkeys === true,
     testingMode: config.testing_mode === true,
     testMode: config.test_mode === true,
     legal: { ...defaultVisualConfig.legal, ...config.legal },

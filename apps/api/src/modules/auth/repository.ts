@@ -1,5 +1,6 @@
 import type { TDeviceType, TSignInMethod, TSignInProvider } from '@portal/contract';
 import type { Sql, SqlQuery } from '../../db/database.ts';
+import { textArray } from '../../db/text-array.ts';
 
 export type CustomerAuthRow = {
   id: string;
@@ -487,6 +488,127 @@ export function createSecondFactorRepository() {
           WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
         [id],
       );
+    },
+  };
+}
+
+export type PasskeyRow = {
+  id: string;
+  customer_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  counter: string;
+  transports: string[];
+  name: string;
+  backed_up: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+};
+
+const passkeyColumns =
+  'id, customer_id, credential_id, public_key, counter::text AS counter, transports, name, backed_up, created_at, last_used_at';
+
+/** Passkeys and their challenges (migration 016); the auth module writes them. */
+export function createPasskeyRepository() {
+  return {
+    async insertChallenge(
+      sql: Sql,
+      row: {
+        challenge: string;
+        purpose: 'register' | 'authenticate';
+        customerId: string | null;
+        expiresAt: Date;
+      },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO webauthn_challenges (tenant_id, challenge, purpose, customer_id, expires_at)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4)`,
+        [row.challenge, row.purpose, row.customerId, row.expiresAt],
+      );
+    },
+    /** Spends a challenge of this purpose that has not expired: answers its customer (if any). */
+    async spendChallenge(
+      sql: Sql,
+      challenge: string,
+      purpose: 'register' | 'authenticate',
+    ): Promise<{ customer_id: string | null } | undefined> {
+      const rows = await sql.query<{ customer_id: string | null }>(
+        `UPDATE webauthn_challenges SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND challenge = $1 AND purpose = $2
+            AND used_at IS NULL AND expires_at > now()
+          RETURNING customer_id`,
+        [challenge, purpose],
+      );
+      return rows[0];
+    },
+    async listOfCustomer(sql: Sql, customerId: string): Promise<PasskeyRow[]> {
+      return sql.query<PasskeyRow>(
+        `SELECT ${passkeyColumns} FROM customer_passkeys
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+          ORDER BY created_at`,
+        [customerId],
+      );
+    },
+    async findByCredential(sql: Sql, credentialId: string): Promise<PasskeyRow | undefined> {
+      const rows = await sql.query<PasskeyRow>(
+        `SELECT ${passkeyColumns} FROM customer_passkeys
+          WHERE tenant_id = current_setting('app.tenant_id') AND credential_id = $1 FOR UPDATE`,
+        [credentialId],
+      );
+      return rows[0];
+    },
+    async insertPasskey(
+      sql: Sql,
+      row: {
+        customerId: string;
+        credentialId: string;
+        publicKey: Uint8Array;
+        counter: number;
+        transports: string[];
+        name: string;
+        backedUp: boolean;
+      },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO customer_passkeys
+           (tenant_id, customer_id, credential_id, public_key, counter, transports, name, backed_up)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7)`,
+        [
+          row.customerId,
+          row.credentialId,
+          Buffer.from(row.publicKey),
+          row.counter,
+          textArray(row.transports),
+          row.name,
+          row.backedUp,
+        ],
+      );
+    },
+    async markUsed(sql: Sql, id: string, counter: number): Promise<void> {
+      await sql.query(
+        `UPDATE customer_passkeys SET counter = $2, last_used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id, counter],
+      );
+    },
+    /** Any id text: one that is no passkey of the customer (or no uuid at all) changes nothing. */
+    async rename(sql: Sql, customerId: string, id: string, name: string): Promise<boolean> {
+      const rows = await sql.query<{ id: string }>(
+        `UPDATE customer_passkeys SET name = $3
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id::text = $2
+          RETURNING id`,
+        [customerId, id, name],
+      );
+      return rows.length > 0;
+    },
+    async remove(sql: Sql, customerId: string, id: string): Promise<boolean> {
+      const rows = await sql.query<{ id: string }>(
+        `DELETE FROM customer_passkeys
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id::text = $2
+          RETURNING id`,
+        [customerId, id],
+      );
+      return rows.length > 0;
     },
   };
 }

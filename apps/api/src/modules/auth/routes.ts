@@ -24,10 +24,22 @@ import {
 import { createOidc, findProvider, type OidcState } from './oidc.ts';
 import { createPasswordChangedMailer } from './changed-mail.ts';
 import { createNewDeviceMailer } from './new-device-mail.ts';
+import { describeDevice } from './device.ts';
+
+/** A new passkey's name until the customer gives one: where it was made ("Chrome · Android"). */
+const describePasskeyDevice = (userAgent: string | undefined): string => {
+  const device = describeDevice(userAgent);
+  return (
+    [device.browser.replace(/ \d+$/, ''), device.os.replace(/ [\d.]+$/, '')]
+      .filter(Boolean)
+      .join(' · ') || 'Passkey'
+  );
+};
 import { createResetMailer } from './reset-mail.ts';
 import { createSignInLinkMailer } from './sign-in-link-mail.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
 import { createSecondFactor, type Challenge } from './second-factor.ts';
+import { createPasskeys, relyingPartyOf } from './passkeys.ts';
 
 type SignInOriginOf = Omit<SignInOrigin, 'method'>;
 import { appPaths } from '@portal/contract/app-paths';
@@ -43,6 +55,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     limiter: ctx.limiter,
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
   });
+  const passkeys = createPasskeys({ db: ctx.db });
   const service = createAuthService({
     db: ctx.db,
     tokens: ctx.tokens,
@@ -276,6 +289,103 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
         request.tenant.second_factor,
       );
       return { message: 'Second factor turned off' };
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+
+  // Passkeys (issue 24, decision 029): the relying party is the tenant's host.
+  const requirePasskeys = (request: FastifyRequest) => {
+    if (!request.tenant.passkeys)
+      throw new AppError(403, ErrorCode.signInMethodOff, 'Passkeys are off for this portal');
+  };
+  route(app, routes.passkeySignInOptions, async ({ request }) => {
+    requirePasskeys(request);
+    await ctx.limiter
+      .hit(
+        `passkey:ip:${request.tenant.id}:${request.ip}`,
+        60 * (ctx.config.AUTH_LIMIT_SCALE ?? 1),
+        15 * 60,
+      )
+      .then((verdict) => {
+        if (!verdict.allowed)
+          throw new AppError(429, ErrorCode.rateLimited, 'Too many attempts', {
+            'retry-after': String(verdict.retryAfterSeconds),
+          });
+      });
+    return passkeys.authenticationOptions(request.tenant.id, relyingPartyOf(request.tenant));
+  });
+  route(app, routes.passkeySignIn, async ({ request, reply, body }) => {
+    requirePasskeys(request);
+    const answer = await signIn(request, reply, async (origin) => {
+      const customerId = await passkeys.authenticate(
+        request.tenant.id,
+        relyingPartyOf(request.tenant),
+        body.credential as unknown as Parameters<typeof passkeys.authenticate>[2],
+      );
+      return service.signInWithPasskey(
+        request.tenant.id,
+        customerId,
+        body.remember === true,
+        origin,
+      );
+    });
+    if ('challenge' in answer) throw new AppError(500, ErrorCode.internal, 'Unexpected challenge');
+    return answer;
+  });
+  route(
+    app,
+    routes.passkeys,
+    async ({ request }) => ({
+      passkeys: await passkeys.list(request.tenant.id, request.customerId),
+    }),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.passkeyRegisterOptions,
+    async ({ request }) => {
+      requirePasskeys(request);
+      const customer = await service.findCustomer(request.tenant.id, request.customerId);
+      return passkeys.registrationOptions(
+        request.tenant.id,
+        relyingPartyOf(request.tenant),
+        customer,
+      );
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.passkeyRegister,
+    async ({ request, reply, body }) => {
+      requirePasskeys(request);
+      const added = await passkeys.register(
+        request.tenant.id,
+        relyingPartyOf(request.tenant),
+        request.customerId,
+        body.credential as unknown as Parameters<typeof passkeys.register>[3],
+        body.name ?? describePasskeyDevice(request.headers['user-agent']),
+      );
+      void reply.status(201);
+      return added;
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.renamePasskey,
+    async ({ request, params, body }) => {
+      await passkeys.rename(request.tenant.id, request.customerId, params.id, body.name);
+      return { message: 'Renamed' };
+    },
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(
+    app,
+    routes.deletePasskey,
+    async ({ request, params }) => {
+      await passkeys.remove(request.tenant.id, request.customerId, params.id);
+      return { message: 'Removed' };
     },
     { preValidation: [ctx.requireCustomer] },
   );

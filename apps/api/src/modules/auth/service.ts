@@ -583,6 +583,20 @@ export function createAuthService({
       );
     },
 
+    /** A passkey proved who it is (passkeys.ts): no second code, a passkey is two factors. */
+    async signInWithPasskey(
+      tenantId: string,
+      customerId: string,
+      remember: boolean,
+      origin: Omit<SignInOrigin, 'method'>,
+    ): Promise<Session> {
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerById(sql, customerId),
+      );
+      if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Passkey not accepted');
+      return openSession(tenantId, customer, remember, { ...origin, method: 'passkey' });
+    },
+
     /** The profile's second factor, for the customer asking. */
     async findCustomer(tenantId: string, customerId: string) {
       const customer = await db.withTenant(tenantId, (sql) =>

@@ -25,6 +25,8 @@ export type TenantRow = {
   sign_in_link: boolean;
   /** The operator's second-factor policy (migration 015). */
   second_factor: TSecondFactorPolicy;
+  /** The operator offers passkeys (migration 016). */
+  passkeys: boolean;
   updated_at: Date;
 };
 
@@ -90,6 +92,7 @@ export type TenantDetails = {
   auto_refund: boolean;
   sign_in_link: boolean;
   second_factor: string;
+  passkeys: boolean;
   created_at: Date;
   updated_at: Date;
 };
@@ -127,7 +130,7 @@ export function createTenantRepository() {
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, test_mode, legal_name, legal_nif, legal_address,
                 contact_email, privacy_email, dpo_email, phone, website, opening_hours,
-                sign_in_link, second_factor, updated_at
+                sign_in_link, second_factor, passkeys, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );
@@ -202,7 +205,7 @@ export function createTenantRepository() {
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
-                second_factor, created_at, updated_at
+                second_factor, passkeys, created_at, updated_at
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

@@ -38,6 +38,7 @@ export function createTenantService(db: Database) {
         sign_in_providers: providers as TVisualConfig['sign_in_providers'],
         sign_in_link: tenant.sign_in_link,
         second_factor: tenant.second_factor,
+        passkeys: tenant.passkeys,
         testing_mode: tenant.redsys_environment === 'simulator',
         test_mode: tenant.test_mode || tenant.redsys_environment !== 'production',
         legal: {

@@ -26,7 +26,10 @@ export type AuthErrorKey =
   | 'resetError'
   | 'signInFailed'
   | 'noAccount'
-  | 'linkOff';
+  | 'linkOff'
+  | 'passkeyRefused'
+  | 'passkeyUnsupported'
+  | 'passkeyCancelled';
 
 /** A text to show: its key and, for the wait message, the minutes. */
 export type AuthMessage = { key: AuthErrorKey; count?: number };
@@ -71,6 +74,17 @@ export function recoveryErrorMessage(error: unknown): AuthMessage {
   if (api?.status === 404) return { key: 'emailNotFound' };
   if (api?.status === 429) return tooManyAttempts(api);
   return { key: 'sendError' };
+}
+
+/** A passkey sign-in that failed: refused by the server, cancelled, or not possible here. */
+export function passkeyErrorMessage(error: unknown): AuthMessage {
+  const api = asApiError(error);
+  if (api?.status === 401) return { key: 'passkeyRefused' };
+  if (api?.status === 429) return tooManyAttempts(api);
+  if (api) return { key: 'authError' };
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'NotSupportedError' || name === 'TypeError') return { key: 'passkeyUnsupported' };
+  return { key: 'passkeyCancelled' };
 }
 
 /** "Send me a link": as the recovery, and the portal that does not offer it (403). */

@@ -297,6 +297,14 @@ export const tenantFields = {
       })
       .transform((v) => v === 'on'),
   },
+  passkeys: {
+    column: 'passkeys',
+    schema: z
+      .enum(['on', 'off'], {
+        error: (issue) => `expected on or off, got ${quoted(String(issue.input))}`,
+      })
+      .transform((v) => v === 'on'),
+  },
   'second-factor': {
     column: 'second_factor',
     schema: z.enum(['off', 'optional', 'required'], {

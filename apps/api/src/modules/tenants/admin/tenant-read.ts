@@ -131,6 +131,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['auto-refund', tenant.auto_refund ? 'on' : 'off'],
       ['sign-in-link', tenant.sign_in_link ? 'on' : 'off'],
       ['second-factor', tenant.second_factor],
+      ['passkeys', tenant.passkeys ? 'on' : 'off'],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,

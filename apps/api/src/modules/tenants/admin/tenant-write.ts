@@ -87,7 +87,9 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
                                      (on, the default); off also stops the links already sent
   --second-factor off|optional|required
                                      a code from an authenticator app after the password or link:
-                                     not offered, each customer's choice (the default), or required`;
+                                     not offered, each customer's choice (the default), or required
+  --passkeys on|off                  offer passkeys on the sign-in screen and the profile (on, the
+                                     default); off also refuses the passkeys already added`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

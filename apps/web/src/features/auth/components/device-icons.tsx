@@ -28,3 +28,11 @@ export function DeviceIcon({ type, ...props }: IconProps & { type: TDeviceType }
   if (type === 'tablet') return <TabletIcon {...props} />;
   return <ComputerIcon {...props} />;
 }
+
+/** A passkey. */
+export const KeyIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="15" r="4" />
+    <path d="M11 12l8-8M16 7l2.5 2.5M14 9l2 2" />
+  </Icon>
+);

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
@@ -7,7 +7,12 @@ import { typedChecked, typedText } from '@/lib/prerender';
 import { useVisualConfig } from '@/lib/visual-config';
 import { login } from '../api/login';
 import { saveVerifyState } from '../api/second-factor';
-import { type AuthMessage, externalSignInErrorMessage, loginErrorMessage } from '../error-messages';
+import {
+  type AuthMessage,
+  externalSignInErrorMessage,
+  loginErrorMessage,
+  passkeyErrorMessage,
+} from '../error-messages';
 import { type FieldErrors, hasErrors, validateLogin } from '../validation';
 import { AuthCard } from './auth-card';
 import { FormAlert, PasswordField, SubmitButton, TextField, textLinkClasses } from './form-fields';
@@ -25,7 +30,7 @@ export function LoginScreen() {
   const texts = useAuthTexts();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const { signInProviders, signInLink } = useVisualConfig();
+  const { signInProviders, signInLink, passkeys } = useVisualConfig();
   const alertId = useId();
 
   const [email, setEmail] = useState('');
@@ -55,6 +60,52 @@ export function LoginScreen() {
     if (typedPassword) setPassword(typedPassword);
     if (typedRemember) setRemember(true);
   }, []);
+
+  // Passkeys in the e-mail field's suggestions, where the browser offers them (conditional
+  // mediation): asked for when the field is first focused, so the page's first load carries no
+  // WebAuthn code and makes no request for it (decision 029).
+  const autofill = useRef<{ started: boolean; cancel: () => void }>({
+    started: false,
+    cancel: () => {},
+  });
+  useEffect(() => {
+    const state = autofill.current;
+    return () => state.cancel();
+  }, []);
+  const offerPasskeys = () => {
+    const state = autofill.current;
+    if (!passkeys || state.started || !window.PublicKeyCredential?.isConditionalMediationAvailable)
+      return;
+    state.started = true;
+    void (async () => {
+      if (!(await window.PublicKeyCredential.isConditionalMediationAvailable())) return;
+      const module = await import('../api/passkeys');
+      state.cancel = module.cancelPasskeyRequest;
+      try {
+        await module.signInWithPasskey(() => rememberRef.current?.checked === true, {
+          autofill: true,
+        });
+        await navigate(pathAfterSignIn(), { replace: true });
+      } catch {
+        // Cancelled, or replaced by another way of signing in: nothing to say.
+      }
+    })();
+  };
+
+  const onPasskey = async () => {
+    if (busy) return;
+    setFailure(null);
+    setBusy(true);
+    try {
+      if (!window.PublicKeyCredential) throw new DOMException('', 'NotSupportedError');
+      const { signInWithPasskey } = await import('../api/passkeys');
+      await signInWithPasskey(() => remember);
+      await navigate(pathAfterSignIn(), { replace: true });
+    } catch (error) {
+      setFailure(passkeyErrorMessage(error));
+      setBusy(false);
+    }
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -101,7 +152,8 @@ export function LoginScreen() {
           label={t('auth:fields.email')}
           type="email"
           name="email"
-          autoComplete="email"
+          autoComplete={passkeys ? 'email webauthn' : 'email'}
+          onFocus={offerPasskeys}
           inputMode="email"
           autoCapitalize="none"
           spellCheck={false}
@@ -152,6 +204,16 @@ export function LoginScreen() {
           busyLabel={t('auth:login.submitting')}
         />
       </form>
+      {passkeys && (
+        <button
+          type="button"
+          onClick={() => void onPasskey()}
+          disabled={busy}
+          className="mt-3 inline-flex min-h-12 w-full items-center justify-center gap-2 rounded-xl border border-gray-300 bg-white px-4 py-2 text-base font-semibold text-gray-900 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-ink disabled:opacity-70 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:hover:bg-gray-700"
+        >
+          {t('auth:login.withPasskey')}
+        </button>
+      )}
       {signInLink && (
         <p className="mt-3 text-center">
           <Link to={paths.loginLink} className={textLinkClasses}>

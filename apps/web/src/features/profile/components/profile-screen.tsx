@@ -219,7 +219,7 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
  */
 function SignInSection() {
   const { t } = useTranslation('auth');
-  const { secondFactor } = useVisualConfig();
+  const { secondFactor, passkeys } = useVisualConfig();
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={cn(cardClasses, 'mt-6 p-5')}>
@@ -230,6 +230,11 @@ function SignInSection() {
         <AccessRow note={t('profile.passwordNote')} to={paths.changePassword}>
           {t('profile.changePassword')}
         </AccessRow>
+        {passkeys && (
+          <AccessRow note={t('profile.passkeysNote')} to={paths.passkeys}>
+            {t('profile.passkeys')}
+          </AccessRow>
+        )}
         {secondFactor !== 'off' && (
           <AccessRow note={t('profile.twoFactorNote')} to={paths.twoFactor}>
             {t('profile.twoFactor')}

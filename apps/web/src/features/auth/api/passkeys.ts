@@ -1,0 +1,71 @@
+/**
+ * Passkeys in the browser (@simplewebauthn/browser, issue 24). This module is loaded only when a
+ * passkey is used: the sign-in screen imports it on demand, so its first load does not carry it.
+ */
+import {
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+  WebAuthnAbortService,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import type { TPasskey } from '@portal/contract';
+import { apiRequest } from '@/lib/api-client';
+import { storeSignIn } from '@/lib/auth';
+import { IncompleteAuthResponseError } from '../error-messages';
+
+export type Passkey = TPasskey;
+
+/** The browser's answer as the contract's JSON object (its interfaces have no index type). */
+const asCredential = (credential: { id: string; rawId: string; response: object }) => ({
+  ...credential,
+  type: 'public-key' as const,
+  response: Object.fromEntries(Object.entries(credential.response)),
+  clientExtensionResults: {},
+});
+
+/**
+ * Signs in with a passkey: the browser's own chooser, or (`autofill`) the passkeys it offers in
+ * the e-mail field's suggestions, waiting until one is picked. Stores the session as a sign-in.
+ */
+export async function signInWithPasskey(
+  /** Read once the passkey is picked: the box may be ticked while the browser waits. */
+  remember: () => boolean,
+  { autofill = false }: { autofill?: boolean } = {},
+): Promise<void> {
+  const options = await apiRequest('passkeySignInOptions');
+  const credential = await startAuthentication({
+    // The server's library made these options for this one.
+    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+    useBrowserAutofill: autofill,
+  });
+  const answer = await apiRequest('passkeySignIn', {
+    body: { credential: asCredential(credential), remember: remember() },
+  });
+  if (!storeSignIn(answer)) throw new IncompleteAuthResponseError();
+}
+
+/** Whether the browser offers passkeys in a field's autofill (conditional mediation). */
+export const supportsPasskeyAutofill = (): Promise<boolean> => browserSupportsWebAuthnAutofill();
+
+/** Stops a waiting autofill request (the customer signs in another way, or leaves). */
+export const cancelPasskeyRequest = (): void => WebAuthnAbortService.cancelCeremony();
+
+/** Adds a passkey of this device to the signed-in customer. */
+export async function addPasskey(): Promise<Passkey> {
+  const options = await apiRequest('passkeyRegisterOptions');
+  const credential = await startRegistration({
+    // The server's library made these options for this one.
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+  });
+  return apiRequest('passkeyRegister', { body: { credential: asCredential(credential) } });
+}
+
+export const listPasskeys = async (): Promise<Passkey[]> => (await apiRequest('passkeys')).passkeys;
+export const renamePasskey = async (id: string, name: string): Promise<void> => {
+  await apiRequest('renamePasskey', { params: { id }, body: { name } });
+};
+export const removePasskey = async (id: string): Promise<void> => {
+  await apiRequest('deletePasskey', { params: { id } });
+};
