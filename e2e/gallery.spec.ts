@@ -68,6 +68,9 @@ const publicScreens: Screen[] = [
   { name: 'cookies', path: '/cookies', axe: 'legal.spec.ts' },
   { name: 'accessibility', path: '/accesibilidad', axe: 'legal.spec.ts' },
   { name: 'end-session-link', path: '/end-session?token=gallery', axe: 'devices.spec.ts' },
+  { name: 'login-link', path: '/login-link', axe: 'sign-in-link.spec.ts' },
+  { name: 'sign-in-link', path: '/sign-in-link?token=gallery', axe: 'sign-in-link.spec.ts' },
+  { name: 'verify-sign-in', path: '/verify-sign-in' },
   { name: 'unauthorized', path: '/unauthorized' },
   { name: 'error-general', path: '/error/general' },
   { name: 'error-not-found', path: '/error/not-found', axe: 'shell.spec.ts' },
@@ -100,6 +103,8 @@ const signedInScreens: Screen[] = [
   { name: 'user-profile', path: '/user-profile', axe: 'auth.spec.ts' },
   { name: 'change-password', path: '/change-password' },
   { name: 'devices', path: '/devices', axe: 'devices.spec.ts' },
+  { name: 'two-factor', path: '/two-factor', axe: 'two-factor.spec.ts' },
+  { name: 'passkeys', path: '/passkeys', axe: 'passkeys.spec.ts' },
   { name: 'invoices', path: '/invoices', axe: 'invoices-a11y.spec.ts' },
   {
     name: 'invoice-detail',

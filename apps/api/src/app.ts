@@ -149,7 +149,7 @@ export async function buildApp({
           ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'portal-rl-', skipOnError: true } : {}),
         });
       }
-      await api.register(tenantRoutes);
+      await api.register(tenantRoutes, ctx);
       await api.register(authRoutes, ctx);
       await api.register(customerRoutes, ctx);
       await api.register(invoiceRoutes, ctx);

@@ -224,6 +224,8 @@ export const validAdminRequests: Record<
   webhookEvents: { query: { status: 'failed', limit: '20', before: someId } },
   redeliverWebhookEvent: { params: { id: someId } },
   testWebhook: {},
+  getSignInMethods: {},
+  putSignInMethods: { body: { link: false } },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

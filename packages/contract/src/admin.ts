@@ -1,4 +1,5 @@
 import { ingestionRoutes } from './admin-ingestion.ts';
+import { signInMethodRoutes } from './admin-sign-in.ts';
 import { webhookRoutes } from './admin-webhooks.ts';
 
 /**
@@ -6,7 +7,7 @@ import { webhookRoutes } from './admin-webhooks.ts';
  * by a tenant API key (`auth: 'apiKey'`), never by a customer token. Kept apart from `routes` (the
  * customer calls of spec §7) so that the web app never ships these schemas.
  */
-export const adminRoutes = { ...ingestionRoutes, ...webhookRoutes };
+export const adminRoutes = { ...ingestionRoutes, ...webhookRoutes, ...signInMethodRoutes };
 export type TAdminRouteName = keyof typeof adminRoutes;
 
 /** The form of a tenant API key: `ptk_` and 43 base64url characters (256 random bits). */

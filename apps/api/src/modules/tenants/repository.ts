@@ -119,6 +119,12 @@ export type SignInProviderSummary = {
  */
 export type TenantColumns = Record<string, unknown>;
 
+export type SignInMethodsRow = {
+  sign_in_link: boolean;
+  passkeys: boolean;
+  second_factor: TSecondFactorPolicy;
+};
+
 /**
  * The tenants module writes `tenants` and `tenant_sign_in_providers` (the admin CLI; the demo seed
  * and the sealing of secrets at start, under db/, are the other writers).
@@ -235,6 +241,26 @@ export function createTenantRepository() {
         [id],
       );
       return current?.redsys_signature_versions;
+    },
+    /** The sign-in methods of the transaction's tenant (the integration API may change them). */
+    async findSignInMethods(sql: SqlQuery): Promise<SignInMethodsRow | undefined> {
+      const [row] = await sql.query<SignInMethodsRow>(
+        `SELECT sign_in_link, passkeys, second_factor FROM tenants
+          WHERE id = current_setting('app.tenant_id')`,
+      );
+      return row;
+    },
+    async updateSignInMethods(
+      sql: Sql,
+      values: { link?: boolean; passkeys?: boolean; second_factor?: TSecondFactorPolicy },
+    ): Promise<void> {
+      await sql.query(
+        `UPDATE tenants
+            SET sign_in_link = coalesce($1, sign_in_link), passkeys = coalesce($2, passkeys),
+                second_factor = coalesce($3, second_factor), updated_at = now()
+          WHERE id = current_setting('app.tenant_id')`,
+        [values.link ?? null, values.passkeys ?? null, values.second_factor ?? null],
+      );
     },
     async update(sql: Sql, id: string, values: TenantColumns): Promise<void> {
       const columns = Object.keys(values);

@@ -1,11 +1,29 @@
 import { routes } from '@portal/contract';
+import { signInMethodRoutes } from '@portal/contract/admin-sign-in';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
 import { createTenantService, logoPath, tenantLogoUrl } from './service.ts';
 
-export default async function tenantRoutes(app: FastifyInstance) {
+export default async function tenantRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createTenantService(app.db);
+  const auth = { preValidation: [ctx.requireApiKey] };
+
+  // The provider turns sign-in methods on or off (issue 24); the tenant row is re-read by the
+  // portal within 30 s (plugins/app/tenant.ts).
+  route(
+    app,
+    signInMethodRoutes.getSignInMethods,
+    ({ request }) => service.getSignInMethods(request.tenant.id),
+    auth,
+  );
+  route(
+    app,
+    signInMethodRoutes.putSignInMethods,
+    ({ request, body }) => service.putSignInMethods(request.tenant.id, body),
+    auth,
+  );
 
   route(app, routes.visualConfig, async ({ request, reply }) => {
     void reply.header('cache-control', 'no-cache');

@@ -1,4 +1,5 @@
 import { apiPrefix, type TVisualConfig } from '@portal/contract';
+import type { TSignInMethods } from '@portal/contract/admin-sign-in';
 import type { Database } from '../../db/database.ts';
 import {
   createTenantRepository,
@@ -53,6 +54,19 @@ export function createTenantService(db: Database) {
           opening_hours: tenant.opening_hours,
         },
       };
+    },
+    /** The sign-in methods besides the password (integration API, issue 24). */
+    async getSignInMethods(tenantId: string): Promise<TSignInMethods> {
+      const row = await db.withTenant(tenantId, (sql) => repository.findSignInMethods(sql));
+      if (!row) throw new Error(`tenant ${tenantId} vanished`);
+      return { link: row.sign_in_link, passkeys: row.passkeys, second_factor: row.second_factor };
+    },
+    async putSignInMethods(
+      tenantId: string,
+      values: Partial<TSignInMethods>,
+    ): Promise<TSignInMethods> {
+      await db.withTenant(tenantId, (sql) => repository.updateSignInMethods(sql, values));
+      return this.getSignInMethods(tenantId);
     },
     getLogo(tenantId: string): Promise<TenantLogo | undefined> {
       return db.withTenant(tenantId, (sql) => repository.findLogo(sql, tenantId));
