@@ -266,6 +266,17 @@ describe.each(engines())('card payments through Redsys on $name', (engine) => {
     ]);
     const mail = await smtp.waitFor('cliente@demo.test');
     expect(mail.raw).toContain(order);
+    // Its button signs the customer in once (sent to the address they sign in with) and opens
+    // what was paid (issue 24).
+    const token = /\/sign-in-link\?token=([\w-]+)/.exec(mail.raw)?.[1] ?? '';
+    expect(token).toHaveLength(43);
+    const redeemed = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/sign-in-link/redeem',
+      payload: { token },
+    });
+    expect(redeemed.statusCode, redeemed.body).toBe(200);
+    expect(redeemed.json<{ next: string }>().next).toMatch(/^\/(invoice-detail\/.+|mis-pagos)$/);
     const notes = await db.withTenant('demo', (sql) =>
       sql.query(
         "SELECT 1 FROM notifications WHERE type = 'payment_succeeded' AND params->>'payment_id' = $1",

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, secondEmail } from '../src/db/seed/demo.ts';
 import { limits } from '../src/modules/auth/service.ts';
+import { issueSignInLinkFor } from '../src/modules/auth/sign-in-links.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
 
@@ -163,6 +164,25 @@ describe.each(engines())('sign-in links on $name', (engine) => {
       await setOffered('demo', true);
       await fresh.close();
     }
+  });
+
+  it("issues a message's link only for the address the customer signs in with", async () => {
+    const [customer] = await db.withTenant('1', (sql) =>
+      sql.query<{ id: string }>('SELECT id FROM customers WHERE email = $1', [secondEmail]),
+    );
+    const input = {
+      tenantId: '1',
+      customerId: customer?.id ?? '',
+      next: '/mis-pagos',
+      minutes: 60,
+    };
+    expect(
+      await issueSignInLinkFor(db, { ...input, to: 'contabilidad@empresa.test' }),
+    ).toBeUndefined();
+    const token = await issueSignInLinkFor(db, { ...input, to: secondEmail.toUpperCase() });
+    const res = await redeem('1', token ?? '');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ next: string }>().next).toBe('/mis-pagos');
   });
 
   it('limits the requests from one address', async () => {

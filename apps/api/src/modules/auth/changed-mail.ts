@@ -1,18 +1,25 @@
 import type { Database } from '../../db/database.ts';
-import { brandedHtml } from '../mail/layout.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { mailMessages, type Language } from '../mail/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import type { Language } from '../mail/messages.ts';
+import { sendAccountMail } from './account-mail.ts';
 import type { CustomerAuthRow } from './repository.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** When it happened, as the customer reads it in their language, on Madrid's clock. */
-export const whenIn = (lang: Language, at: Date): string =>
-  new Intl.DateTimeFormat(`${lang}-ES`, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Madrid',
-  }).format(at);
+export const whenIn = (lang: Language, at: Date): string => {
+  let format = formats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(`${lang}-ES`, {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: 'Europe/Madrid',
+    });
+    formats.set(lang, format);
+  }
+  return format.format(at);
+};
 
 /**
  * "Your password was changed", after a change from the profile: when, that the other devices were
@@ -20,39 +27,11 @@ export const whenIn = (lang: Language, at: Date): string =>
  * to the owner's mailbox; this e-mail itself carries nothing that signs anyone in).
  */
 export function createPasswordChangedMailer(db: Database, mailer: Mailer) {
-  return async ({
-    tenantId,
-    customer,
-    at,
-  }: {
-    tenantId: string;
-    customer: CustomerAuthRow;
-    at: Date;
-  }) => {
-    const tenant = await loadTenantMailInfo(db, tenantId);
-    const base = tenant.canonical_url.replace(/\/$/, '');
-    const url = `${base}${appPaths.recoverPassword}`;
-    const lang = (customer.language in mailMessages ? customer.language : 'es') as Language;
-    const m = mailMessages[lang];
-    const intro = m.changedIntro.replace('{when}', whenIn(lang, at));
-    await mailer.send({
-      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
-      to: customer.email,
-      subject: `${m.changedSubject} · ${tenant.company_name}`,
-      text: [intro, '', m.changedIfNotYou, `${m.changedButton}: ${url}`, '', m.footer].join('\n'),
-      html: brandedHtml(
-        {
-          companyName: tenant.company_name,
-          color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
-        },
-        {
-          heading: m.changedHeading,
-          paragraphs: [intro, m.changedIfNotYou],
-          button: { label: m.changedButton, url },
-          footer: m.footer,
-        },
-      ),
-    });
-  };
+  return ({ tenantId, customer, at }: { tenantId: string; customer: CustomerAuthRow; at: Date }) =>
+    sendAccountMail(db, mailer, tenantId, customer, (m, lang) => ({
+      subject: m.changedSubject,
+      heading: m.changedHeading,
+      paragraphs: [m.changedIntro.replace('{when}', whenIn(lang, at)), m.changedIfNotYou],
+      button: { label: m.changedButton, path: appPaths.recoverPassword },
+    }));
 }

@@ -13,6 +13,9 @@ export const paymentMessages = {
     invoices: 'Facturas',
     order: 'Número de operación',
     date: 'Fecha',
+    receiptButton: 'Ver la factura en la oficina online',
+    receiptButtonPayments: 'Ver mis pagos en la oficina online',
+    receiptLinkNote: 'El botón te deja entrar sin contraseña durante 24 horas y una sola vez.',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -23,6 +26,9 @@ export const paymentMessages = {
     invoices: 'Factures',
     order: "Número d'operació",
     date: 'Data',
+    receiptButton: "Veure la factura a l'oficina en línia",
+    receiptButtonPayments: "Veure els meus pagaments a l'oficina en línia",
+    receiptLinkNote: 'El botó et deixa entrar sense contrasenya durant 24 hores i una sola vegada.',
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -33,6 +39,9 @@ export const paymentMessages = {
     invoices: 'Invoices',
     order: 'Operation number',
     date: 'Date',
+    receiptButton: 'See the invoice in the online office',
+    receiptButtonPayments: 'See my payments in the online office',
+    receiptLinkNote: 'The button signs you in without a password, once, for 24 hours.',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -43,6 +52,9 @@ export const paymentMessages = {
     invoices: 'Fakturak',
     order: 'Eragiketa-zenbakia',
     date: 'Data',
+    receiptButton: 'Ikusi faktura lineako bulegoan',
+    receiptButtonPayments: 'Ikusi nire ordainketak lineako bulegoan',
+    receiptLinkNote: 'Botoiak pasahitzik gabe sartzen uzten dizu, behin, 24 orduz.',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string | ((...args: string[]) => string)>>;

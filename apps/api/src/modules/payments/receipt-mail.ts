@@ -5,8 +5,17 @@ import type { Language } from '../mail/messages.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { formatEuros, paymentMessages } from './messages.ts';
 import { findReceiptEmail, type AttemptRow } from './repository.ts';
+import { issueSignInLinkFor } from '../auth/sign-in-links.ts';
+import { appPaths } from '@portal/contract/app-paths';
 
-/** The receipt e-mail after a card payment, in the customer's language, with the tenant's branding. */
+/** How long the receipt's button signs the customer in (once): read the same day, usually. */
+export const receiptLinkHours = 24;
+
+/**
+ * The receipt e-mail after a card payment, in the customer's language, with the tenant's branding.
+ * Its button opens the invoice paid (or the payments, for several); sent to the address the
+ * customer signs in with, and where the tenant offers it, the button is a sign-in link (issue 24).
+ */
 export function createReceiptMailer(db: Database, mailer: Mailer) {
   return async ({
     tenantId,
@@ -34,11 +43,36 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
       [m.order, attempt.order_number],
       [m.date, date],
     ];
+    const [only] = invoices.length === 1 ? invoices : [];
+    const next = only ? appPaths.invoiceDetail.href(only) : appPaths.payments;
+    const token = tenant.sign_in_link
+      ? await issueSignInLinkFor(db, {
+          tenantId,
+          customerId: attempt.customer_id,
+          to,
+          next,
+          minutes: receiptLinkHours * 60,
+        })
+      : undefined;
+    const url = token
+      ? `${base}${appPaths.signInLink}?${new URLSearchParams({ token }).toString()}`
+      : `${base}${next}`;
+    const label = only ? m.receiptButton : m.receiptButtonPayments;
+    const after = token ? [m.receiptLinkNote] : [];
     await mailer.send({
       from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
       to,
       subject: `${m.receiptSubject} · ${tenant.company_name}`,
-      text: [m.receiptIntro, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', m.footer].join('\n'),
+      text: [
+        m.receiptIntro,
+        '',
+        ...rows.map(([k, v]) => `${k}: ${v}`),
+        '',
+        `${label}: ${url}`,
+        ...after,
+        '',
+        m.footer,
+      ].join('\n'),
       html: brandedHtml(
         {
           companyName: tenant.company_name,
@@ -47,7 +81,8 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
         },
         {
           heading: m.receiptHeading,
-          paragraphs: [m.receiptIntro, ...rows.map(([k, v]) => `${k}: ${v}`)],
+          paragraphs: [m.receiptIntro, ...rows.map(([k, v]) => `${k}: ${v}`), ...after],
+          button: { label, url },
           footer: m.footer,
         },
       ),

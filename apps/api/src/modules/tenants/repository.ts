@@ -33,6 +33,8 @@ export type TenantRow = {
 /** What an e-mail of the tenant needs: its branding, its sender and its canonical URL. */
 export type TenantMailRow = {
   company_name: string;
+  /** Whether the tenant offers sign-in links (the receipt's button is one, then). */
+  sign_in_link: boolean;
   primary_color: string;
   canonical_url: string;
   mail_from: string;
@@ -144,7 +146,8 @@ export function createTenantRepository() {
     },
     async findMailInfo(sql: SqlQuery, id: string): Promise<TenantMailRow | undefined> {
       const rows = await sql.query<TenantMailRow>(
-        `SELECT company_name, primary_color, canonical_url, mail_from, logo_data IS NOT NULL AS has_logo
+        `SELECT company_name, primary_color, canonical_url, mail_from, sign_in_link,
+                logo_data IS NOT NULL AS has_logo
            FROM tenants WHERE id = $1`,
         [id],
       );
