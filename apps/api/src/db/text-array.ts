@@ -6,7 +6,7 @@
  */
 export type TextArray = string & { readonly textArray: unique symbol };
 
-/** Every value quoted, its backslashes and double quotes escaped: any text survives. */
+/** Every value quoted, its backslashes and double quotes escaped: every text survives. */
 export function textArray(values: Iterable<string>): TextArray {
   const quoted: string[] = [];
   for (const value of values) quoted.push(`"${value.replace(/[\\"]/g, '\\$&')}"`);

@@ -161,7 +161,7 @@ export function createPasskeys({ db }: { db: Database }) {
       credential: AuthenticationResponseJSON,
     ): Promise<string> {
       return db.withTenant(tenantId, async (sql) => {
-        // Another portal's passkey is unknown here (RLS): the same refusal as any other.
+        // Another portal's passkey is unknown here (RLS): the same refusal as every other.
         const passkey = await repository.findByCredential(sql, credential.id);
         if (!passkey) throw refused();
         let verified;

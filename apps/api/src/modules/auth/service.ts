@@ -389,7 +389,7 @@ export function createAuthService({
         (await db.withTenant(who.tenantId, (sql) =>
           repository.revokeSessionOfCustomer(sql, who.customerId, id),
         ));
-      // Another customer's session, or one already ended: the same 404 as any unknown id.
+      // Another customer's session, or one already ended: the same 404 as every unknown id.
       if (!ended) throw new AppError(404, ErrorCode.notFound, 'No such session');
       await revocations.revoked(who.tenantId, [id]);
       return 1;
