@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { demoPassword } from '../src/db/seed/demo.ts';
 import { limits } from '../src/modules/auth/service.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { startSmtp } from '../../../tools/test-smtp.ts';
+import { engines } from './engines.ts';
+import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import type { startSmtp } from '../../../tools/test-smtp.ts';
 
 /**
  * Changing the password from the profile (review #13, issue 23 "Keep my data up to date"): the
@@ -13,7 +12,6 @@ import { startSmtp } from '../../../tools/test-smtp.ts';
  * once and this one stays; another customer's account is never touched.
  */
 describe.each(engines())('changing the password on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let ip = 0;
@@ -25,20 +23,12 @@ describe.each(engines())('changing the password on $name', (engine) => {
     fourth: { tenant: 'demo', email: 'segundo@demo.test' },
   };
 
+  let opened: MailingApp;
   beforeAll(async () => {
-    db = await engine.open();
-    smtp = await startSmtp();
-    app = await buildTestApp(
-      db,
-      { PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url },
-      randomBytes(32),
-    );
+    opened = await openMailingApp(engine);
+    ({ app, smtp } = opened);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    await smtp.close();
-  });
+  afterAll(() => opened.close());
 
   async function signIn(account: { tenant: string; email: string }, password = demoPassword) {
     const res = await app.inject({

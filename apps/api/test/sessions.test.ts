@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { startSmtp } from '../../../tools/test-smtp.ts';
+import { engines } from './engines.ts';
+import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import type { startSmtp } from '../../../tools/test-smtp.ts';
 import { pastReuseWindow } from './refresh-window.ts';
 
 const iphone =
@@ -27,20 +27,12 @@ describe.each(engines())('sessions on $name', (engine) => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let ip = 0;
 
+  let opened: MailingApp;
   beforeAll(async () => {
-    db = await engine.open();
-    smtp = await startSmtp();
-    app = await buildTestApp(
-      db,
-      { PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url },
-      randomBytes(32),
-    );
+    opened = await openMailingApp(engine);
+    ({ db, app, smtp } = opened);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    await smtp.close();
-  });
+  afterAll(() => opened.close());
 
   /** Signs in as a browser would: it keeps its device cookie from one sign-in to the next. */
   async function signIn(

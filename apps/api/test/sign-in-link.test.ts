@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -6,7 +5,8 @@ import { demoEmail, secondEmail } from '../src/db/seed/demo.ts';
 import { limits } from '../src/modules/auth/service.ts';
 import { issueSignInLinkFor } from '../src/modules/auth/sign-in-links.ts';
 import { buildTestApp, engines } from './engines.ts';
-import { startSmtp } from '../../../tools/test-smtp.ts';
+import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import type { startSmtp } from '../../../tools/test-smtp.ts';
 
 /**
  * Sign-in by a link sent by e-mail (issue 24): the same answer for any address, a link that
@@ -19,20 +19,12 @@ describe.each(engines())('sign-in links on $name', (engine) => {
   let ip = 0;
   const nextIp = () => `10.88.${Math.floor(++ip / 250)}.${ip % 250}`;
 
+  let opened: MailingApp;
   beforeAll(async () => {
-    db = await engine.open();
-    smtp = await startSmtp();
-    app = await buildTestApp(
-      db,
-      { PUBLIC_URL: 'http://localhost:3000', SMTP_URL: smtp.url },
-      randomBytes(32),
-    );
+    opened = await openMailingApp(engine);
+    ({ db, app, smtp } = opened);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    await smtp.close();
-  });
+  afterAll(() => opened.close());
 
   const ask = (tenant: string, body: object, from = nextIp()) =>
     app.inject({
