@@ -39,6 +39,13 @@ export async function startSmtp({ port: fixedPort = 0 }: { port?: number } = {})
     server.server.once('error', reject);
     server.listen(fixedPort, '127.0.0.1', resolve);
   });
+  // A client that goes away mid-conversation (an instance a resilience test kills while it sends
+  // a mail) makes the server emit 'error' with ECONNRESET; without a listener that would crash
+  // the test run. The mail it was sending is simply not in the inbox, which the tests see.
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE')
+      console.warn('test SMTP server:', err.message);
+  });
   const port = (server.server.address() as { port: number }).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
