@@ -42,6 +42,11 @@ export type IsolationOptions = {
   pdfDownloaders: number;
   /** Which heavy work runs beside the reads: both (the budget's scenario), or one, to tell which costs. */
   heavyKinds: 'both' | 'pdf' | 'batch';
+  /**
+   * The heavy work goes to a second portal process on the same database (a diagnosis, not the
+   * budget's scenario): what the ratio keeps then comes from the shared cores, not the event loop.
+   */
+  split: boolean;
   log: (line: string) => void;
 };
 
@@ -56,6 +61,7 @@ export type IsolationResults = {
     batchInvoices: number;
     pdfDownloaders: number;
     heavyKinds: 'both' | 'pdf' | 'batch';
+    split: boolean;
   };
   /** `/invoices` of tenant load01 alone, then while tenant load02 downloads PDFs and ingests. */
   alone: Phase;
@@ -120,16 +126,18 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     await db.close();
   }
 
-  const port = await freePort();
-  const server: Server = await startPortal('portal (isolation)', {
-    ...portalEnv(port, benchAppSecret),
-    DATABASE_URL: dataset.url,
-    DATABASE_POOL_SIZE: '10',
-    METRICS_TOKEN: metricsToken,
-  });
+  const start = async (name: string) =>
+    startPortal(name, {
+      ...portalEnv(await freePort(), benchAppSecret),
+      DATABASE_URL: dataset.url,
+      DATABASE_POOL_SIZE: '10',
+      METRICS_TOKEN: metricsToken,
+    });
+  const server: Server = await start('portal (isolation)');
+  const heavyServer: Server = options.split ? await start('portal (heavy work)') : server;
   try {
     const heavyConfig: HeavyConfig = {
-      url: server.url,
+      url: heavyServer.url,
       tenant: busy,
       apiKey: key.key,
       pdfSession: '',
@@ -261,6 +269,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         batchInvoices: batchSize,
         pdfDownloaders: options.pdfDownloaders,
         heavyKinds: options.heavyKinds,
+        split: options.split,
       },
       alone,
       loaded,
@@ -286,6 +295,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     return results;
   } finally {
     await server.stop();
+    if (heavyServer !== server) await heavyServer.stop();
     const cleanup = openPostgres({ connectionString: dataset.url, max: 1 });
     await cleanup
       .withTenant(busy, (sql) => revokeApiKey(sql, key.id))

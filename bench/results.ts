@@ -184,7 +184,13 @@ export function toMarkdown(r: BenchResults): string {
       `**Isolation**: \`/invoices\` of tenant load01 at a fixed ${n(iso.settings.rate)} req/s, ` +
         `${iso.settings.seconds} s a run, median of ${iso.settings.rounds} (alone and loaded in turn), ` +
         `alone and while tenant load02 downloads PDFs of ${iso.settings.pdfLines}-line invoices ` +
-        `(${iso.settings.pdfDownloaders} at a time) and ingests batches of ${n(iso.settings.batchInvoices)} invoices, one after another:`,
+        `(${iso.settings.pdfDownloaders} at a time) and ingests batches of ${n(iso.settings.batchInvoices)} invoices, one after another` +
+        (iso.settings.heavyKinds === 'both'
+          ? ''
+          : ` (only the ${iso.settings.heavyKinds === 'pdf' ? 'PDFs' : 'batches'} this run)`) +
+        (iso.settings.split
+          ? ', the heavy work sent to a second portal process on the same database (--isolation-split):'
+          : ':'),
       '',
       '| `/invoices` of load01 | p50 | p99 | p99 of each round |',
       '|---|--:|--:|---|',

@@ -25,6 +25,9 @@ const usage = `npm run bench -- [options]
   --isolation-rate N requests per second of /invoices in the isolation scenario (200)
   --isolation-heavy K
                      the heavy work beside it: both (default, the budget's), pdf or batch
+  --isolation-split  send the heavy work to a second portal process on the same database: what
+                     is left of the ratio is the machine (cores shared with PostgreSQL and the
+                     load generator), not the measured portal's event loop
   --tenants N --customers N --invoices N
                      the data set's shape (10 x 1000 x 100); another shape gets its own database
   --pglite-customers N
@@ -78,6 +81,7 @@ function parseOptions() {
       rate: { type: 'string' },
       'isolation-rate': { type: 'string' },
       'isolation-heavy': { type: 'string' },
+      'isolation-split': { type: 'boolean' },
       tenants: { type: 'string' },
       customers: { type: 'string' },
       invoices: { type: 'string' },
@@ -134,6 +138,7 @@ function parseOptions() {
     rate: int(values.rate, 1000),
     isolationRate: int(values['isolation-rate'], 200),
     isolationHeavy: heavyKinds(values['isolation-heavy']),
+    isolationSplit: values['isolation-split'] ?? false,
     shape,
     database: isDefault
       ? 'portal_bench'
@@ -242,6 +247,7 @@ async function main() {
         rate: options.isolationRate,
         pdfDownloaders: 2,
         heavyKinds: options.isolationHeavy,
+        split: options.isolationSplit,
         log,
       });
     },

@@ -173,6 +173,10 @@ export function createIngestionService({ db }: { db: Database }) {
         // Only invoices already stored have anything to check, remove or update.
         const removedLines: { invoice_id: string; line_no: number }[] = [];
         const removedInstalments: InstalmentKey[] = [];
+        // How many sent instalments are stored already: when all are (a batch that corrects
+        // amounts or dates), the insert has nothing to do, and when none is, the update; each
+        // costs PostgreSQL ~150-500 ms on 10,000 rows even when it writes nothing.
+        let storedSent = 0;
         const storedLines = new Map<string, number[]>();
         for (const l of await repository.existingLines(sql, storedIds)) {
           const list = storedLines.get(l.invoice_id) ?? [];
@@ -207,6 +211,7 @@ export function createIngestionService({ db }: { db: Database }) {
           const sentSeqs = new Set(instalments.map((e) => e.seq));
           for (const e of storedInstalments)
             if (!sentSeqs.has(e.seq)) removedInstalments.push({ invoice_id: id, seq: e.seq });
+            else storedSent += 1;
         }
         errors.throwIfAny();
 
@@ -219,10 +224,10 @@ export function createIngestionService({ db }: { db: Database }) {
           touch(await repository.upsertLines(sql, batch.linesJson, storedIds));
         // Instalments: those left out go (checked removable), stored ones change, new ones come.
         touch(await repository.deleteInstalments(sql, removedInstalments));
-        if (batch.seqs.length > 0) {
+        if (storedSent > 0)
           touch(await repository.updateInstalments(sql, batch.instalmentsJson, storedIds));
+        if (storedSent < batch.seqs.length)
           touch(await repository.insertInstalments(sql, batch.instalmentsJson, storedIds));
-        }
 
         // A new invoice is news for its customer (a cancelled one is not); in this transaction.
         const fresh = ids.filter((id) => !stored.has(id));
