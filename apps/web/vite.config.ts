@@ -244,15 +244,15 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         ],
   resolve: {
     alias: {
-      '@': fromHere('./src'),
-      'use-sync-external-store/shim': fromHere('./src/lib/use-sync-external-store-shim.ts'),
-      // The /login entry's stand-ins for what the sign-in screen uses of these two.
+      // The /login entry's stand-ins for what the sign-in screen uses of these two (before `@`,
+      // which would take the second otherwise).
       ...(mode === 'login'
         ? {
             'react-router': fromHere('./src/login/react-router.tsx'),
-            'react-i18next': fromHere('./src/login/react-i18next.tsx'),
+            '@/lib/use-translation': fromHere('./src/login/use-translation.tsx'),
           }
         : {}),
+      '@': fromHere('./src'),
     },
   },
   // The server's build (src/entry-server.tsx) is one self-contained module: the shim's alias

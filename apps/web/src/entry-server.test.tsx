@@ -1,6 +1,5 @@
 import { act } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
-import type * as ReactI18next from 'react-i18next';
 import type * as ReactRouter from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginScreen } from '@/features/auth/components/login-screen';
@@ -14,11 +13,12 @@ import {
 } from '@/lib/prerender';
 import { defaultVisualConfig, type VisualConfig, VisualConfigContext } from '@/lib/visual-config';
 import { brandStylesheet, renderLogin } from './entry-server';
-import { TextsProvider } from './login/react-i18next';
+import { TextsProvider } from './lib/texts-context';
+import type * as UseTranslation from './lib/use-translation';
 
 /**
- * The /login entry is built with `react-router` and `react-i18next` resolved to its stand-ins
- * (src/login/, vite.config.ts `--mode login`); the server renders with the real ones. Here both:
+ * The /login entry is built with `react-router` and `@/lib/use-translation` resolved to its
+ * stand-ins (src/login/, vite.config.ts `--mode login`); the server renders with the app's. Here both:
  * the stand-ins while the browser's side hydrates.
  */
 const standIns = vi.hoisted(() => ({ on: false }));
@@ -33,9 +33,9 @@ vi.mock('react-router', async (importOriginal) => {
     useSearchParams: () => (standIns.on ? mini : real).useSearchParams(),
   };
 });
-vi.mock('react-i18next', async (importOriginal) => {
-  const real = await importOriginal<typeof ReactI18next>();
-  const mini = await import('./login/react-i18next');
+vi.mock('@/lib/use-translation', async (importOriginal) => {
+  const real = await importOriginal<typeof UseTranslation>();
+  const mini = await import('./login/use-translation');
   return {
     ...real,
     useTranslation: (namespace?: 'common' | 'auth' | ('common' | 'auth')[]) =>

@@ -7,9 +7,7 @@
  * What is rendered here must be what the client renders first: the same route components, the
  * same texts, the same branding; `entry-server.test.tsx` compares the two.
  */
-import { createInstance, type i18n as I18n, type ResourceKey } from 'i18next';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
 import {
   createStaticHandler,
   createStaticRouter,
@@ -21,10 +19,12 @@ import { RootRoute } from './app/routes/root';
 import { LoginScreen } from './features/auth/components/login-screen';
 import { paths } from './config/paths';
 import { buildPrimaryPalette, scaleLevels } from './lib/colors';
-import { defaultLanguage, defaultNamespace, type Language, languages } from './lib/i18n';
+import { defaultLanguage, type Language, languages } from './lib/i18n';
 import { bootScript, loginIdPrefix, loginRootId, prerenderedAttribute } from './lib/prerender';
 import { storageKeys } from './lib/storage';
+import { TextsProvider } from './lib/texts-context';
 import { renderingFor } from './lib/tenant';
+import type { Texts, Tree } from './lib/translate';
 import { type VisualConfig, VisualConfigContext } from './lib/visual-config';
 
 export { languages, prerenderedAttribute, type Language, type VisualConfig };
@@ -32,45 +32,19 @@ export { defaultVisualConfig, toVisualConfig } from './lib/visual-config';
 
 /** What /login shows: the namespaces the first chunk bundles (lib/i18n.ts), in every language. */
 const loginNamespaces = ['common', 'auth'] as const;
-const files = import.meta.glob<ResourceKey>(['./locales/*/common.json', './locales/*/auth.json'], {
+const files = import.meta.glob<Tree>(['./locales/*/common.json', './locales/*/auth.json'], {
   eager: true,
   import: 'default',
 });
 
-const instances = new Map<Language, Promise<I18n>>();
-
-/** One i18next instance per language, its strings already in memory (nothing to wait for). */
-function i18nFor(language: Language): Promise<I18n> {
-  let instance = instances.get(language);
-  if (!instance) {
-    const i18n = createInstance();
-    const resources = Object.fromEntries(
-      languages.map((lng) => [
-        lng,
-        Object.fromEntries(
-          loginNamespaces.map((ns) => [ns, files[`./locales/${lng}/${ns}.json`] ?? {}]),
-        ),
-      ]),
+/** The strings of /login in one language (Spanish the fallback), already in memory. */
+const textsFor = (language: Language): Texts => {
+  const of = (lng: Language) =>
+    Object.fromEntries(
+      loginNamespaces.map((ns) => [ns, files[`./locales/${lng}/${ns}.json`] ?? {}]),
     );
-    // Given to the tree by I18nextProvider: not `initReactI18next`, which would make it the
-    // process-wide instance (lib/i18n.ts's, in the browser).
-    instance = i18n
-      .init({
-        lng: language,
-        resources,
-        fallbackLng: defaultLanguage,
-        supportedLngs: languages,
-        load: 'languageOnly',
-        ns: [...loginNamespaces],
-        defaultNS: defaultNamespace,
-        interpolation: { escapeValue: false },
-        react: { useSuspense: false },
-      })
-      .then(() => i18n);
-    instances.set(language, instance);
-  }
-  return instance;
-}
+  return { language, resources: of(language), fallback: of(defaultLanguage) };
+};
 
 /**
  * Where the sign-in screen goes: the element app/routes/login.tsx renders around it, which the
@@ -104,7 +78,7 @@ export async function renderLogin(input: {
   hostname: string;
   search?: string;
 }): Promise<string> {
-  const i18n = await i18nFor(input.language);
+  const texts = textsFor(input.language);
   const context = await handler.query(
     new Request(`http://portal.invalid${paths.login}${input.search ?? ''}`),
   );
@@ -112,22 +86,22 @@ export async function renderLogin(input: {
   const router = createStaticRouter(handler.dataRoutes, context);
   return renderingFor(input.hostname, () => {
     const page = renderToString(
-      <I18nextProvider i18n={i18n}>
+      <TextsProvider texts={texts}>
         <VisualConfigContext value={input.config}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </VisualConfigContext>
-      </I18nextProvider>,
+      </TextsProvider>,
     );
     // The screen is a root of its own, as the /login entry hydrates it: its ids have their own
     // prefix, so they never meet the page's.
     const screen = renderToString(
-      <I18nextProvider i18n={i18n}>
+      <TextsProvider texts={texts}>
         <VisualConfigContext value={input.config}>
           <StaticRouter location={`${paths.login}${input.search ?? ''}`}>
             <LoginScreen />
           </StaticRouter>
         </VisualConfigContext>
-      </I18nextProvider>,
+      </TextsProvider>,
       { identifierPrefix: loginIdPrefix },
     );
     if (!page.includes(slot)) throw new Error('/login has no place for the sign-in screen');

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, use } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { type VisualConfig, VisualConfigContext } from '@/lib/visual-config';
 import { AppSpinner } from './app-spinner';
 

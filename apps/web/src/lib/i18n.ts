@@ -1,7 +1,6 @@
-import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { languageDetector } from './language-detector';
+import { detectLanguages } from './language-detector';
 import { storageKeys, writeStorage } from './storage';
+import { type Texts, type TranslateOptions, type Tree, translate } from './translate';
 import {
   type TLanguage as Language,
   defaultLanguage,
@@ -17,6 +16,14 @@ export {
   type TLanguage as Language,
 } from '@portal/contract/languages';
 
+/**
+ * The app's translations (docs/decisions/030): which language is shown, which namespaces of it
+ * are loaded, and the strings, for `useTranslation` (./use-translation.tsx) to read. What the app
+ * used of i18next and react-i18next (detection, lazy namespaces with retries, a change of
+ * language that loads before it switches, Spanish as the fallback), without their 20 KiB on
+ * every signed-in screen. The lookup itself is ./translate.ts.
+ */
+
 export const defaultNamespace = 'common';
 
 const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
@@ -25,7 +32,7 @@ const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1,
  * Namespaces of the screens behind the sign-in and of the legal pages: lazy in every language,
  * Spanish included, so the first chunk carries only what /login shows (`common`, `auth`; issue 6
  * budgets /login's bytes). The router loads a screen's namespaces with its code (app/router.tsx);
- * i18next then loads them with every language change too. Keep in step with the globs below.
+ * a change of language loads every namespace loaded so far. Keep in step with the globs below.
  */
 export const lazyNamespaces = [
   'invoices',
@@ -39,7 +46,7 @@ export const lazyNamespaces = [
 export type LazyNamespace = (typeof lazyNamespaces)[number];
 
 /** Spanish `common` and `auth` ship in the first chunk (Spanish is the default and fallback)... */
-const spanishFiles = import.meta.glob<ResourceKey>(
+const spanishFiles = import.meta.glob<Tree>(
   ['../locales/es/common.json', '../locales/es/auth.json'],
   { eager: true, import: 'default' },
 );
@@ -51,28 +58,10 @@ const spanish = Object.fromEntries(
 export const firstChunkNamespaces: readonly string[] = Object.keys(spanish);
 
 /** ...every other file is a separate chunk, fetched when needed. */
-const lazyFiles = import.meta.glob<ResourceKey>(
+const lazyFiles = import.meta.glob<Tree>(
   ['../locales/*/*.json', '!../locales/es/common.json', '!../locales/es/auth.json'],
   { import: 'default' },
 );
-
-/** A minimal i18next backend that reads the lazy chunks above; i18next retries it (spec §9). */
-const lazyBackend: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language: string, namespace: string, callback: ReadCallback) {
-    const load = lazyFiles[`../locales/${language}/${namespace}.json`];
-    if (!load) {
-      callback(new Error(`No translations for ${language}/${namespace}`), false);
-      return;
-    }
-    load().then(
-      (resource) => callback(null, resource),
-      // `true` asks i18next to retry: a failed chunk download is usually a passing network error.
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
-    );
-  },
-};
 
 /** The language of a (possibly regional) code, `es` when it is none of ours. */
 export function toLanguage(code: string | undefined): Language {
@@ -80,52 +69,167 @@ export function toLanguage(code: string | undefined): Language {
   return isLanguage(base) ? base : defaultLanguage;
 }
 
-i18n.on('languageChanged', (language) => {
-  // Not on the server (entry-server.tsx), where no document is.
-  if (typeof document !== 'undefined') document.documentElement.lang = toLanguage(language);
-});
+/** The first of these codes whose language part is one of ours, else Spanish. */
+const firstSupported = (codes: readonly string[]): Language =>
+  codes.map((code) => code.toLowerCase().split(/[-_]/)[0]).find(isLanguage) ?? defaultLanguage;
 
-/** Resolves once the detected language's strings are loaded. */
-export const i18nReady = i18n
-  .use(lazyBackend)
-  .use(languageDetector)
-  .use(initReactI18next)
-  .init({
-    resources: { es: spanish },
-    partialBundledLanguages: true,
-    fallbackLng: defaultLanguage,
-    supportedLngs: languages,
-    load: 'languageOnly',
-    ns: Object.keys(spanish),
-    defaultNS: defaultNamespace,
-    // Spec §4: stored choice, then the browser (./language-detector.ts); a choice is stored below.
-    // Spec §9: up to 10 parallel reads, 5 retries, 350 ms doubling.
-    maxParallelReads: 10,
-    maxRetries: 5,
-    retryTimeout: 350,
-    interpolation: { escapeValue: false },
-    react: { useSuspense: true },
-  });
+// ---- The store ----
+
+/** What a screen reads: replaced (never changed in place) whenever a language or strings come. */
+export type TranslationState = { language: Language; texts: Texts };
+
+const strings: Record<Language, Record<string, Tree>> = Object.fromEntries(
+  languages.map((language) => [language, language === 'es' ? { ...spanish } : {}]),
+) as Record<Language, Record<string, Tree>>;
+/** `language/namespace` loaded, or given up on after the retries (the Spanish strings show). */
+const settled = new Set<string>(firstChunkNamespaces.map((ns) => `es/${ns}`));
+const loading = new Map<string, Promise<void>>();
+/** Namespaces asked for so far: a change of language loads them all before it switches. */
+const inUse = new Set<string>(firstChunkNamespaces);
+const listeners = new Set<() => void>();
+
+const stateOf = (language: Language): TranslationState => ({
+  language,
+  texts: { language, resources: strings[language], fallback: strings.es },
+});
+let state = stateOf(firstSupported(detectLanguages()));
+
+function publish(language: Language) {
+  state = stateOf(language);
+  listeners.forEach((listener) => listener());
+}
+
+export const subscribe = (listener: () => void): (() => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+export const getState = (): TranslationState => state;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Loads a lazy namespace in the current language (and Spanish, the fallback). From then on i18next
- * loads it with every language change too, before switching.
+ * One file, fetched once however many screens ask. Spec §9: a failed download is retried up to 5
+ * times, 350 ms apart and doubling; after that the Spanish strings stand in (as with i18next).
+ */
+async function fetchFile(language: Language, namespace: string): Promise<void> {
+  const load = lazyFiles[`../locales/${language}/${namespace}.json`];
+  for (let attempt = 0; load; attempt++) {
+    try {
+      strings[language][namespace] = await load();
+      break;
+    } catch (error) {
+      if (attempt >= 5) {
+        console.warn(`Translations ${language}/${namespace} could not be loaded`, error);
+        break;
+      }
+      await sleep(350 * 2 ** attempt);
+    }
+  }
+  settled.add(`${language}/${namespace}`);
+}
+
+/** Settled already, or the promise of that file's loading (the same one for every caller). */
+export function loadFile(language: Language, namespace: string): Promise<void> | undefined {
+  const key = `${language}/${namespace}`;
+  if (settled.has(key)) return undefined;
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = fetchFile(language, namespace).finally(() => {
+      loading.delete(key);
+      // The screens that show this language see the new strings.
+      if (state.language === language || language === defaultLanguage) publish(state.language);
+    });
+    loading.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * Starts loading what a screen needs in this language (and in Spanish, the fallback): undefined
+ * when everything is there, else the promise of one file still loading.
+ */
+export function pendingFor(language: Language, namespaces: readonly string[]) {
+  let first: Promise<void> | undefined;
+  for (const namespace of namespaces) {
+    inUse.add(namespace);
+    for (const lng of language === defaultLanguage ? [language] : [language, defaultLanguage]) {
+      // Every file starts now, in parallel; the first still loading is answered.
+      const pending = loadFile(lng, namespace);
+      first ??= pending;
+    }
+  }
+  return first;
+}
+
+async function loadAll(language: Language, namespaces: readonly string[]): Promise<void> {
+  for (;;) {
+    const pending = pendingFor(language, namespaces);
+    if (!pending) return;
+    await pending;
+  }
+}
+
+const setDocumentLanguage = (language: Language) => {
+  // Not on the server (entry-server.tsx), where no document is.
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+};
+
+/** Resolves once the detected language's strings are loaded. */
+export const i18nReady: Promise<void> = (async () => {
+  setDocumentLanguage(state.language);
+  await loadAll(state.language, firstChunkNamespaces);
+})();
+
+/**
+ * Loads a lazy namespace in the current language (and Spanish, the fallback). From then on a
+ * change of language loads it too, before switching.
  */
 export async function loadNamespace(
   namespace: LazyNamespace | readonly LazyNamespace[],
 ): Promise<void> {
   await i18nReady;
-  await i18n.loadNamespaces(typeof namespace === 'string' ? namespace : [...namespace]);
+  await loadAll(state.language, typeof namespace === 'string' ? [namespace] : namespace);
+}
+
+let latestChange = 0;
+
+/** Switches once every namespace in use is loaded in that language; the last change asked wins. */
+async function switchLanguage(language: Language): Promise<void> {
+  const change = ++latestChange;
+  await loadAll(language, [...inUse]);
+  if (change !== latestChange) return;
+  setDocumentLanguage(language);
+  publish(language);
 }
 
 /** The person's choice: loads its strings, switches, updates `<html lang>` and stores it. */
 export async function changeLanguage(language: Language): Promise<void> {
-  await i18n.changeLanguage(language);
+  await switchLanguage(language);
   writeStorage(storageKeys.language, language);
 }
 
 export function getLanguage(): Language {
-  return toLanguage(i18n.resolvedLanguage ?? i18n.language);
+  return state.language;
 }
 
-export { i18n };
+/** One string in the current language, or in `lng`, outside a component. */
+export function t(key: string, options: TranslateOptions & { lng?: Language } = {}): string {
+  const { lng, ...values } = options;
+  const texts = lng ? stateOf(lng).texts : state.texts;
+  return translate(texts, [defaultNamespace], key, values);
+}
+
+/** The few i18next-like reads the app and its tests make of the current state. */
+export const i18n = {
+  get language(): Language {
+    return state.language;
+  },
+  get resolvedLanguage(): Language {
+    return state.language;
+  },
+  t,
+  /** Switches without storing a choice (tests; the person's choice is `changeLanguage`). */
+  changeLanguage: switchLanguage,
+  hasResourceBundle: (language: Language, namespace: string): boolean =>
+    strings[language][namespace] !== undefined,
+};

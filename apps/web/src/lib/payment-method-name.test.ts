@@ -1,20 +1,22 @@
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { paymentMethodName } from './payment-method-name';
+import { translate, type Tree } from './translate';
 
-const locales = import.meta.glob<Record<string, unknown>>('../locales/*/invoices.json', {
+const locales = import.meta.glob<Tree>('../locales/*/invoices.json', {
   eager: true,
   import: 'default',
 });
 
+/** The app's lookup (lib/translate.ts) over this language's invoice strings. */
 async function tIn(language: string): Promise<TFunction<'invoices'>> {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: language,
-    resources: { [language]: { invoices: locales[`../locales/${language}/invoices.json`] ?? {} } },
-    interpolation: { escapeValue: false },
-  });
-  return i18n.getFixedT(language, 'invoices') as unknown as TFunction<'invoices'>;
+  const texts = {
+    language,
+    resources: { invoices: locales[`../locales/${language}/invoices.json`] ?? {} },
+  };
+  const t = (key: string, values?: Record<string, unknown>) =>
+    translate(texts, ['invoices'], key, values);
+  return Promise.resolve(t as unknown as TFunction<'invoices'>);
 }
 
 describe('payment method names in the reader language (review #4)', () => {

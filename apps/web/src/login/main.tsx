@@ -1,13 +1,14 @@
 /**
  * The /login entry (docs/decisions/018): what a visitor of the prerendered /login downloads. It
  * hydrates the sign-in screen (`#login-root`, its own React root) with React and the screen's
- * code only: no router, no i18next, no icons of other screens. The rest of the page (header,
+ * code only: no router, no store of translations, no icons of other screens. The rest of the page (header,
  * menu) stays the server's markup until the visitor goes further than the form: a button there
  * loads the app, which takes the whole page over and presses it again (main.tsx); a link loads
  * its page; signing in goes to the next screen, where the app starts.
  *
- * Built on its own (`vite build --mode login`), with `react-router` and `react-i18next` resolved
- * to the few lines the screen uses of them (./react-router.tsx, ./react-i18next.tsx).
+ * Built on its own (`vite build --mode login`), with `react-router` and the app's
+ * `@/lib/use-translation` resolved to the few lines the screen uses of them (./react-router.tsx,
+ * ./use-translation.tsx).
  */
 import { type ReactNode, StrictMode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
@@ -25,7 +26,8 @@ import {
   whileHydrating,
 } from '@/lib/prerender';
 import { loadVisualConfig, VisualConfigContext } from '@/lib/visual-config';
-import { type Texts, TextsProvider } from './react-i18next';
+import { TextsProvider } from '@/lib/texts-context';
+import type { Texts } from '@/lib/translate';
 
 type Tree = Texts['resources'][string];
 const files = import.meta.glob<Tree>(['../locales/*/common.json', '../locales/*/auth.json'], {

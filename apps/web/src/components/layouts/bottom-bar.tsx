@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { NavLink } from 'react-router';
 import { paths } from '@/config/paths';
 import { ActivityIcon, CalendarIcon, HomeIcon, UserIcon } from '@/components/ui/icons';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { CompanyCard } from '@/components/ui/company-card';
 import { Dialog } from '@/components/ui/dialog';
 import { companyReach, websiteLabel } from '@/lib/company-reach';

@@ -1,5 +1,5 @@
 import { type Ref, useEffect, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link, NavLink } from 'react-router';
 import { paths } from '@/config/paths';
 import { CompanyLogo } from '@/components/ui/company-logo';

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { useMatches } from 'react-router';
 import { useIsSignedIn } from '@/lib/auth';
 import { HydrateLater } from '@/components/hydrate-later';

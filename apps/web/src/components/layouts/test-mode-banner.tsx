@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { AlertIcon } from '@/components/ui/icons';
 import { useVisualConfig } from '@/lib/visual-config';
 

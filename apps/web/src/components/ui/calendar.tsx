@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { cn } from '@/utils/cn';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 

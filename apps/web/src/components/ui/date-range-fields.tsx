@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { cn } from '@/utils/cn';
 import { Dialog } from './dialog';
 import { CalendarIcon } from './icons';

@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { FormAlert, SubmitButton, TextField } from './form-fields';
 
 /**

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { peekLastPath } from '@/lib/last-path';
 import { requestSignInLink } from '../api/sign-in-link';
 import { signInLinkRequestErrorMessage } from '../error-messages';

@@ -1,5 +1,5 @@
 import { type ChangeEvent, type RefObject, useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import type { TPasswordContext } from '@portal/contract/password-rules';
 import { PasswordField } from './form-fields';
 import type { FieldErrors } from '../validation';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import type { TPasswordContext } from '@portal/contract/password-rules';
 import { cn } from '@/utils/cn';
 import { estimatePasswordStrength, type StrengthScore } from '../password-strength';

@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { buttonClasses } from '@/components/ui/button';
 import { type SignInProvider, signInStartUrl } from '../api/external-sign-in';
 import { AppleMark, GoogleMark, MicrosoftMark } from './auth-icons';

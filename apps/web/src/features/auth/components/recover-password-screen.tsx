@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { requestPasswordReset } from '../api/forgot-password';
 import { recoveryErrorMessage } from '../error-messages';
 import { EmailRequestScreen } from './email-request-screen';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { QrCode } from '@/components/ui/qr-code';
 import type { TotpSetup } from '../api/second-factor';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import type { AuthMessage } from '../error-messages';
 import { type FieldErrorCode, passwordMinLength } from '../validation';
 

@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { CardIcon } from '@/components/ui/icons';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { cn } from '@/utils/cn';

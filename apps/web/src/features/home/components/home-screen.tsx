@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { pageClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { useAuth } from '@/lib/auth';
 import { CompanySection } from './company-section';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { formatDate, previousMonthRange } from '@/lib/dates';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { paymentMethodName } from '@/lib/payment-method-name';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';

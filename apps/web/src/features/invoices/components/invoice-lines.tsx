@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { formatAmount, formatNumber, fromCents, toCents } from '@/lib/money';
 import { cn } from '@/utils/cn';

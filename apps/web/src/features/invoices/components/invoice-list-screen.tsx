@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { useSearchParams } from 'react-router';
 import { pageClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import type { InvoiceListFilters } from '../api/get-invoices';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { CardIcon, DownloadIcon, PrintIcon } from '@/components/ui/icons';

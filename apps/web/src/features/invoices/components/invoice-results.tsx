@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { DocumentIcon } from '@/components/ui/icons';
 import { ListState } from '@/components/ui/list-state';
 import { Skeleton } from '@/components/ui/skeleton';

@@ -1,5 +1,5 @@
 import { type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { invoiceStatusTones, StatusBadge } from '@/components/ui/status-badge';

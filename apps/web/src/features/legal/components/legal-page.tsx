@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { AccessibilityIcon, CookieIcon, LockIcon, ShieldIcon } from '@/components/ui/icons';
 import { OptionTile } from '@/components/ui/option-tile';
 import { Spinner } from '@/components/ui/spinner';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
@@ -111,9 +111,7 @@ export function MailSentence({
   return (
     <Paragraph>
       <Trans
-        t={t}
-        i18nKey={i18nKey}
-        values={{ ...values, email }}
+        text={t(i18nKey, { ...values, email })}
         components={{ mail: <MailLink email={email} /> }}
       />
     </Paragraph>

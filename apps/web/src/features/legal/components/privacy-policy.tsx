@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { useVisualConfig } from '@/lib/visual-config';
 import { getLegalFacts } from '../utils/legal-identity';
 import { CompanyIdentity } from './company-identity';

@@ -1,5 +1,5 @@
-import i18next from 'i18next';
 import { formatAmount } from '@/lib/money';
+import { translate, type Tree } from '@/lib/translate';
 import { portalNotificationTypes, type TPortalNotificationEvent } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import type { NotificationItem } from '../api/get-notifications';
@@ -8,7 +8,7 @@ import { wordNotification } from './notification-wording';
 
 const locales = Object.fromEntries(
   Object.entries(
-    import.meta.glob<Record<string, unknown>>('../../../locales/*/notifications.json', {
+    import.meta.glob<Tree>('../../../locales/*/notifications.json', {
       eager: true,
       import: 'default',
     }),
@@ -16,16 +16,12 @@ const locales = Object.fromEntries(
 );
 const languages = ['es', 'ca', 'en', 'eu'] as const;
 
+/** The app's lookup (lib/translate.ts) over this language's notification strings. */
 async function tIn(language: string): Promise<NotificationsT> {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: language,
-    ns: ['notifications'],
-    defaultNS: 'notifications',
-    resources: { [language]: { notifications: locales[language] ?? {} } },
-    interpolation: { escapeValue: false },
-  });
-  return i18n.getFixedT(language, 'notifications') as unknown as NotificationsT;
+  const texts = { language, resources: { notifications: locales[language] ?? {} } };
+  const t = (key: string, values?: Record<string, unknown>) =>
+    translate(texts, ['notifications'], key, values);
+  return Promise.resolve(t as unknown as NotificationsT);
 }
 
 const base = { id: 'n1', date: '2026-11-20', time: '10:00', isRead: false, link: null };

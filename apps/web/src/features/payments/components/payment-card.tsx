@@ -1,5 +1,5 @@
 import { paymentMethodName } from '@/lib/payment-method-name';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Button } from '@/components/ui/button';
 import { DateRangeForm } from '@/components/ui/date-range-form';
 import { FilterPanel } from '@/components/ui/filter-panel';

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { CardIcon } from '@/components/ui/icons';

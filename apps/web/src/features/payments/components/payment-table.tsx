@@ -1,6 +1,6 @@
 import { paymentMethodName } from '@/lib/payment-method-name';
 import type { Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';

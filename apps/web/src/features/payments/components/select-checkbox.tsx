@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { formatAmount } from '@/lib/money';
 import type { PaymentListItem } from '../api/get-payments';
 import type { RowSelection } from './selection';

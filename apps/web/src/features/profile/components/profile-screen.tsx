@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import {
