@@ -121,10 +121,9 @@ export async function seedDemo(
   const now = options.today ?? new Date();
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const passwordHash = await hash(demoPassword);
-  // Sample history, not events: the invoices and methods below notify nobody (the webhook
-  // triggers of migration 006 honour this flag);
-  // the demo's notifications are written explicitly.
-  await sql.query("SELECT set_config('app.bulk_load', 'on', true)");
+  // Sample history, not events: the rows below are written directly, so they notify nobody and
+  // make no webhook event (only the modules' services do, migrations 011 and 018); the demo's
+  // notifications are written explicitly.
 
   for (const [tenantIndex, tenant] of demoTenants.entries()) {
     const random = seededRandom(1000 + tenantIndex);

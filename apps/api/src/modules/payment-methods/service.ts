@@ -11,6 +11,7 @@ import type { Database, SqlQuery } from '../../db/database.ts';
 import { AppError, notFound } from '../../lib/app-error.ts';
 import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
 import { spanishBankOf } from '@portal/contract/spanish-banks';
+import { webhookEvents } from '../webhooks/events.ts';
 
 type Actor = { tenantId: string; customerId: string };
 
@@ -174,6 +175,8 @@ export function createPaymentMethodService(db: Database) {
           methodId: id,
           kind,
         });
+        // The provider reviews it in its back office: told by webhook, in this transaction.
+        await webhookEvents.methodRequestCreated(sql, requestId);
         return { request_id: requestId, status: 'pending' as const };
       });
     },

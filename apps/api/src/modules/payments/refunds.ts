@@ -2,6 +2,7 @@ import type { Database, SqlQuery } from '../../db/database.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { retryDelaySeconds } from '../webhooks/retry.ts';
 import { createNotification } from '../notifications/service.ts';
+import { webhookEvents } from '../webhooks/events.ts';
 import {
   createPaymentRepository,
   tenantsWithDueRefunds,
@@ -106,14 +107,19 @@ export function createRefunder(deps: {
   }
 
   async function refundTenant(tenantId: string): Promise<RefundResult[]> {
-    const { gateway, claimed, expired } = await deps.db.withTenant(tenantId, async (sql) => ({
-      expired: await repository.expireRefundLeases(sql),
-      gateway: await repository.gateway(sql),
-      claimed: await repository.claimDueRefunds(sql, {
-        limit: limits.batchSize,
-        leaseSeconds: limits.leaseSeconds,
-      }),
-    }));
+    const { gateway, claimed, expired } = await deps.db.withTenant(tenantId, async (sql) => {
+      const leftForOperator = await repository.expireRefundLeases(sql);
+      for (const refund of leftForOperator)
+        await webhookEvents.refund(sql, refund.id, 'payment.refund_failed');
+      return {
+        expired: leftForOperator,
+        gateway: await repository.gateway(sql),
+        claimed: await repository.claimDueRefunds(sql, {
+          limit: limits.batchSize,
+          leaseSeconds: limits.leaseSeconds,
+        }),
+      };
+    });
     const results: RefundResult[] = [];
     for (const refund of expired) {
       deps.log.warn(
@@ -126,10 +132,11 @@ export function createRefunder(deps: {
       const answer = await send(gateway, refund);
       const result = await deps.db.withTenant(tenantId, async (sql): Promise<RefundResult> => {
         if (answer.ok) {
-          await repository.recordRefundOutcome(sql, refund.id, {
+          const recorded = await repository.recordRefundOutcome(sql, refund.id, {
             status: 'refunded',
             authorisation: answer.authorisationCode?.slice(0, 12) || null,
           });
+          if (recorded) await webhookEvents.refund(sql, refund.id, 'payment.refunded');
           await notifyRefunded(sql, refund);
           return { refundId: refund.id, outcome: 'refunded' };
         }
@@ -147,7 +154,7 @@ export function createRefunder(deps: {
           });
           return { refundId: refund.id, outcome: 'retry', code };
         }
-        await repository.recordRefundOutcome(sql, refund.id, {
+        const left = await repository.recordRefundOutcome(sql, refund.id, {
           status: 'review',
           code,
           reason: !answer.configured
@@ -158,6 +165,7 @@ export function createRefunder(deps: {
                 ? 'failed_attempts'
                 : 'refused',
         });
+        if (left) await webhookEvents.refund(sql, refund.id, 'payment.refund_failed');
         return { refundId: refund.id, outcome: 'review', code };
       });
       if (result.outcome === 'review') {

@@ -328,17 +328,19 @@ export function createPaymentRepository(box: SecretBox) {
 
     /**
      * An authorisation: the attempt is paid, whatever it was before (pending, superseded, or failed
-     * by a release), and its items stop holding instalments.
+     * by a release), and its items stop holding instalments. Answers whether it changed (false
+     * when it was paid already).
      */
     async markAuthorised(
       sql: SqlQuery,
       id: string,
       outcome: { dsResponse: string; authorisation: string | null; methodId: string | null },
-    ): Promise<void> {
-      await sql.query(
+    ): Promise<boolean> {
+      const changed = await sql.query(
         `UPDATE payment_attempts SET status = 'paid', ds_response = $2, ds_authorisation_code = $3,
                 settled_at = now(), payment_method_id = coalesce($4, payment_method_id)
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status <> 'paid'`,
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status <> 'paid'
+          RETURNING id`,
         [id, outcome.dsResponse, outcome.authorisation, outcome.methodId],
       );
       await sql.query(
@@ -346,6 +348,7 @@ export function createPaymentRepository(box: SecretBox) {
           WHERE tenant_id = current_setting('app.tenant_id') AND attempt_id = $1 AND active`,
         [id],
       );
+      return changed.length > 0;
     },
 
     async findOwnAttempt(sql: SqlQuery, customerId: string, id: string) {
@@ -375,6 +378,7 @@ export function createPaymentRepository(box: SecretBox) {
       return rows[0];
     },
 
+    /** A pending attempt settled; answers whether it was still pending (and so changed). */
     async settleAttempt(
       sql: SqlQuery,
       id: string,
@@ -384,17 +388,19 @@ export function createPaymentRepository(box: SecretBox) {
         authorisation: string | null;
         methodId?: string | null;
       },
-    ): Promise<void> {
-      await sql.query(
+    ): Promise<boolean> {
+      const changed = await sql.query(
         `UPDATE payment_attempts SET status = $2, ds_response = $3, ds_authorisation_code = $4, settled_at = now(),
                 payment_method_id = coalesce($5, payment_method_id)
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = 'pending'`,
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = 'pending'
+          RETURNING id`,
         [id, outcome.status, outcome.dsResponse, outcome.authorisation, outcome.methodId ?? null],
       );
       await sql.query(
         `UPDATE payment_attempt_items SET active = false WHERE tenant_id = current_setting('app.tenant_id') AND attempt_id = $1`,
         [id],
       );
+      return changed.length > 0;
     },
 
     /**

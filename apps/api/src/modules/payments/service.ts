@@ -28,6 +28,7 @@ import type { Language } from '../mail/messages.ts';
 import { gatewayOrigin } from './gateway-origin.ts';
 import { redsysLanguage } from './messages.ts';
 import { createNotification } from '../notifications/service.ts';
+import { webhookEvents } from '../webhooks/events.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { failureOf } from './failure.ts';
 import {
@@ -201,11 +202,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         return { outcome: closed ? 'failed' : 'duplicate', attempt };
       }
       if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
-      await repository.settleAttempt(sql, attempt.id, {
-        status: 'failed',
-        dsResponse: response || null,
-        authorisation: null,
-      });
+      if (
+        await repository.settleAttempt(sql, attempt.id, {
+          status: 'failed',
+          dsResponse: response || null,
+          authorisation: null,
+        })
+      )
+        await webhookEvents.paymentSettled(sql, attempt.id);
       // The customer's own "Cancel" on the gateway's page is no news to them (review #14): a
       // decline or an error is.
       if (!isCustomerCancel(response)) {
@@ -242,11 +246,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
     const allInvoices = await repository.attemptInvoices(sql, attempt.id);
     const methodId = attempt.save_card ? await saveCard(sql, attempt, params) : null;
-    await repository.markAuthorised(sql, attempt.id, {
-      dsResponse: response,
-      authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
-      methodId,
-    });
+    if (
+      await repository.markAuthorised(sql, attempt.id, {
+        dsResponse: response,
+        authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
+        methodId,
+      })
+    )
+      await webhookEvents.paymentSettled(sql, attempt.id);
     if (appliedCents > 0) {
       await createNotification(sql, {
         customerId: attempt.customer_id,
@@ -273,6 +280,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       reviewReason: automatic ? null : 'auto_refund_off',
     });
     if (refundId) {
+      await webhookEvents.refund(sql, refundId, 'payment.overpaid');
       const overpaidInvoices = allInvoices.filter((id) => !paidInvoices.includes(id));
       await createNotification(sql, {
         customerId: attempt.customer_id,
@@ -647,11 +655,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     async releaseAttempt(tenantId: string, attemptId: string): Promise<void> {
       await db.withTenant(tenantId, async (sql) => {
         if (await repository.closeSuperseded(sql, attemptId, null)) return;
-        await repository.settleAttempt(sql, attemptId, {
+        const failed = await repository.settleAttempt(sql, attemptId, {
           status: 'failed',
           dsResponse: null,
           authorisation: null,
         });
+        if (failed) await webhookEvents.paymentSettled(sql, attemptId);
       });
     },
 

@@ -153,6 +153,111 @@ export async function insertEvent(
   return row;
 }
 
+// ---- Events of other modules' changes (events.ts) ----
+
+/**
+ * Writes an event built by `select` (one row of `type`, `payload`) when the tenant has an enabled
+ * endpoint; nothing otherwise. The payload is read from the rows as they are now, in the
+ * transaction that changed them.
+ */
+async function insertEventFrom(sql: SqlQuery, select: string, params: unknown[]): Promise<void> {
+  await sql.query(
+    `INSERT INTO webhook_events (tenant_id, type, payload)
+     SELECT ${tenant}, e.type, e.payload FROM (${select}) AS e
+      WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = ${tenant} AND w.enabled)`,
+    params,
+  );
+}
+
+/** payment.succeeded or payment.failed of a card payment that has just settled. */
+export async function insertPaymentSettledEvent(sql: SqlQuery, attemptId: string): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT CASE a.status WHEN 'paid' THEN 'payment.succeeded' ELSE 'payment.failed' END AS type,
+            jsonb_build_object(
+              'payment_id', a.id,
+              'order_number', a.order_number,
+              'customer_code', c.code,
+              'amount_cents', a.amount_cents,
+              'currency', 'EUR',
+              'status', a.status,
+              'ds_response', a.ds_response,
+              'authorisation_code', a.ds_authorisation_code,
+              'settled_at', a.settled_at,
+              'instalments', coalesce((
+                SELECT jsonb_agg(jsonb_build_object(
+                         'invoice_id', i.invoice_id, 'seq', i.seq, 'amount_cents', pai.amount_cents)
+                       ORDER BY i.invoice_id, i.seq)
+                  FROM payment_attempt_items pai
+                  JOIN instalments i ON i.tenant_id = pai.tenant_id AND i.id = pai.instalment_id
+                 WHERE pai.tenant_id = a.tenant_id AND pai.attempt_id = a.id), '[]'::jsonb)
+            ) AS payload
+       FROM payment_attempts a
+       JOIN customers c ON c.tenant_id = a.tenant_id AND c.id = a.customer_id
+      WHERE a.tenant_id = ${tenant} AND a.id = $1 AND a.kind = 'payment'
+        AND a.status IN ('paid', 'failed')`,
+    [attemptId],
+  );
+}
+
+export type RefundEventType = 'payment.overpaid' | 'payment.refunded' | 'payment.refund_failed';
+
+/** An overpayment recorded, refunded through Redsys, or left for the operator. */
+export async function insertRefundEvent(
+  sql: SqlQuery,
+  refundId: string,
+  type: RefundEventType,
+): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT $2::text AS type,
+            jsonb_build_object(
+              'refund_id', r.id,
+              'payment_id', a.id,
+              'order_number', a.order_number,
+              'customer_code', c.code,
+              'paid_cents', a.amount_cents,
+              'refund_cents', r.amount_cents,
+              'currency', 'EUR',
+              'refund', CASE WHEN r.review_reason = 'auto_refund_off' THEN 'manual' ELSE 'automatic' END,
+              'status', r.status,
+              'review_reason', r.review_reason,
+              'last_code', r.last_code,
+              'authorisation_code', r.ds_authorisation_code,
+              'attempts', r.attempts,
+              'created_at', r.created_at,
+              'refunded_at', r.refunded_at
+            ) AS payload
+       FROM payment_refunds r
+       JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
+       JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+      WHERE r.tenant_id = ${tenant} AND r.id = $1`,
+    [refundId, type],
+  );
+}
+
+/** payment_method.request_created: a customer's request the provider reviews. */
+export async function insertMethodRequestEvent(sql: SqlQuery, requestId: string): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT 'payment_method.request_created'::text AS type,
+            jsonb_build_object(
+              'request_id', q.id,
+              'kind', q.kind,
+              'customer_code', c.code,
+              'payment_method', jsonb_build_object(
+                'id', pm.id, 'kind', pm.kind, 'alias', pm.alias, 'holder', pm.holder,
+                'card_masked', pm.card_masked, 'iban', pm.iban, 'nif', pm.nif, 'entity', pm.entity),
+              'created_at', q.created_at
+            ) AS payload
+       FROM payment_method_requests q
+       JOIN customers c ON c.tenant_id = q.tenant_id AND c.id = q.customer_id
+       JOIN payment_methods pm ON pm.tenant_id = q.tenant_id AND pm.id = q.payment_method_id
+      WHERE q.tenant_id = ${tenant} AND q.id = $1 AND q.status = 'pending'`,
+    [requestId],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

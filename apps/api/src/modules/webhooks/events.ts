@@ -1,0 +1,22 @@
+import type { SqlQuery } from '../../db/database.ts';
+import {
+  insertMethodRequestEvent,
+  insertPaymentSettledEvent,
+  insertRefundEvent,
+  type RefundEventType,
+} from './repository.ts';
+
+/**
+ * What other modules tell the webhooks module, in the transaction of their change, so that the
+ * provider hears of it (docs/webhooks.md). The webhooks module is the one writer of
+ * `webhook_events` (migration 018): an event is written only when the tenant has an enabled
+ * endpoint, with the payload read from the rows as the change left them.
+ */
+export const webhookEvents = {
+  /** A card payment settled: authorised (even late, after a supersede or a release) or failed. */
+  paymentSettled: (sql: SqlQuery, attemptId: string) => insertPaymentSettledEvent(sql, attemptId),
+  refund: (sql: SqlQuery, refundId: string, type: RefundEventType) =>
+    insertRefundEvent(sql, refundId, type),
+  methodRequestCreated: (sql: SqlQuery, requestId: string) =>
+    insertMethodRequestEvent(sql, requestId),
+};
