@@ -102,6 +102,7 @@ const signedInScreens: Screen[] = [
   { name: 'my-activity', path: '/mi-actividad', axe: 'auth.spec.ts' },
   { name: 'user-profile', path: '/user-profile', axe: 'auth.spec.ts' },
   { name: 'change-password', path: '/change-password' },
+  { name: 'contact-data', path: '/user-profile/contact-data' },
   { name: 'devices', path: '/devices', axe: 'devices.spec.ts' },
   { name: 'two-factor', path: '/two-factor', axe: 'two-factor.spec.ts' },
   { name: 'passkeys', path: '/passkeys', axe: 'passkeys.spec.ts' },

@@ -45,6 +45,7 @@ type AuthTexts = {
   callback: { failedTitle: string; backToLogin: string };
   profile: {
     title: string;
+    editContact: string;
     changePassword: string;
     devices: string;
     twoFactor: string;
@@ -145,6 +146,23 @@ type SessionsTexts = {
 export const notificationsTexts = read<NotificationsTexts>('notifications');
 export const sessionsTexts = read<SessionsTexts>('sessions');
 export const contactTexts = read<ContactTexts>('contact');
+
+/** e2e/profile.spec.ts: the contact data screen (issue 23). */
+type ProfileTexts = {
+  contactData: {
+    title: string;
+    save: string;
+    saved: string;
+    invalid: string;
+    back: string;
+    fields: Record<
+      'phone' | 'invoiceEmail' | 'shippingAddress' | 'postalCode' | 'city' | 'province' | 'country',
+      string
+    >;
+  };
+  errors: Record<'invalidPhone' | 'invalidEmail', string>;
+};
+export const profileTexts = read<ProfileTexts>('profile');
 
 /** `{{name}}` placeholders of a text filled in. */
 export const fillText = (text: string, values: Record<string, string | number>): string =>

@@ -117,6 +117,10 @@ const cases: Record<TRouteName, Case> = {
       ['GET', `/user/profile/${encodeURIComponent(v.code)}`],
     ],
   },
+  updateContactData: {
+    kind: 'none',
+    why: "changes only the token's own customer (contact-data.test.ts)",
+  },
   invoices: {
     kind: 'list',
     request: ['POST', '/invoices', range],

@@ -1,7 +1,7 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { languages } from './languages.ts';
-import { ZPage } from './common.ts';
+import { emailPattern, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 import { hasUnsafeText } from './input-safety.ts';
 import { isSpanishTaxId } from './tax-id.ts';
@@ -17,6 +17,55 @@ const text = (max: number) =>
     // What every call refuses (input-safety.ts), said by the schema too: the web app's forms check
     // with this same schema before sending (decision 019).
     .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
+
+/** A text that may be left empty: trimmed, bounded, safe. */
+const optionalText = (max: number) =>
+  z
+    .string(FieldError.invalidType)
+    .trim()
+    .max(max, { error: FieldError.tooLong, abort: true })
+    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
+
+// ---- Contact data the customer keeps up to date (issue 23, item 1) ----
+
+/** A telephone as people write it: digits, an optional leading +, spaces, dots, dashes, brackets. */
+export const phonePattern = /^\+?[0-9](?:[0-9 ().-]*[0-9])?$/;
+
+/**
+ * What the customer may change of their own data from the profile: the telephone, where invoices
+ * are e-mailed, and the postal address. Each may be left empty; the sign-in e-mail and the fiscal
+ * data are not here (the first is confirmed by e-mail, the second is the organisation's to check).
+ */
+export const ZContactData = z.strictObject({
+  phone: optionalText(40).refine(
+    (v) => v === '' || (phonePattern.test(v) && v.replace(/\D/g, '').length >= 6),
+    FieldError.invalidFormat,
+  ),
+  invoice_email: optionalText(254).refine(
+    (v) => v === '' || emailPattern.test(v),
+    FieldError.invalidEmail,
+  ),
+  shipping_address: optionalText(300),
+  shipping_cp: optionalText(20).refine(
+    (v) => v === '' || /^[0-9A-Za-z][0-9A-Za-z -]*$/.test(v),
+    FieldError.invalidFormat,
+  ),
+  shipping_city: optionalText(100),
+  shipping_province: optionalText(100),
+  shipping_country: optionalText(100),
+});
+export type TContactData = z.infer<typeof ZContactData>;
+export const contactDataFields = Object.keys(ZContactData.shape) as (keyof TContactData)[];
+
+/** A change of contact data, as the provider reads it (webhook `customer.contact_updated`). */
+export const ZContactChange = z.object({
+  id: z.string(),
+  customer_code: z.string(),
+  /** The fields that changed, with their new values. */
+  changed: ZContactData.partial(),
+  changed_at: z.string(),
+});
+export type TContactChange = z.infer<typeof ZContactChange>;
 
 // ---- Payment methods (spec §2 "Payment methods" and the add/view screens) ----
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languages } from './languages.ts';
 import { emailPattern, isApiDate, ZEmail } from './common.ts';
 import { pageQueryFields } from './admin-paging.ts';
+import { ZContactChange } from './account.ts';
 import { FieldError } from './errors.ts';
 import { isNotificationLink, notificationLinkMaxLength } from './links.ts';
 import type { TRouteDef } from './routes.ts';
@@ -419,6 +420,29 @@ export const ZPaymentMethodRequestsResponse = z
   .meta({ examples: [{ requests: [exampleRequest], next_cursor: null }] });
 export type TPaymentMethodRequestsResponse = z.infer<typeof ZPaymentMethodRequestsResponse>;
 
+// ---- Contact data the customers changed in the portal (the read side of the webhook) ----
+
+const exampleContactChange = {
+  id: '0b5d4a8e-7c2f-4f1e-9a53-1f6c2d8e4b71',
+  customer_code: 'C-000789',
+  changed: { phone: '+34 600 123 456', invoice_email: 'facturas@ejemplo.es' },
+  changed_at: '2026-11-26T10:15:00.000Z',
+};
+
+export const ZContactChangesQuery = z.object({
+  ...pageQueryFields('Changes', exampleContactChange.id),
+});
+export type TContactChangesQuery = z.input<typeof ZContactChangesQuery>;
+
+export const ZContactChangesResponse = z
+  .object({
+    /** Newest first: each change with only the fields it changed, as the webhook tells it. */
+    changes: z.array(ZContactChange),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ examples: [{ changes: [exampleContactChange], next_cursor: null }] });
+export type TContactChangesResponse = z.infer<typeof ZContactChangesResponse>;
+
 // ---- Invitations sent again ----
 
 /** Largest number of customers of one invitation call. */
@@ -511,5 +535,14 @@ export const ingestionRoutes = {
       "Customers' requests (main method change, bank account verification), newest first; `status=pending` lists those waiting for review",
     querystring: ZPaymentMethodRequestsQuery,
     response: ZPaymentMethodRequestsResponse,
+  },
+  listContactChanges: {
+    method: 'GET',
+    path: '/admin/customer-contact-changes',
+    auth: 'apiKey',
+    summary:
+      'Telephones, invoice e-mails and postal addresses customers changed in the portal, newest first (what the `customer.contact_updated` webhook tells)',
+    querystring: ZContactChangesQuery,
+    response: ZContactChangesResponse,
   },
 } as const satisfies Record<string, TRouteDef>;

@@ -51,6 +51,8 @@ export const ZWebhookEventType = z.enum([
   /** An automatic refund was given up (refused, too many failures, outcome unknown): see the admin CLI. */
   'payment.refund_failed',
   'payment_method.request_created',
+  /** The customer changed their telephone, invoice e-mail or postal address in the portal. */
+  'customer.contact_updated',
   'ping',
 ]);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

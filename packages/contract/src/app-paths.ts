@@ -17,6 +17,7 @@ export const appPaths = {
   home: '/home',
   myActivity: '/mi-actividad',
   userProfile: '/user-profile',
+  contactData: '/user-profile/contact-data',
   changePassword: '/change-password',
   devices: '/devices',
   twoFactor: '/two-factor',

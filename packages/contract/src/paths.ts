@@ -54,6 +54,7 @@ export const routePaths = {
   endOtherSessions: { method: 'POST', path: '/sessions/end-others', auth: 'bearer' },
   endSessionByLink: { method: 'POST', path: '/sessions/end-by-link', auth: 'public' },
   userProfile: { method: 'GET', path: '/user/profile/:id', auth: 'bearer' },
+  updateContactData: { method: 'PUT', path: '/user/contact-data', auth: 'bearer' },
   invoices: { method: 'POST', path: '/invoices', auth: 'bearer' },
   invoiceSummary: { method: 'POST', path: '/invoices/summary', auth: 'bearer' },
   invoice: { method: 'POST', path: '/invoice', auth: 'bearer' },

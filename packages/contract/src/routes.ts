@@ -187,6 +187,13 @@ export const routes = {
     params: auth.ZUserProfileParams,
     response: auth.ZUserProfile,
   },
+  updateContactData: {
+    ...routePaths.updateContactData,
+    summary:
+      "Change the signed-in customer's telephone, invoice e-mail and postal address; the provider hears of it by webhook",
+    body: account.ZContactData,
+    response: auth.ZUserProfile,
+  },
   invoices: {
     ...routePaths.invoices,
     summary: 'A page of invoices, newest first',

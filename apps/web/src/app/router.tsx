@@ -124,6 +124,11 @@ export const routes: RouteObject[] = [
                   { path: paths.home, lazy: withTexts('invoices', () => import('./routes/home')) },
                   { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
                   {
+                    path: paths.contactData,
+                    handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                    lazy: withTexts('profile', () => import('./routes/contact-data')),
+                  },
+                  {
                     path: paths.passkeys,
                     handle: { backTo: paths.userProfile } satisfies RouteHandle,
                     lazy: withTexts('sessions', () => import('./routes/passkeys')),

@@ -42,6 +42,7 @@ export const lazyNamespaces = [
   'contact',
   'legal',
   'sessions',
+  'profile',
 ] as const;
 export type LazyNamespace = (typeof lazyNamespaces)[number];
 

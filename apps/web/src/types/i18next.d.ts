@@ -7,6 +7,7 @@ import type paymentMethods from '@/locales/es/payment-methods.json';
 import type notifications from '@/locales/es/notifications.json';
 import type contact from '@/locales/es/contact.json';
 import type sessions from '@/locales/es/sessions.json';
+import type profile from '@/locales/es/profile.json';
 
 // Module augmentation, the way i18next types translation keys, needs `interface`.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -23,6 +24,7 @@ declare module 'i18next' {
       notifications: typeof notifications;
       contact: typeof contact;
       sessions: typeof sessions;
+      profile: typeof profile;
     };
   }
 }

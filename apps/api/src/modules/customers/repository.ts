@@ -1,5 +1,14 @@
-import type { TUserProfile } from '@portal/contract';
+import type { TContactData, TUserProfile } from '@portal/contract';
 import type { SqlQuery } from '../../db/database.ts';
+
+const tenant = "current_setting('app.tenant_id')";
+
+export type ContactChangeRow = {
+  id: string;
+  customer_code: string;
+  changed: Partial<TContactData>;
+  changed_at: Date;
+};
 
 export function createCustomerRepository() {
   return {
@@ -15,10 +24,75 @@ export function createCustomerRepository() {
                 shipping_cp, shipping_province, shipping_city, shipping_country, shipping_address,
                 email, phone, contact_name, invoice_email, invoice_name, payment_method_label AS forma_pago
            FROM customers
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND (id::text = $2 OR code = $2)`,
+          WHERE tenant_id = ${tenant} AND id = $1 AND (id::text = $2 OR code = $2)`,
         [customerId, ref],
       );
       return rows[0];
+    },
+
+    /** The customer's contact data, locked until the change commits (two tabs saving at once). */
+    async lockContactData(sql: SqlQuery, customerId: string): Promise<TContactData | undefined> {
+      const rows = await sql.query<TContactData>(
+        `SELECT phone, invoice_email, shipping_address, shipping_cp, shipping_city,
+                shipping_province, shipping_country
+           FROM customers WHERE tenant_id = ${tenant} AND id = $1 FOR UPDATE`,
+        [customerId],
+      );
+      return rows[0];
+    },
+
+    async updateContactData(sql: SqlQuery, customerId: string, data: TContactData): Promise<void> {
+      await sql.query(
+        `UPDATE customers
+            SET phone = $2, invoice_email = $3, shipping_address = $4, shipping_cp = $5,
+                shipping_city = $6, shipping_province = $7, shipping_country = $8, updated_at = now()
+          WHERE tenant_id = ${tenant} AND id = $1`,
+        [
+          customerId,
+          data.phone,
+          data.invoice_email,
+          data.shipping_address,
+          data.shipping_cp,
+          data.shipping_city,
+          data.shipping_province,
+          data.shipping_country,
+        ],
+      );
+    },
+
+    /** Keeps a change (only the fields it changed) for the provider to read; answers its id. */
+    async insertContactChange(
+      sql: SqlQuery,
+      customerId: string,
+      changed: Partial<TContactData>,
+    ): Promise<string> {
+      const rows = await sql.query<{ id: string }>(
+        `INSERT INTO customer_contact_changes (tenant_id, customer_id, changed)
+         VALUES (${tenant}, $1, $2::jsonb) RETURNING id`,
+        [customerId, JSON.stringify(changed)],
+      );
+      const id = rows[0]?.id;
+      if (!id) throw new Error('contact change not written');
+      return id;
+    },
+
+    /** The tenant's changes, newest first, `limit` of them after the change `before`. */
+    async listContactChanges(
+      sql: SqlQuery,
+      q: { limit: number; before: string | undefined },
+    ): Promise<ContactChangeRow[]> {
+      return sql.query<ContactChangeRow>(
+        `SELECT h.id, c.code AS customer_code, h.changed, h.changed_at
+           FROM customer_contact_changes h
+           JOIN customers c ON c.tenant_id = h.tenant_id AND c.id = h.customer_id
+          WHERE h.tenant_id = ${tenant}
+            AND ($2::uuid IS NULL OR (h.changed_at, h.id) < (
+                  SELECT changed_at, id FROM customer_contact_changes
+                   WHERE tenant_id = ${tenant} AND id = $2::uuid))
+          ORDER BY h.changed_at DESC, h.id DESC
+          LIMIT $1`,
+        [q.limit, q.before ?? null],
+      );
     },
   };
 }

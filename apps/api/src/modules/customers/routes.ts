@@ -1,4 +1,5 @@
 import { routes } from '@portal/contract';
+import { ingestionRoutes } from '@portal/contract/admin-ingestion';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../lib/route.ts';
@@ -6,6 +7,7 @@ import { createCustomerService } from './service.ts';
 
 export default async function customerRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createCustomerService(ctx.db);
+  const customer = { preValidation: [ctx.requireCustomer] };
   route(
     app,
     routes.userProfile,
@@ -15,6 +17,23 @@ export default async function customerRoutes(app: FastifyInstance, ctx: AppConte
         { tenantId: request.tenant.id, customerId: request.customerId },
         params.id,
       ),
-    { preValidation: [ctx.requireCustomer] },
+    customer,
+  );
+  route(
+    app,
+    routes.updateContactData,
+    async ({ request, body }) =>
+      service.updateContactData(
+        { tenantId: request.tenant.id, customerId: request.customerId },
+        body,
+      ),
+    customer,
+  );
+  // The provider's integration API (tenant API key): the same changes, to read.
+  route(
+    app,
+    ingestionRoutes.listContactChanges,
+    ({ request, query }) => service.listContactChanges(request.tenant.id, query),
+    { preValidation: [ctx.requireApiKey] },
   );
 }

@@ -1,21 +1,65 @@
-import type { TUserProfile } from '@portal/contract';
+import { contactDataFields, type TContactData, type TUserProfile } from '@portal/contract';
+import type { TContactChangesResponse } from '@portal/contract/admin-ingestion';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
+import { webhookEvents } from '../webhooks/events.ts';
 import { createCustomerRepository } from './repository.ts';
+
+type Actor = { tenantId: string; customerId: string };
 
 export function createCustomerService(db: Database) {
   const repository = createCustomerRepository();
   return {
     /** The signed-in customer's profile by id or code; anyone else's is a 404, like an unknown one. */
-    async ownProfile(
-      actor: { tenantId: string; customerId: string },
-      ref: string,
-    ): Promise<TUserProfile> {
+    async ownProfile(actor: Actor, ref: string): Promise<TUserProfile> {
       const profile = await db.readTenant(actor.tenantId, (sql) =>
         repository.findOwnProfile(sql, actor.customerId, ref),
       );
       if (!profile) throw notFound('Customer');
       return profile;
+    },
+
+    /**
+     * The customer's telephone, invoice e-mail and postal address (issue 23, item 1). Only what
+     * changed is kept as a change and told to the provider (webhook `customer.contact_updated`),
+     * in the same transaction; saving the same values again changes nothing and tells nobody.
+     */
+    async updateContactData(actor: Actor, data: TContactData): Promise<TUserProfile> {
+      const profile = await db.withTenant(actor.tenantId, async (sql) => {
+        const stored = await repository.lockContactData(sql, actor.customerId);
+        if (!stored) return undefined;
+        const changed: Partial<TContactData> = {};
+        for (const field of contactDataFields)
+          if (stored[field] !== data[field]) changed[field] = data[field];
+        if (Object.keys(changed).length > 0) {
+          await repository.updateContactData(sql, actor.customerId, data);
+          const changeId = await repository.insertContactChange(sql, actor.customerId, changed);
+          await webhookEvents.customerContactUpdated(sql, changeId);
+        }
+        return repository.findOwnProfile(sql, actor.customerId, actor.customerId);
+      });
+      if (!profile) throw notFound('Customer');
+      return profile;
+    },
+
+    /** The provider's read side of the same changes (GET /admin/customer-contact-changes). */
+    async listContactChanges(
+      tenantId: string,
+      query: { limit: number; before?: string | undefined },
+    ): Promise<TContactChangesResponse> {
+      const rows = await db.withTenant(tenantId, (sql) =>
+        repository.listContactChanges(sql, { limit: query.limit + 1, before: query.before }),
+      );
+      const page = rows.slice(0, query.limit);
+      return {
+        changes: page.map((r) => ({
+          id: r.id,
+          customer_code: r.customer_code,
+          changed: r.changed,
+          changed_at: r.changed_at.toISOString(),
+        })),
+        next_cursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+      };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { SqlQuery } from '../../db/database.ts';
 import {
+  insertContactUpdatedEvent,
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
@@ -19,4 +20,7 @@ export const webhookEvents = {
     insertRefundEvent(sql, refundId, type),
   methodRequestCreated: (sql: SqlQuery, requestId: string) =>
     insertMethodRequestEvent(sql, requestId),
+  /** A customer changed their telephone, invoice e-mail or postal address (customers module). */
+  customerContactUpdated: (sql: SqlQuery, changeId: string) =>
+    insertContactUpdatedEvent(sql, changeId),
 };

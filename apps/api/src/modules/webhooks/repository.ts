@@ -258,6 +258,29 @@ export async function insertMethodRequestEvent(sql: SqlQuery, requestId: string)
   );
 }
 
+/** customer.contact_updated: what the customer changed of their contact data in the portal. */
+export async function insertContactUpdatedEvent(sql: SqlQuery, changeId: string): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT 'customer.contact_updated'::text AS type,
+            jsonb_build_object(
+              'change_id', h.id,
+              'customer_code', c.code,
+              'changed', h.changed,
+              'contact_data', jsonb_build_object(
+                'phone', c.phone, 'invoice_email', c.invoice_email,
+                'shipping_address', c.shipping_address, 'shipping_cp', c.shipping_cp,
+                'shipping_city', c.shipping_city, 'shipping_province', c.shipping_province,
+                'shipping_country', c.shipping_country),
+              'changed_at', h.changed_at
+            ) AS payload
+       FROM customer_contact_changes h
+       JOIN customers c ON c.tenant_id = h.tenant_id AND c.id = h.customer_id
+      WHERE h.tenant_id = ${tenant} AND h.id = $1`,
+    [changeId],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

@@ -111,14 +111,34 @@ function ProfileSkeleton() {
 
 type Item = { label: string; value: string | null | undefined };
 
-function DataSection({ title, items }: { title: string; items: Item[] }) {
+function DataSection({
+  title,
+  items,
+  editTo,
+}: {
+  title: string;
+  items: Item[];
+  /** Where the customer changes these data (the contact data screen), if they may. */
+  editTo?: string;
+}) {
   const { t } = useTranslation('auth');
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={cn(cardClasses, 'p-5')}>
-      <h2 id={headingId} className={sectionTitleClasses}>
-        {title}
-      </h2>
+      <div className="flex min-h-11 items-center justify-between gap-3">
+        <h2 id={headingId} className={sectionTitleClasses}>
+          {title}
+        </h2>
+        {editTo && (
+          <Link
+            to={editTo}
+            aria-label={t('profile.editContact')}
+            className={buttonClasses('secondary', 'min-h-11 shrink-0 px-4')}
+          >
+            {t('profile.edit')}
+          </Link>
+        )}
+      </div>
       <dl className="mt-4 space-y-3.5">
         {items.map(({ label, value }) => (
           <div key={label}>
@@ -181,6 +201,7 @@ function ProfileData({ profile }: { profile: UserProfile }) {
         />
         <DataSection
           title={t('profile.sections.contact')}
+          editTo={paths.contactData}
           items={[
             { label: t('profile.fields.contactName'), value: profile.contact_name },
             { label: t('profile.fields.email'), value: profile.email },
@@ -189,6 +210,7 @@ function ProfileData({ profile }: { profile: UserProfile }) {
         />
         <DataSection
           title={t('profile.sections.billing')}
+          editTo={paths.contactData}
           items={[
             { label: t('profile.fields.invoiceEmail'), value: profile.invoice_email },
             { label: t('profile.fields.paymentMethod'), value: profile.forma_pago },
