@@ -2,6 +2,7 @@ import { contactDataFields, type TContactData, type TUserProfile } from '@portal
 import type { TContactChangesResponse } from '@portal/contract/admin-ingestion';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
+import { pageOf } from '../../lib/paging.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import { createCustomerRepository } from './repository.ts';
 
@@ -50,7 +51,7 @@ export function createCustomerService(db: Database) {
       const rows = await db.withTenant(tenantId, (sql) =>
         repository.listContactChanges(sql, { limit: query.limit + 1, before: query.before }),
       );
-      const page = rows.slice(0, query.limit);
+      const { page, nextCursor } = pageOf(rows, query.limit);
       return {
         changes: page.map((r) => ({
           id: r.id,
@@ -58,7 +59,7 @@ export function createCustomerService(db: Database) {
           changed: r.changed,
           changed_at: r.changed_at.toISOString(),
         })),
-        next_cursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+        next_cursor: nextCursor,
       };
     },
   };

@@ -31,6 +31,7 @@ import {
   createNotifications,
   createOrganisationNotifications,
 } from '../notifications/service.ts';
+import { pageOf } from '../../lib/paging.ts';
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 /** Stored invoices checked between two turns of the event loop (about 3 ms of work). */
@@ -325,7 +326,7 @@ export function createIngestionService({ db }: { db: Database }) {
           before: query.before,
         }),
       );
-      const page = rows.slice(0, query.limit);
+      const { page, nextCursor } = pageOf(rows, query.limit);
       return {
         requests: page.map((r) => ({
           request_id: r.id,
@@ -346,7 +347,7 @@ export function createIngestionService({ db }: { db: Database }) {
           created_at: r.created_at.toISOString(),
           reviewed_at: r.reviewed_at ? r.reviewed_at.toISOString() : null,
         })),
-        next_cursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+        next_cursor: nextCursor,
       };
     },
 

@@ -9,6 +9,7 @@ import type {
 } from '@portal/contract/admin-webhooks';
 import type { Database } from '../../db/database.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
+import { pageOf } from '../../lib/paging.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { WebhookTargetPolicy } from './address.ts';
 import {
@@ -137,14 +138,14 @@ export function createWebhookService(deps: {
           limit: query.limit + 1,
           before: query.before,
         });
-        const page = rows.slice(0, query.limit);
+        const { page, nextCursor } = pageOf(rows, query.limit);
         const attempts = await listAttempts(
           sql,
           page.map((r) => r.id),
         );
         return {
           events: page.map((row) => eventOf(row, attempts)),
-          next_cursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+          next_cursor: nextCursor,
         };
       });
     },
