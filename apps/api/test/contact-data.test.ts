@@ -198,4 +198,12 @@ describe.each(engines())('contact data the customer changes, on $name', (engine)
       shipping_city: 'Sevilla',
     });
   });
+
+  it('says whether the customer has a password (one who signs in only with Google has none)', async () => {
+    expect((await profile()).has_password).toBe(true);
+    await db.withTenant('demo', (sql) =>
+      sql.query("UPDATE customers SET password_hash = NULL WHERE email = 'segundo@demo.test'"),
+    );
+    expect((await profile(other)).has_password).toBe(false);
+  });
 });

@@ -183,6 +183,11 @@ export const ZUserProfile = z.object({
   invoice_email: z.string(),
   invoice_name: z.string(),
   forma_pago: z.string(),
+  /**
+   * Whether the customer has a password: one who only signs in with Google, Apple or Microsoft
+   * has none, and the profile offers to create one (by the e-mailed reset link) instead of a change.
+   */
+  has_password: z.boolean(),
 });
 export type TUserProfile = z.infer<typeof ZUserProfile>;
 

@@ -22,7 +22,8 @@ export function createCustomerRepository() {
         `SELECT name, last_name AS "lastName", code AS client_id,
                 to_char(entry_date, 'YYYY-MM-DD') AS entry_date, nif, address, city, country,
                 shipping_cp, shipping_province, shipping_city, shipping_country, shipping_address,
-                email, phone, contact_name, invoice_email, invoice_name, payment_method_label AS forma_pago
+                email, phone, contact_name, invoice_email, invoice_name, payment_method_label AS forma_pago,
+                password_hash IS NOT NULL AS has_password
            FROM customers
           WHERE tenant_id = ${tenant} AND id = $1 AND (id::text = $2 OR code = $2)`,
         [customerId, ref],

@@ -11,10 +11,22 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': 'application/json' },
   });
 
-function answer(response: () => Response) {
-  const fetchMock = vi.fn<typeof fetch>(async () => response());
+const isProfile = (url: unknown) => /\/user\/profile\//.test(String(url));
+
+/**
+ * `fetch` answering `response` to the change (and `hasPassword` to the profile the screen reads
+ * first); answers the calls other than the profile's.
+ */
+function answer(response: () => Response, hasPassword = true) {
+  const fetchMock = vi.fn<typeof fetch>(async (url) =>
+    isProfile(url) ? json(200, { has_password: hasPassword }) : response(),
+  );
   vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+  return {
+    get calls() {
+      return fetchMock.mock.calls.filter(([url]) => !isProfile(url));
+    },
+  };
 }
 
 beforeEach(() =>
@@ -45,7 +57,7 @@ describe('changing the password from the profile (review #13)', () => {
     expect(document.activeElement).toBe(current);
     expect(screen.getByText('La contraseña no puede contener tu correo electrónico')).toBeTruthy();
     expect(screen.getByText('Las contraseñas no coinciden')).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.calls).toEqual([]);
   });
 
   it('sends the three fields and says the other sessions ended', async () => {
@@ -58,7 +70,7 @@ describe('changing the password from the profile (review #13)', () => {
     expect(screen.getByRole('link', { name: 'Volver a mi perfil' }).getAttribute('href')).toBe(
       '/user-profile',
     );
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    const [url, init] = fetchMock.calls[0] ?? [];
     expect(String(url)).toMatch(/\/api\/1\.0\/change-password$/);
     expect(JSON.parse(String(init?.body))).toEqual({
       current_password: 'Demo1234!',
@@ -102,5 +114,18 @@ describe('changing the password from the profile (review #13)', () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByLabelText('Nueva contraseña')),
     );
+  });
+
+  it('offers a customer without a password the link that creates one, sent to their address', async () => {
+    const fetchMock = answer(() => json(202, { message: 'Sent if it exists' }), false);
+    await renderWithRouter(<ChangePasswordScreen />, { path: '/change-password' });
+    expect(await screen.findByRole('heading', { name: 'Crear una contraseña' })).toBeTruthy();
+    expect(screen.queryByLabelText('Contraseña actual')).toBeNull();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Enviarme el enlace' }));
+    expect(await screen.findByRole('status')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('ana@club.test');
+    const [url, init] = fetchMock.calls[0] ?? [];
+    expect(String(url)).toMatch(/\/api\/1\.0\/forgot-password$/);
+    expect(JSON.parse(String(init?.body))).toEqual({ email: 'ana@club.test' });
   });
 });

@@ -9,6 +9,8 @@ import { useAuth } from '@/lib/auth';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { changePassword } from '../api/change-password';
+import { requestPasswordReset } from '../api/forgot-password';
+import { hasPassword as fetchHasPassword } from '../api/has-password';
 import { type AuthMessage, changeErrorMessage, isPasswordRefusal } from '../error-messages';
 import { type FieldErrors, hasErrors, validateChange } from '../validation';
 import { SuccessMark } from './auth-icons';
@@ -48,6 +50,24 @@ export function ChangePasswordScreen() {
   useEffect(() => {
     if (done) titleRef.current?.focus();
   }, [done]);
+
+  // A customer who only signs in with Google, Apple or Microsoft has no password to change: they
+  // are offered the e-mailed link that creates one. Until the profile says so, the form shows.
+  const [withoutPassword, setWithoutPassword] = useState(false);
+  const userId = user?.id;
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    fetchHasPassword(userId).then(
+      (has) => {
+        if (live && has === false) setWithoutPassword(true);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
 
   const set = (field: Field) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -103,6 +123,8 @@ export function ChangePasswordScreen() {
     );
   }
 
+  if (withoutPassword) return <CreatePassword email={email} />;
+
   const wrongCurrent = failure?.key === 'wrongPassword';
   const weak = failure ? isPasswordRefusal(failure) : false;
   return (
@@ -154,6 +176,70 @@ export function ChangePasswordScreen() {
           {t('change.backToProfile')}
         </Link>
       </p>
+    </Page>
+  );
+}
+
+/** For a customer without a password: the reset link, sent to their own address, creates one. */
+function CreatePassword({ email }: { email: string }) {
+  const { t } = useTranslation('auth');
+  const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (state === 'sent' || state === 'failed') statusRef.current?.focus();
+  }, [state]);
+  const send = () => {
+    if (state === 'sending') return;
+    setState('sending');
+    requestPasswordReset(email).then(
+      () => setState('sent'),
+      () => setState('failed'),
+    );
+  };
+  return (
+    <Page width="form">
+      <h1 className={pageTitleClasses}>{t('change.noPassword.title')}</h1>
+      <div className={cn(cardClasses, 'mt-6 space-y-4 p-5 sm:p-6')}>
+        <p className="text-gray-700 dark:text-gray-300">
+          {t('change.noPassword.description', { email })}
+        </p>
+        {state === 'sent' ? (
+          <p
+            ref={statusRef}
+            tabIndex={-1}
+            role="status"
+            className="rounded-xl bg-green-50 p-3 text-sm font-medium text-green-900 ring-1 ring-green-200 focus:outline-none dark:bg-green-950/50 dark:text-green-100 dark:ring-green-900"
+          >
+            {t('change.noPassword.sent', { email })}
+          </p>
+        ) : (
+          <>
+            {state === 'failed' && (
+              <FormAlert>
+                <span ref={statusRef} tabIndex={-1} className="focus:outline-none">
+                  {t('change.noPassword.failed')}
+                </span>
+              </FormAlert>
+            )}
+            <form
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                send();
+              }}
+            >
+              <SubmitButton
+                busy={state === 'sending'}
+                label={t('change.noPassword.submit')}
+                busyLabel={t('recovery.submitting')}
+              />
+            </form>
+          </>
+        )}
+        <Link to={paths.userProfile} className={buttonClasses('secondary', 'min-h-12 w-full')}>
+          {t('change.backToProfile')}
+        </Link>
+      </div>
     </Page>
   );
 }

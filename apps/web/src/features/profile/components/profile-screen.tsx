@@ -53,7 +53,7 @@ export function ProfileScreen() {
           <ProfileSkeleton />
         )}
       </div>
-      <SignInSection />
+      <SignInSection hasPassword={profile.data?.has_password} />
       <AdditionalOptions />
     </div>
   );
@@ -239,7 +239,7 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
  * How the customer signs in: the password can be changed here (review #13), and the places where
  * they are signed in seen and ended (issue 24).
  */
-function SignInSection() {
+function SignInSection({ hasPassword }: { hasPassword: boolean | undefined }) {
   const { t } = useTranslation('auth');
   const { secondFactor, passkeys } = useVisualConfig();
   const headingId = useId();
@@ -249,9 +249,15 @@ function SignInSection() {
         {t('profile.sections.security')}
       </h2>
       <ul className="mt-2 divide-y divide-gray-200 dark:divide-gray-700">
-        <AccessRow note={t('profile.passwordNote')} to={paths.changePassword}>
-          {t('profile.changePassword')}
-        </AccessRow>
+        {hasPassword === false ? (
+          <AccessRow note={t('profile.createPasswordNote')} to={paths.changePassword}>
+            {t('profile.createPassword')}
+          </AccessRow>
+        ) : (
+          <AccessRow note={t('profile.passwordNote')} to={paths.changePassword}>
+            {t('profile.changePassword')}
+          </AccessRow>
+        )}
         {passkeys && (
           <AccessRow note={t('profile.passkeysNote')} to={paths.passkeys}>
             {t('profile.passkeys')}
