@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { startSmtp } from '../tools/test-smtp.ts';
 import { passwordField, signInWithForm } from './support/auth.ts';
-import { authTexts as t } from './support/texts.ts';
+import { authTexts as t, sessionsTexts } from './support/texts.ts';
 
 /**
  * The provider's whole integration, as a real client would run it (issue 10): a fresh embedded
@@ -248,4 +248,49 @@ test('a batch sent by the provider reaches the customer, who is invited and sees
   // 52,00 € + 21 % = 62,92 €, the one still to pay.
   await expect(page.getByText(/62,92\s*€/).first()).toBeVisible();
   await page.screenshot({ path: `${shots}provider-invoices-390.png`, fullPage: true });
+});
+
+test('the customer changes her sign-in e-mail: the new address confirms it, then she signs in with it', async ({
+  page,
+  browser,
+}) => {
+  // Serial after the test above: Marina has her password and the portal its mail server.
+  const password = 'Vela-y-remo-2026!';
+  const e = sessionsTexts.emailChange;
+  await signInWithForm(page, {
+    tenant: { id: tenant, origin },
+    email: 'marina@acme.test',
+    password,
+  });
+  await page.goto(`${origin}/user-profile`);
+  await page.getByRole('link', { name: t.profile.changeEmail }).click();
+  await page.getByLabel(e.newEmail).fill('marina.lopez@acme.test');
+  await passwordField(page, e.currentPassword).fill(password);
+  await page.getByRole('button', { name: e.submit }).click();
+  await expect(page.getByRole('heading', { level: 1, name: e.sentTitle })).toBeVisible();
+
+  // The current address is told; the new one gets the link, which asks for a click.
+  const notice = await smtp.waitFor('marina@acme.test', 30_000, 'email-change-notice');
+  expect(notice.raw).toContain('marina.lopez@acme.test');
+  const mail = await smtp.waitFor('marina.lopez@acme.test', 30_000, 'email-change');
+  const link = /(https?:\/\/[^\s"<>]+\/confirm-email\?token=[\w-]+)/.exec(mail.raw)?.[1];
+  if (!link) throw new Error(`no confirmation link in:\n${mail.raw.slice(0, 1500)}`);
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: e.confirmTitle })).toBeVisible();
+  await page.getByRole('button', { name: e.confirmButton }).click();
+  await expect(page.getByRole('heading', { level: 1, name: e.confirmedTitle })).toBeVisible();
+
+  // The link works once.
+  await page.goto(link);
+  await page.getByRole('button', { name: e.confirmButton }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+
+  // Another browser signs in with the new address.
+  const other = await (await browser.newContext({ locale: 'es-ES' })).newPage();
+  await signInWithForm(other, {
+    tenant: { id: tenant, origin },
+    email: 'marina.lopez@acme.test',
+    password,
+  });
+  await expect(other).toHaveURL(`${origin}/home`);
 });

@@ -46,6 +46,7 @@ type AuthTexts = {
   profile: {
     title: string;
     editContact: string;
+    changeEmail: string;
     changePassword: string;
     devices: string;
     twoFactor: string;
@@ -101,6 +102,16 @@ type ContactTexts = {
 
 /** e2e/devices.spec.ts: "Your devices" and the "was this you?" link. */
 type SessionsTexts = {
+  emailChange: Record<
+    | 'newEmail'
+    | 'currentPassword'
+    | 'submit'
+    | 'sentTitle'
+    | 'confirmTitle'
+    | 'confirmButton'
+    | 'confirmedTitle',
+    string
+  >;
   title: string;
   thisDevice: string;
   endLabel: string;

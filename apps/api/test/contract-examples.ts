@@ -82,6 +82,10 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         shipping_country: 'España',
       },
     },
+    requestEmailChange: {
+      body: { email: 'nuevo@demo.test', current_password: 'not-the-password' },
+    },
+    confirmEmailChange: { body: { token: 'not-a-token' } },
     invoices: { body: { ...range, page: '1', pending: true } },
     invoiceSummary: { body: range },
     invoice: { body: { invoice_id: 'F-0' } },

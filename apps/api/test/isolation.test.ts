@@ -121,6 +121,14 @@ const cases: Record<TRouteName, Case> = {
     kind: 'none',
     why: "changes only the token's own customer (contact-data.test.ts)",
   },
+  requestEmailChange: {
+    kind: 'none',
+    why: "changes only the token's own customer, and needs that customer's password (email-change.test.ts)",
+  },
+  confirmEmailChange: {
+    kind: 'none',
+    why: "another tenant's link is invalid_token, the e-mail stays (email-change.test.ts)",
+  },
   invoices: {
     kind: 'list',
     request: ['POST', '/invoices', range],

@@ -1,7 +1,7 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { languages } from './languages.ts';
-import { emailPattern, ZPage } from './common.ts';
+import { emailPattern, ZEmail, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 import { hasUnsafeText } from './input-safety.ts';
 import { isSpanishTaxId } from './tax-id.ts';
@@ -66,6 +66,25 @@ export const ZContactChange = z.object({
   changed_at: z.string(),
 });
 export type TContactChange = z.infer<typeof ZContactChange>;
+
+// ---- The sign-in e-mail, changed once the new address confirms it (issue 23, item 1) ----
+
+/** Hours the confirmation link sent to the new address works. */
+export const emailChangeHours = 24;
+
+export const ZEmailChangeRequest = z.strictObject({
+  email: ZEmail,
+  /** The customer's password; empty for one who only signs in with Google, Apple or Microsoft. */
+  current_password: z.string(FieldError.invalidType).max(1024, FieldError.tooLong).default(''),
+});
+export type TEmailChangeRequest = z.input<typeof ZEmailChangeRequest>;
+/** Where the confirmation link went: the sign-in e-mail does not change until it is opened. */
+export const ZEmailChangeStarted = z.object({ email: z.string() });
+
+export const ZEmailChangeConfirm = z.strictObject({
+  token: z.string(FieldError.required).min(1, FieldError.required).max(200, FieldError.tooLong),
+});
+export const ZEmailChangeConfirmed = z.object({ email: z.string() });
 
 // ---- Payment methods (spec §2 "Payment methods" and the add/view screens) ----
 

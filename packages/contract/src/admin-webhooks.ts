@@ -53,6 +53,8 @@ export const ZWebhookEventType = z.enum([
   'payment_method.request_created',
   /** The customer changed their telephone, invoice e-mail or postal address in the portal. */
   'customer.contact_updated',
+  /** The customer's sign-in e-mail changed, confirmed from the new address. */
+  'customer.email_changed',
   'ping',
 ]);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

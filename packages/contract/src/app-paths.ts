@@ -18,6 +18,8 @@ export const appPaths = {
   myActivity: '/mi-actividad',
   userProfile: '/user-profile',
   contactData: '/user-profile/contact-data',
+  changeEmail: '/change-email',
+  confirmEmail: '/confirm-email',
   changePassword: '/change-password',
   devices: '/devices',
   twoFactor: '/two-factor',

@@ -27,6 +27,8 @@ export const ErrorCode = {
   signInFailed: 'sign_in_failed',
   /** A sign-in link past its time (issue 24): ask for a new one. */
   signInLinkExpired: 'sign_in_link_expired',
+  /** The link that confirms a new sign-in e-mail is past its 24 hours: ask for the change again. */
+  emailChangeExpired: 'email_change_expired',
   /** The step between the password (or link) and the code expired or took too many codes. */
   challengeExpired: 'sign_in_challenge_expired',
   /** The tenant requires a second factor: it cannot be turned off. */

@@ -55,6 +55,8 @@ export const routePaths = {
   endSessionByLink: { method: 'POST', path: '/sessions/end-by-link', auth: 'public' },
   userProfile: { method: 'GET', path: '/user/profile/:id', auth: 'bearer' },
   updateContactData: { method: 'PUT', path: '/user/contact-data', auth: 'bearer' },
+  requestEmailChange: { method: 'POST', path: '/user/email-change', auth: 'bearer' },
+  confirmEmailChange: { method: 'POST', path: '/user/email-change/confirm', auth: 'public' },
   invoices: { method: 'POST', path: '/invoices', auth: 'bearer' },
   invoiceSummary: { method: 'POST', path: '/invoices/summary', auth: 'bearer' },
   invoice: { method: 'POST', path: '/invoice', auth: 'bearer' },

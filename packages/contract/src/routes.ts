@@ -194,6 +194,20 @@ export const routes = {
     body: account.ZContactData,
     response: auth.ZUserProfile,
   },
+  requestEmailChange: {
+    ...routePaths.requestEmailChange,
+    summary:
+      'Change the sign-in e-mail: a confirmation link goes to the new address, a notice to the current one',
+    body: account.ZEmailChangeRequest,
+    response: account.ZEmailChangeStarted,
+    status: 202,
+  },
+  confirmEmailChange: {
+    ...routePaths.confirmEmailChange,
+    summary: "The new address's link: the sign-in e-mail becomes it (single use, 24 hours)",
+    body: account.ZEmailChangeConfirm,
+    response: account.ZEmailChangeConfirmed,
+  },
   invoices: {
     ...routePaths.invoices,
     summary: 'A page of invoices, newest first',

@@ -65,6 +65,10 @@ export const routes: RouteObject[] = [
             path: paths.endSessionLink,
             lazy: withTexts('sessions', () => import('./routes/end-session-link')),
           },
+          {
+            path: paths.confirmEmail,
+            lazy: withTexts('sessions', () => import('./routes/confirm-email')),
+          },
         ],
       },
       {
@@ -115,6 +119,11 @@ export const routes: RouteObject[] = [
                 path: paths.changePassword,
                 handle: { backTo: paths.userProfile } satisfies RouteHandle,
                 lazy: () => import('./routes/change-password'),
+              },
+              {
+                path: paths.changeEmail,
+                handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                lazy: withTexts('sessions', () => import('./routes/change-email')),
               },
               {
                 // Screens of server data (invoices, payments, home): react-query's provider comes

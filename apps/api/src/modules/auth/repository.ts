@@ -285,6 +285,52 @@ export function createAuthRepository() {
       );
     },
 
+    /** A change of the sign-in e-mail waiting for the new address (migration 020). */
+    async insertEmailChange(
+      sql: Sql,
+      row: { customerId: string; newEmail: string; tokenHash: Buffer; expiresAt: Date },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO email_changes (tenant_id, customer_id, new_email, token_hash, expires_at)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4)`,
+        [row.customerId, row.newEmail, row.tokenHash, row.expiresAt],
+      );
+    },
+    /** Spends the change of this token, once: answers it (expired or not), or undefined. */
+    async spendEmailChange(
+      sql: Sql,
+      tokenHash: Buffer,
+    ): Promise<{ customer_id: string; new_email: string; expires_at: Date } | undefined> {
+      const rows = await sql.query<{ customer_id: string; new_email: string; expires_at: Date }>(
+        `UPDATE email_changes SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1 AND used_at IS NULL
+          RETURNING customer_id, new_email, expires_at`,
+        [tokenHash],
+      );
+      return rows[0];
+    },
+    /** The customer's other changes waiting: spent once one is confirmed (or the e-mail taken). */
+    async spendEmailChangesOf(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `UPDATE email_changes SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND used_at IS NULL`,
+        [customerId],
+      );
+    },
+    /** The sign-in e-mail; false when another customer of the tenant has it already. */
+    async setEmail(sql: Sql, customerId: string, email: string): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE customers SET email = $2, updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1
+            AND NOT EXISTS (SELECT 1 FROM customers o
+                             WHERE o.tenant_id = current_setting('app.tenant_id')
+                               AND lower(o.email) = lower($2) AND o.id <> $1)
+          RETURNING id`,
+        [customerId, email],
+      );
+      return rows.length > 0;
+    },
+
     async insertSignInLink(
       sql: Sql,
       row: {

@@ -37,6 +37,7 @@ const describePasskeyDevice = (userAgent: string | undefined): string => {
 };
 import { createResetMailer } from './reset-mail.ts';
 import { createSignInLinkMailer } from './sign-in-link-mail.ts';
+import { createEmailChangeMailer } from './email-change-mail.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
 import { createSecondFactor, type Challenge } from './second-factor.ts';
 import { createPasskeys, relyingPartyOf } from './passkeys.ts';
@@ -65,6 +66,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     sendPasswordChangedMail: createPasswordChangedMailer(ctx.db, ctx.mailer),
     sendNewDeviceMail: createNewDeviceMailer(ctx.db, ctx.mailer),
     sendSignInLinkMail: createSignInLinkMailer(ctx.db, ctx.mailer),
+    sendEmailChangeMails: createEmailChangeMailer(ctx.db, ctx.mailer),
     secondFactor,
     onBackgroundError: (error) => app.log.error({ err: error }, 'an account e-mail failed'),
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
@@ -210,6 +212,17 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
       return { message: 'Password changed' };
     },
     { preValidation: [ctx.requireCustomer] },
+  );
+
+  // The sign-in e-mail (issue 23): changed once the new address confirms it with its link.
+  route(
+    app,
+    routes.requestEmailChange,
+    async ({ request, body }) => service.requestEmailChange(customerOf(request), body),
+    { preValidation: [ctx.requireCustomer] },
+  );
+  route(app, routes.confirmEmailChange, async ({ request, body }) =>
+    service.confirmEmailChange(request.tenant.id, body.token, request.ip),
   );
 
   // "Your devices" (issue 24): where the customer is signed in, and ending those sessions.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  emailChangeHours,
   ErrorCode,
   FieldError,
   type TAuthUser,
@@ -20,6 +21,7 @@ import {
 } from './passwords.ts';
 import type { VerifiedPerson } from './oidc.ts';
 import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
+import { webhookEvents } from '../webhooks/events.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
 import { describeDevice, networkOf, type DeviceDescription } from './device.ts';
 import type { Challenge, SecondFactor } from './second-factor.ts';
@@ -51,6 +53,9 @@ export const limits = {
   redeemLinkPerIp: [30, 15 * 60],
   // Guessing a "was this you?" link: its 256 bits make it hopeless; this keeps the table quiet.
   endLinkPerIp: [20, 15 * 60],
+  // A change of the sign-in e-mail sends two e-mails: a few an hour per account.
+  emailChangePerAccount: [5, 60 * 60],
+  confirmEmailPerIp: [30, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
 
 /**
@@ -128,6 +133,15 @@ export type AuthServiceDeps = {
     token: string;
     minutes: number;
   }) => Promise<void>;
+  /** The confirmation link to a new sign-in e-mail and the notice to the current one. */
+  sendEmailChangeMails?: (input: {
+    tenantId: string;
+    customer: CustomerAuthRow;
+    newEmail: string;
+    token: string;
+    hours: number;
+    at: Date;
+  }) => Promise<void>;
   /** "Was this you?": a sign-in from a browser the customer never used (new-device-mail.ts). */
   sendNewDeviceMail?: (input: {
     tenantId: string;
@@ -155,6 +169,7 @@ export function createAuthService({
   sendPasswordChangedMail,
   sendNewDeviceMail,
   sendSignInLinkMail,
+  sendEmailChangeMails,
   secondFactor,
   onBackgroundError,
   limitScale,
@@ -642,6 +657,86 @@ export function createAuthService({
       await revocations.revoked(tenantId, ended);
       // The owner hears of it, whoever changed it; a failed e-mail does not undo the change.
       sendPasswordChangedMail?.({ tenantId, customer, at: new Date() }).catch(onBackgroundError);
+    },
+
+    /**
+     * A change of the sign-in e-mail (issue 23): the password proves it is the owner (a customer
+     * who only signs in with Google, Apple or Microsoft has none to give); the new address must
+     * confirm with its link before anything changes, and the current one hears of the request.
+     */
+    async requestEmailChange(
+      who: { tenantId: string; customerId: string },
+      input: { email: string; current_password: string },
+    ): Promise<{ email: string }> {
+      const { tenantId, customerId } = who;
+      await enforce(`email-change:acct:${tenantId}:${customerId}`, limits.emailChangePerAccount);
+      const newEmail = input.email.trim();
+      const customer = await db.withTenant(tenantId, (sql) =>
+        repository.findCustomerById(sql, customerId),
+      );
+      if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+      if (customer.password_hash) {
+        const ok = await passwordGate.run(() =>
+          verifyPassword(customer.password_hash, input.current_password),
+        );
+        if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
+      }
+      if (newEmail.toLowerCase() === customer.email.toLowerCase())
+        throw new FieldValidationError({ email: [FieldError.invalidValue] });
+      const token = newOpaqueToken();
+      const taken = await db.withTenant(tenantId, async (sql) => {
+        if (await repository.findCustomerByEmail(sql, newEmail)) return true;
+        await repository.insertEmailChange(sql, {
+          customerId,
+          newEmail,
+          tokenHash: hashToken(token),
+          expiresAt: new Date(Date.now() + emailChangeHours * 3_600_000),
+        });
+        return false;
+      });
+      if (taken) throw new FieldValidationError({ email: [FieldError.emailTaken] });
+      await sendEmailChangeMails?.({
+        tenantId,
+        customer,
+        newEmail,
+        token,
+        hours: emailChangeHours,
+        at: new Date(),
+      });
+      return { email: newEmail };
+    },
+
+    /** The new address's link: the sign-in e-mail becomes it, once, within its 24 hours. */
+    async confirmEmailChange(
+      tenantId: string,
+      token: string,
+      ip: string,
+    ): Promise<{ email: string }> {
+      await enforce(`confirm-email:ip:${tenantId}:${ip}`, limits.confirmEmailPerIp);
+      const outcome = await db
+        .withTenant(tenantId, async (sql) => {
+          const row = await repository.spendEmailChange(sql, hashToken(token));
+          if (!row) return 'invalid' as const;
+          if (row.expires_at.getTime() <= Date.now()) return 'expired' as const;
+          const customer = await repository.findCustomerById(sql, row.customer_id);
+          if (!customer) return 'invalid' as const;
+          if (!(await repository.setEmail(sql, customer.id, row.new_email)))
+            return 'taken' as const;
+          await repository.spendEmailChangesOf(sql, customer.id);
+          await webhookEvents.customerEmailChanged(sql, customer.id, customer.email);
+          return { email: row.new_email };
+        })
+        .catch((error: unknown) => {
+          // Two customers confirming the same address at once: the index refuses the second.
+          if ((error as { code?: string }).code === '23505') return 'taken' as const;
+          throw error;
+        });
+      if (outcome === 'invalid')
+        throw new FieldValidationError({ token: [FieldError.invalidToken] });
+      if (outcome === 'expired')
+        throw new AppError(400, ErrorCode.emailChangeExpired, 'E-mail change link expired');
+      if (outcome === 'taken') throw new FieldValidationError({ email: [FieldError.emailTaken] });
+      return outcome;
     },
 
     async resetPassword(

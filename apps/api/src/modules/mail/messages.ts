@@ -35,6 +35,19 @@ export const mailMessages = {
     signInLinkButton: 'Entrar en mi cuenta',
     signInLinkExpiry: 'El enlace caduca en {minutes} minutos y solo se puede usar una vez.',
     signInLinkIgnore: 'Si no lo has pedido tú, ignora este mensaje: nadie entrará sin este enlace.',
+    emailChangeSubject: 'Confirma tu nuevo correo de acceso',
+    emailChangeHeading: 'Confirma tu nuevo correo',
+    emailChangeIntro:
+      'Has pedido entrar en la oficina online con esta dirección en lugar de {old}. Confírmalo con el botón.',
+    emailChangeButton: 'Confirmar este correo',
+    emailChangeExpiry: 'El enlace caduca en {hours} horas y solo se puede usar una vez.',
+    emailChangeIgnore: 'Si no lo has pedido tú, ignora este mensaje: nada cambiará.',
+    emailNoticeSubject: 'Se ha pedido cambiar tu correo de acceso',
+    emailNoticeHeading: 'Cambio de correo de acceso',
+    emailNoticeIntro:
+      'El {when} (hora de Madrid) se pidió que tu cuenta de la oficina online use {new} para entrar. El cambio se hará cuando se confirme desde esa dirección.',
+    emailNoticeIfNotYou:
+      'Si no has sido tú, cambia tu contraseña ahora y avisa a la organización: alguien podría estar usando tu cuenta.',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -70,6 +83,20 @@ export const mailMessages = {
     signInLinkExpiry: "L'enllaç caduca en {minutes} minuts i només es pot fer servir una vegada.",
     signInLinkIgnore:
       'Si no ho has demanat tu, ignora aquest missatge: ningú no entrarà sense aquest enllaç.',
+    emailChangeSubject: "Confirma el teu nou correu d'accés",
+    emailChangeHeading: 'Confirma el teu nou correu',
+    emailChangeIntro:
+      "Has demanat entrar a l'oficina en línia amb aquesta adreça en lloc de {old}. Confirma-ho amb el botó.",
+    emailChangeButton: 'Confirma aquest correu',
+    emailChangeExpiry:
+      "L'enllaç caduca d'aquí a {hours} hores i només es pot fer servir una vegada.",
+    emailChangeIgnore: 'Si no ho has demanat tu, ignora aquest missatge: no canviarà res.',
+    emailNoticeSubject: "S'ha demanat canviar el teu correu d'accés",
+    emailNoticeHeading: "Canvi de correu d'accés",
+    emailNoticeIntro:
+      "El {when} (hora de Madrid) es va demanar que el teu compte de l'oficina en línia faci servir {new} per entrar. El canvi es farà quan es confirmi des d'aquella adreça.",
+    emailNoticeIfNotYou:
+      "Si no has estat tu, canvia la contrasenya ara i avisa l'organització: algú podria estar fent servir el teu compte.",
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -102,6 +129,19 @@ export const mailMessages = {
     signInLinkExpiry: 'The link expires in {minutes} minutes and can be used only once.',
     signInLinkIgnore:
       'If you did not ask for this, ignore this message: nobody signs in without this link.',
+    emailChangeSubject: 'Confirm your new sign-in email',
+    emailChangeHeading: 'Confirm your new email',
+    emailChangeIntro:
+      'You asked to sign in to the online office with this address instead of {old}. Confirm it with the button.',
+    emailChangeButton: 'Confirm this email',
+    emailChangeExpiry: 'The link expires in {hours} hours and works only once.',
+    emailChangeIgnore: 'If you did not ask for this, ignore this message: nothing will change.',
+    emailNoticeSubject: 'A change of your sign-in email was requested',
+    emailNoticeHeading: 'Change of sign-in email',
+    emailNoticeIntro:
+      'On {when} (Madrid time) it was requested that your online office account use {new} to sign in. The change happens once it is confirmed from that address.',
+    emailNoticeIfNotYou:
+      'If it was not you, change your password now and tell the organisation: someone may be using your account.',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -136,6 +176,19 @@ export const mailMessages = {
       'Estekak {minutes} minututan iraungitzen du, eta behin bakarrik erabil daiteke.',
     signInLinkIgnore:
       'Zuk eskatu ez baduzu, ez egin kasurik mezu honi: inor ez da sartuko esteka hau gabe.',
+    emailChangeSubject: 'Berretsi sartzeko helbide elektroniko berria',
+    emailChangeHeading: 'Berretsi helbide berria',
+    emailChangeIntro:
+      'Lineako bulegoan helbide honekin sartzea eskatu duzu, {old} helbidearen ordez. Berretsi botoiarekin.',
+    emailChangeButton: 'Berretsi helbide hau',
+    emailChangeExpiry: 'Esteka {hours} ordu barru iraungiko da, eta behin bakarrik erabil daiteke.',
+    emailChangeIgnore: 'Zuk eskatu ez baduzu, ez egin kasurik mezu honi: ez da ezer aldatuko.',
+    emailNoticeSubject: 'Sartzeko helbide elektronikoa aldatzeko eskaera',
+    emailNoticeHeading: 'Sartzeko helbidearen aldaketa',
+    emailNoticeIntro:
+      '{when} (Madrilgo ordua) zure lineako bulegoko kontuak {new} helbidea erabiltzeko eskatu zen sartzeko. Aldaketa helbide horretatik berresten denean egingo da.',
+    emailNoticeIfNotYou:
+      'Zu izan ez bazara, aldatu pasahitza orain eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari izan daiteke.',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;

@@ -1,6 +1,7 @@
 import type { SqlQuery } from '../../db/database.ts';
 import {
   insertContactUpdatedEvent,
+  insertEmailChangedEvent,
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
@@ -23,4 +24,7 @@ export const webhookEvents = {
   /** A customer changed their telephone, invoice e-mail or postal address (customers module). */
   customerContactUpdated: (sql: SqlQuery, changeId: string) =>
     insertContactUpdatedEvent(sql, changeId),
+  /** A customer's sign-in e-mail changed (auth module), confirmed from the new address. */
+  customerEmailChanged: (sql: SqlQuery, customerId: string, previousEmail: string) =>
+    insertEmailChangedEvent(sql, customerId, previousEmail),
 };

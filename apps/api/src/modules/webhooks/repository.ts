@@ -281,6 +281,27 @@ export async function insertContactUpdatedEvent(sql: SqlQuery, changeId: string)
   );
 }
 
+/** customer.email_changed: the sign-in e-mail, confirmed from the new address. */
+export async function insertEmailChangedEvent(
+  sql: SqlQuery,
+  customerId: string,
+  previousEmail: string,
+): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT 'customer.email_changed'::text AS type,
+            jsonb_build_object(
+              'customer_code', c.code,
+              'email', c.email,
+              'previous_email', $2::text,
+              'changed_at', now()
+            ) AS payload
+       FROM customers c
+      WHERE c.tenant_id = ${tenant} AND c.id = $1`,
+    [customerId, previousEmail],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

@@ -241,6 +241,7 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
  */
 function SignInSection({ hasPassword }: { hasPassword: boolean | undefined }) {
   const { t } = useTranslation('auth');
+  const { user } = useAuth();
   const { secondFactor, passkeys } = useVisualConfig();
   const headingId = useId();
   return (
@@ -258,6 +259,12 @@ function SignInSection({ hasPassword }: { hasPassword: boolean | undefined }) {
             {t('profile.changePassword')}
           </AccessRow>
         )}
+        <AccessRow
+          note={t('profile.changeEmailNote', { email: user?.email ?? '' })}
+          to={paths.changeEmail}
+        >
+          {t('profile.changeEmail')}
+        </AccessRow>
         {passkeys && (
           <AccessRow note={t('profile.passkeysNote')} to={paths.passkeys}>
             {t('profile.passkeys')}

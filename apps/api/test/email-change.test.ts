@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
+import { engines } from './engines.ts';
+import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import { signedIn } from './session.ts';
+
+const tokenIn = (raw: string): string => {
+  const token = /\/confirm-email\?token=([\w-]+)/.exec(raw)?.[1];
+  if (!token) throw new Error(`no confirmation link in:\n${raw.slice(0, 1200)}`);
+  return token;
+};
+
+/**
+ * Issue 23, item 1: changing the sign-in e-mail confirms the new address first. The password is
+ * asked; the link goes to the new address and works once, for 24 hours, on its tenant only; the
+ * current address is told; nothing changes until the link is opened.
+ */
+describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
+  let env: MailingApp;
+  let app: FastifyInstance;
+  let me: Awaited<ReturnType<typeof signedIn>>;
+
+  beforeAll(async () => {
+    env = await openMailingApp(engine);
+    app = env.app;
+    me = await signedIn(app, 'demo');
+  });
+  afterAll(async () => env.close());
+
+  const request = (body: object, who = me, tenant = 'demo') =>
+    app.inject({
+      method: 'POST',
+      url: `/${tenant}/api/1.0/user/email-change`,
+      headers: { authorization: `Bearer ${who.token}` },
+      payload: body,
+    });
+  const confirm = (token: string, tenant = 'demo') =>
+    app.inject({
+      method: 'POST',
+      url: `/${tenant}/api/1.0/user/email-change/confirm`,
+      payload: { token },
+    });
+  const login = (email: string, tenant = 'demo') =>
+    app.inject({
+      method: 'POST',
+      url: `/${tenant}/api/1.0/login`,
+      payload: { email, password: demoPassword },
+      remoteAddress: `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    });
+
+  it('asks for the password, refuses the same or a taken address, and changes nothing then', async () => {
+    const wrong = await request({ email: 'nueva@demo.test', current_password: 'no-es-esta' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json<{ errors: Record<string, string[]> }>().errors.current_password).toEqual([
+      'wrong_password',
+    ]);
+    const same = await request({ email: demoEmail.toUpperCase(), current_password: demoPassword });
+    expect(same.json<{ errors: Record<string, string[]> }>().errors.email).toEqual([
+      'invalid_value',
+    ]);
+    const taken = await request({ email: secondEmail, current_password: demoPassword });
+    expect(taken.json<{ errors: Record<string, string[]> }>().errors.email).toEqual([
+      'email_taken',
+    ]);
+    const bad = await request({ email: 'no-es-un-correo', current_password: demoPassword });
+    expect(bad.statusCode).toBe(422);
+    expect((await login(demoEmail)).statusCode).toBe(200);
+  });
+
+  it('sends the link to the new address and a notice to the current one; the link changes it once', async () => {
+    const res = await request({
+      email: 'nueva.direccion@demo.test',
+      current_password: demoPassword,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ email: 'nueva.direccion@demo.test' });
+    const link = await env.smtp.waitFor('nueva.direccion@demo.test', 10_000, 'email-change');
+    const notice = await env.smtp.waitFor(demoEmail, 10_000, 'email-change-notice');
+    expect(notice.raw).toContain('nueva.direccion@demo.test');
+    // The notice carries nothing that changes or opens the account.
+    expect(notice.raw).not.toMatch(/token=/);
+    // Nothing changed yet.
+    expect((await login(demoEmail)).statusCode).toBe(200);
+
+    const token = tokenIn(link.raw);
+    // Another tenant's portal does not know the link.
+    const elsewhere = await confirm(token, '1');
+    expect(elsewhere.statusCode).toBe(422);
+    const done = await confirm(token);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ email: 'nueva.direccion@demo.test' });
+    expect((await login('nueva.direccion@demo.test')).statusCode).toBe(200);
+    expect((await login(demoEmail)).statusCode).toBe(401);
+    // Once only.
+    const again = await confirm(token);
+    expect(again.statusCode).toBe(422);
+    expect(again.json<{ errors: Record<string, string[]> }>().errors.token).toEqual([
+      'invalid_token',
+    ]);
+  });
+
+  it('refuses an expired link and a made-up one', async () => {
+    const res = await request({ email: demoEmail, current_password: demoPassword });
+    expect(res.statusCode, res.body).toBe(202);
+    const token = tokenIn((await env.smtp.waitFor(demoEmail, 10_000, 'email-change')).raw);
+    await env.db.withTenant('demo', (sql) =>
+      sql.query(
+        "UPDATE email_changes SET expires_at = now() - interval '1 minute' WHERE used_at IS NULL",
+      ),
+    );
+    const expired = await confirm(token);
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json<{ code: string }>().code).toBe('email_change_expired');
+    expect((await confirm('x'.repeat(43))).statusCode).toBe(422);
+    expect((await login('nueva.direccion@demo.test')).statusCode).toBe(200);
+  });
+
+  it('needs a signed-in customer to ask', async () => {
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/user/email-change',
+      payload: { email: 'x@demo.test', current_password: demoPassword },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
