@@ -11,8 +11,8 @@ import { useAuth } from '@/lib/auth';
 import { useTranslation } from '@/lib/use-translation';
 import { cn } from '@/utils/cn';
 import { requestEmailChange } from '../api/email-change';
-import { hasPassword as fetchHasPassword } from '../api/has-password';
-import { SuccessMark } from './auth-icons';
+import { DonePage } from './done-page';
+import { useWithoutPassword } from './use-without-password';
 import { FormAlert, PasswordField, SubmitButton } from './form-fields';
 
 type Errors = { email?: string; password?: string };
@@ -33,25 +33,11 @@ export function ChangeEmailScreen() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [withoutPassword, setWithoutPassword] = useState(false);
+  const withoutPassword = useWithoutPassword();
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
 
-  const userId = user?.id;
-  useEffect(() => {
-    if (!userId) return;
-    let live = true;
-    fetchHasPassword(userId).then(
-      (has) => {
-        if (live && has === false) setWithoutPassword(true);
-      },
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [userId]);
   useEffect(() => {
     if (sentTo) titleRef.current?.focus();
   }, [sentTo]);
@@ -101,27 +87,12 @@ export function ChangeEmailScreen() {
 
   if (sentTo) {
     return (
-      <Page width="message">
-        <div className={cn(cardClasses, 'mt-6 flex flex-col items-center p-6 text-center')}>
-          <SuccessMark />
-          <h1
-            ref={titleRef}
-            tabIndex={-1}
-            className="mt-4 text-xl font-bold text-gray-900 focus:outline-none dark:text-gray-50"
-          >
-            {t('emailChange.sentTitle')}
-          </h1>
-          <p className="mt-2 break-words text-gray-700 dark:text-gray-300">
-            {t('emailChange.sent', { email: sentTo, current })}
-          </p>
-          <Link
-            to={paths.userProfile}
-            className={buttonClasses('primary', 'mt-6 min-h-12 w-full text-base')}
-          >
-            {t('emailChange.back')}
-          </Link>
-        </div>
-      </Page>
+      <DonePage
+        title={t('emailChange.sentTitle')}
+        titleRef={titleRef}
+        text={t('emailChange.sent', { email: sentTo, current })}
+        backLabel={t('emailChange.back')}
+      />
     );
   }
 

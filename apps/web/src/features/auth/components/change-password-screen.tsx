@@ -10,10 +10,10 @@ import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { changePassword } from '../api/change-password';
 import { requestPasswordReset } from '../api/forgot-password';
-import { hasPassword as fetchHasPassword } from '../api/has-password';
+import { DonePage } from './done-page';
+import { useWithoutPassword } from './use-without-password';
 import { type AuthMessage, changeErrorMessage, isPasswordRefusal } from '../error-messages';
 import { type FieldErrors, hasErrors, validateChange } from '../validation';
-import { SuccessMark } from './auth-icons';
 import { FormAlert, PasswordField, SubmitButton, textLinkClasses } from './form-fields';
 import { NewPasswordFields } from './new-password-fields';
 import { useAuthTexts } from './use-auth-texts';
@@ -52,22 +52,8 @@ export function ChangePasswordScreen() {
   }, [done]);
 
   // A customer who only signs in with Google, Apple or Microsoft has no password to change: they
-  // are offered the e-mailed link that creates one. Until the profile says so, the form shows.
-  const [withoutPassword, setWithoutPassword] = useState(false);
-  const userId = user?.id;
-  useEffect(() => {
-    if (!userId) return;
-    let live = true;
-    fetchHasPassword(userId).then(
-      (has) => {
-        if (live && has === false) setWithoutPassword(true);
-      },
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [userId]);
+  // are offered the e-mailed link that creates one.
+  const withoutPassword = useWithoutPassword();
 
   const set = (field: Field) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -101,25 +87,12 @@ export function ChangePasswordScreen() {
 
   if (done) {
     return (
-      <Page width="message">
-        <div className={cn(cardClasses, 'mt-6 flex flex-col items-center p-6 text-center')}>
-          <SuccessMark />
-          <h1
-            ref={titleRef}
-            tabIndex={-1}
-            className="mt-4 text-xl font-bold text-gray-900 focus:outline-none dark:text-gray-50"
-          >
-            {t('change.successTitle')}
-          </h1>
-          <p className="mt-2 text-gray-700 dark:text-gray-300">{t('change.successDescription')}</p>
-          <Link
-            to={paths.userProfile}
-            className={buttonClasses('primary', 'mt-6 min-h-12 w-full text-base')}
-          >
-            {t('change.backToProfile')}
-          </Link>
-        </div>
-      </Page>
+      <DonePage
+        title={t('change.successTitle')}
+        titleRef={titleRef}
+        text={t('change.successDescription')}
+        backLabel={t('change.backToProfile')}
+      />
     );
   }
 
