@@ -386,7 +386,7 @@ function entryOf(packages: readonly string[]): string {
 /**
  * The floor of the shell: the libraries of the first chunk bundled for production with esbuild,
  * with exactly the imports the app's source makes of them, minified and brotli-compressed. What
- * they cost before any line of the app. (The translations are the app's own since decision 030:
+ * they cost before the first line of the app. (The translations are the app's own since decision 030:
  * lib/i18n.ts, about 2 KiB, counted with the app.)
  */
 async function librarySizes(): Promise<Record<string, number>> {

@@ -61,7 +61,7 @@ export function useTranslation<const N extends Namespaces = 'common'>(
     translate(texts, namespaces, key, values);
   const language = toLanguage(texts.language);
   return {
-    // i18next's types give each key's check; the lookup takes any string at run time.
+    // i18next's types give each key's check; the lookup takes every string at run time.
     t: lookup as unknown as TFunction<N>,
     i18n: { language, resolvedLanguage: language, t: i18n.t },
     ready: pending === undefined,

@@ -8,7 +8,7 @@ import { appPaths } from '@portal/contract/app-paths';
 /**
  * A change of the sign-in e-mail (issue 23): the confirmation link to the new address, and a
  * notice to the current one, which says what was asked and what to do if it was not the owner.
- * The link changes the account's identity: it is never logged, in any mode.
+ * The link changes the account's identity: it is never logged, in every mode.
  */
 export function createEmailChangeMailer(db: Database, mailer: Mailer) {
   return async ({
