@@ -137,6 +137,29 @@ describe.each(engines())('what the server logs on $name', (engine) => {
     await expectNowhere([token, link]);
   });
 
+  it('logs no link that confirms a new sign-in e-mail, also when it is opened and used', async () => {
+    const me = await signedIn(app, 'demo', secondEmail);
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/user/email-change',
+      headers: { authorization: `Bearer ${me.token}` },
+      payload: { email: 'segundo.nuevo@demo.test', current_password: demoPassword },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const raw = (await smtp.waitFor('segundo.nuevo@demo.test', 10_000, 'email-change')).raw;
+    const link = /(http:\/\/[^\s"<>]+\/confirm-email\?token=[\w-]+)/.exec(raw)?.[1] ?? '';
+    const token = new URL(link).searchParams.get('token') ?? '';
+    await app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/user/email-change/confirm',
+      payload: { token },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(logged()).toContain('/confirm-email?token=[redacted]');
+    await expectNowhere([token, link]);
+  });
+
   it('logs no invitation token or link', async () => {
     const { key } = await db.withTenant('demo', (sql) => createApiKey(sql, 'logs test'));
     const email = 'invited.logs@ingestion.test';

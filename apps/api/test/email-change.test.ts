@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
-import { engines } from './engines.ts';
+import { buildTestApp, engines } from './engines.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
 
@@ -123,5 +123,25 @@ describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
       payload: { email: 'x@demo.test', current_password: demoPassword },
     });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('says so with a 503, and changes nothing, when the e-mail cannot be sent', async () => {
+    const down = await buildTestApp(env.db, {
+      PUBLIC_URL: 'http://localhost:3000',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+    });
+    try {
+      const who = await signedIn(down, 'demo', secondEmail);
+      const res = await down.inject({
+        method: 'POST',
+        url: '/demo/api/1.0/user/email-change',
+        headers: { authorization: `Bearer ${who.token}` },
+        payload: { email: 'segundo.otro@demo.test', current_password: demoPassword },
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect((await login(secondEmail)).statusCode).toBe(200);
+    } finally {
+      await down.close();
+    }
   });
 });

@@ -695,14 +695,23 @@ export function createAuthService({
         return false;
       });
       if (taken) throw new FieldValidationError({ email: [FieldError.emailTaken] });
-      await sendEmailChangeMails?.({
-        tenantId,
-        customer,
-        newEmail,
-        token,
-        hours: emailChangeHours,
-        at: new Date(),
-      });
+      try {
+        await sendEmailChangeMails?.({
+          tenantId,
+          customer,
+          newEmail,
+          token,
+          hours: emailChangeHours,
+          at: new Date(),
+        });
+      } catch (error) {
+        // The customer is told to try again (nothing changed: the link that was not sent is
+        // never known to anyone); the operator sees why in the log.
+        onBackgroundError(error);
+        throw new AppError(503, ErrorCode.unavailable, 'The e-mail could not be sent', {
+          'retry-after': '60',
+        });
+      }
       return { email: newEmail };
     },
 
