@@ -136,6 +136,19 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         acceptPrivacy: true,
       },
     },
+    fiscalDataRequests: {},
+    requestFiscalDataChange: {
+      body: {
+        invoice_name: 'Soler Vidal Consultoria SL',
+        nif: 'B12345674',
+        address: 'Carrer Major 12',
+        city: 'Girona',
+        country: 'España',
+        comment: 'Facturad a la sociedad',
+      },
+    },
+    withdrawFiscalDataRequest: { params: { id: someId } },
+    dismissFiscalDataDecision: { params: { id: someId } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */
@@ -242,6 +255,11 @@ export const validAdminRequests: Record<
   testWebhook: {},
   getSignInMethods: {},
   putSignInMethods: { body: { link: false } },
+  listFiscalDataRequests: { query: { status: 'pending', limit: '20', before: someId } },
+  decideFiscalDataRequest: {
+    params: { id: someId },
+    body: { decision: 'rejected', reason: 'El CIF no corresponde a la sociedad' },
+  },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

@@ -253,6 +253,22 @@ const cases: Record<TRouteName, Case> = {
     requests: (v) => [['POST', '/notifications/delete', { ids: v.notificationIds }]],
   },
   contact: { kind: 'none', why: "writes the caller's own message (account.test.ts)" },
+  fiscalDataRequests: {
+    kind: 'none',
+    why: "answers the token's own customer's requests only (fiscal-data.test.ts)",
+  },
+  requestFiscalDataChange: {
+    kind: 'none',
+    why: "asks for the token's own customer only (fiscal-data.test.ts)",
+  },
+  withdrawFiscalDataRequest: {
+    kind: 'none',
+    why: "another customer's or tenant's request id is a 404 and stays pending (fiscal-data.test.ts)",
+  },
+  dismissFiscalDataDecision: {
+    kind: 'none',
+    why: "another customer's or tenant's request id is a 404 (fiscal-data.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

@@ -204,6 +204,15 @@ export const ZPortalNotificationEvent = z.discriminatedUnion('type', [
       answer: z.enum(['approved', 'rejected']),
     }),
   }),
+  /** The organisation decided the customer's fiscal data request (fiscal-data.ts). */
+  z.object({
+    type: z.literal('fiscal_data_reviewed'),
+    params: z.object({
+      answer: z.enum(['approved', 'rejected']),
+      /** The organisation's reason of a rejection, shown as written; empty for an approval. */
+      reason: z.string().max(500),
+    }),
+  }),
 ]);
 export type TPortalNotificationEvent = z.infer<typeof ZPortalNotificationEvent>;
 export type TPortalNotificationType = TPortalNotificationEvent['type'];

@@ -56,6 +56,10 @@ export const ZWebhookEventType = z.enum([
   /** The customer's sign-in e-mail changed, confirmed from the new address. */
   'customer.email_changed',
   'ping',
+  /** The customer asked to change their fiscal data: decide it with POST /admin/fiscal-data-requests/{id}/decision. */
+  'customer.fiscal_data_change_requested',
+  /** The customer withdrew a fiscal data request before it was decided. */
+  'customer.fiscal_data_change_withdrawn',
 ]);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;
 

@@ -58,6 +58,7 @@ export const appPaths = {
   errorGeneral: '/error/general',
   errorNotFound: '/error/not-found',
   errorAccessDenied: '/error/access-denied',
+  fiscalData: '/user-profile/fiscal-data',
 } as const;
 
 export type TAppPathName = keyof typeof appPaths;

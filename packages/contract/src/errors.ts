@@ -48,6 +48,13 @@ export const ErrorCode = {
   pendingRequestLimit: 'pending_request_limit',
   /** `customerLimits.pendingCardAttempts` card additions already wait for the gateway. */
   cardAttemptLimit: 'card_attempt_limit',
+  // Fiscal data requests (fiscal-data.ts), all 409.
+  /** A request already waits for the organisation: withdraw it before asking again. */
+  fiscalRequestPending: 'fiscal_request_pending',
+  /** The request was already approved, rejected or withdrawn: it cannot be decided or withdrawn. */
+  fiscalRequestClosed: 'fiscal_request_closed',
+  /** What was asked for is the fiscal data as it stands: nothing to review. */
+  fiscalDataUnchanged: 'fiscal_data_unchanged',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

@@ -84,6 +84,18 @@ export const routePaths = {
   readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
   deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
   contact: { method: 'POST', path: '/contact', auth: 'bearer' },
+  fiscalDataRequests: { method: 'GET', path: '/user/fiscal-data-requests', auth: 'bearer' },
+  requestFiscalDataChange: { method: 'POST', path: '/user/fiscal-data-requests', auth: 'bearer' },
+  withdrawFiscalDataRequest: {
+    method: 'DELETE',
+    path: '/user/fiscal-data-requests/:id',
+    auth: 'bearer',
+  },
+  dismissFiscalDataDecision: {
+    method: 'POST',
+    path: '/user/fiscal-data-requests/:id/dismiss',
+    auth: 'bearer',
+  },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

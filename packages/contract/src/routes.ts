@@ -8,6 +8,7 @@ import * as redsys from './redsys.ts';
 import * as passkeys from './passkeys.ts';
 import * as sessions from './sessions.ts';
 import { ZVisualConfig } from './visual-config.ts';
+import * as fiscal from './fiscal-data.ts';
 
 export type TRouteDef = TRoutePath & {
   summary: string;
@@ -344,6 +345,32 @@ export const routes = {
     body: account.ZContactRequest,
     response: account.ZContactResponse,
     status: 201,
+  },
+  fiscalDataRequests: {
+    ...routePaths.fiscalDataRequests,
+    summary:
+      "The customer's fiscal data request waiting for the organisation, and the outcome of the last one",
+    response: fiscal.ZFiscalDataRequests,
+  },
+  requestFiscalDataChange: {
+    ...routePaths.requestFiscalDataChange,
+    summary:
+      'Ask the organisation to change the fiscal data (name, tax id, fiscal address); one request waits at a time',
+    body: fiscal.ZFiscalDataChangeRequest,
+    response: fiscal.ZFiscalDataRequests,
+    status: 201,
+  },
+  withdrawFiscalDataRequest: {
+    ...routePaths.withdrawFiscalDataRequest,
+    summary: 'Withdraw the fiscal data request that waits for the organisation',
+    params: fiscal.ZFiscalDataRequestParams,
+    response: fiscal.ZFiscalDataRequests,
+  },
+  dismissFiscalDataDecision: {
+    ...routePaths.dismissFiscalDataDecision,
+    summary: 'Hide the outcome of a decided fiscal data request from the profile',
+    params: fiscal.ZFiscalDataRequestParams,
+    response: fiscal.ZFiscalDataRequests,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

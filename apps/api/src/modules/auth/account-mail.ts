@@ -28,7 +28,7 @@ export async function sendAccountMail(
   db: Database,
   mailer: Mailer,
   tenantId: string,
-  customer: CustomerAuthRow,
+  customer: Pick<CustomerAuthRow, 'email' | 'language'>,
   content: (m: Texts, lang: Language) => AccountMailContent,
 ): Promise<void> {
   const tenant = await loadTenantMailInfo(db, tenantId);

@@ -1,4 +1,4 @@
-import type { TContactData, TUserProfile } from '@portal/contract';
+import type { TContactData, TFiscalData, TUserProfile } from '@portal/contract';
 import type { SqlQuery } from '../../db/database.ts';
 
 const tenant = "current_setting('app.tenant_id')";
@@ -93,6 +93,29 @@ export function createCustomerRepository() {
           ORDER BY h.changed_at DESC, h.id DESC
           LIMIT $1`,
         [q.limit, q.before ?? null],
+      );
+    },
+
+    /**
+     * The customer's fiscal data (the profile's fiscal card), locked until the transaction ends:
+     * a request and a decision about the same customer take their turns.
+     */
+    async lockFiscalData(sql: SqlQuery, customerId: string): Promise<TFiscalData | undefined> {
+      const rows = await sql.query<TFiscalData>(
+        `SELECT invoice_name, nif, address, city, country
+           FROM customers WHERE tenant_id = ${tenant} AND id = $1 FOR UPDATE`,
+        [customerId],
+      );
+      return rows[0];
+    },
+
+    async updateFiscalData(sql: SqlQuery, customerId: string, data: TFiscalData): Promise<void> {
+      await sql.query(
+        `UPDATE customers
+            SET invoice_name = $2, nif = $3, address = $4, city = $5, country = $6,
+                updated_at = now()
+          WHERE tenant_id = ${tenant} AND id = $1`,
+        [customerId, data.invoice_name, data.nif, data.address, data.city, data.country],
       );
     },
   };

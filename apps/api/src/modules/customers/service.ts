@@ -1,12 +1,30 @@
-import { contactDataFields, type TContactData, type TUserProfile } from '@portal/contract';
+import {
+  contactDataFields,
+  type TContactData,
+  type TFiscalData,
+  type TUserProfile,
+} from '@portal/contract';
 import type { TContactChangesResponse } from '@portal/contract/admin-ingestion';
-import type { Database } from '../../db/database.ts';
+import type { Database, SqlQuery } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import { createCustomerRepository } from './repository.ts';
 
 type Actor = { tenantId: string; customerId: string };
+
+/**
+ * The customer's fiscal data, locked in the caller's transaction (the fiscal-data module asks
+ * for a change, or applies one, while no other can); undefined for an unknown customer.
+ */
+export function lockFiscalData(sql: SqlQuery, customerId: string): Promise<TFiscalData | undefined> {
+  return createCustomerRepository().lockFiscalData(sql, customerId);
+}
+
+/** Writes approved fiscal data to the customer (a decision of the organisation). */
+export function applyFiscalData(sql: SqlQuery, customerId: string, data: TFiscalData): Promise<void> {
+  return createCustomerRepository().updateFiscalData(sql, customerId, data);
+}
 
 export function createCustomerService(db: Database) {
   const repository = createCustomerRepository();

@@ -40,6 +40,8 @@ function notificationLink(event: TPortalNotificationEvent): string {
     case 'payment_overpaid':
     case 'payment_refunded':
       return appPaths.payments;
+    case 'fiscal_data_reviewed':
+      return appPaths.userProfile;
   }
 }
 

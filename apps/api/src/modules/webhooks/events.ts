@@ -6,6 +6,7 @@ import {
   insertPaymentSettledEvent,
   insertRefundEvent,
   type RefundEventType,
+  insertFiscalRequestEvent,
 } from './repository.ts';
 
 /**
@@ -27,4 +28,10 @@ export const webhookEvents = {
   /** A customer's sign-in e-mail changed (auth module), confirmed from the new address. */
   customerEmailChanged: (sql: SqlQuery, customerId: string, previousEmail: string) =>
     insertEmailChangedEvent(sql, customerId, previousEmail),
+  /** A customer asked to change their fiscal data (fiscal-data module): the organisation decides. */
+  fiscalDataChangeRequested: (sql: SqlQuery, requestId: string) =>
+    insertFiscalRequestEvent(sql, requestId, 'customer.fiscal_data_change_requested'),
+  /** A customer withdrew a fiscal data request before it was decided. */
+  fiscalDataChangeWithdrawn: (sql: SqlQuery, requestId: string) =>
+    insertFiscalRequestEvent(sql, requestId, 'customer.fiscal_data_change_withdrawn'),
 };

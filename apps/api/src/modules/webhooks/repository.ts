@@ -302,6 +302,35 @@ export async function insertEmailChangedEvent(
   );
 }
 
+/**
+ * customer.fiscal_data_change_requested or customer.fiscal_data_change_withdrawn: a fiscal data
+ * request the customer made or withdrew (the fiscal-data module), with what it asks for.
+ */
+export async function insertFiscalRequestEvent(
+  sql: SqlQuery,
+  requestId: string,
+  type: 'customer.fiscal_data_change_requested' | 'customer.fiscal_data_change_withdrawn',
+): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT $2::text AS type,
+            jsonb_build_object(
+              'request_id', r.id,
+              'customer_code', c.code,
+              'status', r.status,
+              'requested', r.requested,
+              'previous', r.previous,
+              'comment', r.comment,
+              'created_at', r.created_at,
+              'withdrawn_at', CASE WHEN r.status = 'withdrawn' THEN r.closed_at END
+            ) AS payload
+       FROM fiscal_data_requests r
+       JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+      WHERE r.tenant_id = ${tenant} AND r.id = $1`,
+    [requestId, type],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;
