@@ -304,9 +304,7 @@ describe.each(engines())('fiscal data requests on $name', (engine) => {
     );
     expect(decidedElsewhere.statusCode).toBe(404);
     // Nor does the demo key on tenant 1's path, nor a made-up key.
-    expect((await decide(mine.id, { decision: 'approved' }, { tenant: '1' })).statusCode).toBe(
-      401,
-    );
+    expect((await decide(mine.id, { decision: 'approved' }, { tenant: '1' })).statusCode).toBe(401);
     expect(
       (await decide(mine.id, { decision: 'approved' }, { key: 'ptk_not_a_key' })).statusCode,
     ).toBe(401);
@@ -326,9 +324,7 @@ describe.each(engines())('fiscal data requests on $name', (engine) => {
     expect(codes).toEqual([200, 409, 409]);
     const winner = answers.find((a) => a.statusCode === 200)?.json<AdminRequest>();
     expect((await state()).last_decision?.status).toBe(winner?.status);
-    expect((await inbox()).filter((n) => n.type === 'fiscal_data_reviewed')).toHaveLength(
-      told + 1,
-    );
+    expect((await inbox()).filter((n) => n.type === 'fiscal_data_reviewed')).toHaveLength(told + 1);
     await env.smtp.waitFor(demoEmail, 10_000, `fiscal-data-${winner?.status}`);
   });
 
@@ -342,7 +338,8 @@ describe.each(engines())('fiscal data requests on $name', (engine) => {
     const list = await admin('GET', '?limit=100');
     const row = list.json<{ requests: AdminRequest[] }>().requests.find((r) => r.id === pending.id);
     expect(row?.status).toBe(withdrawn.statusCode === 200 ? 'withdrawn' : 'approved');
-    if (decided.statusCode === 200) await env.smtp.waitFor(demoEmail, 10_000, 'fiscal-data-approved');
+    if (decided.statusCode === 200)
+      await env.smtp.waitFor(demoEmail, 10_000, 'fiscal-data-approved');
   });
 
   it('pages the organisation’s list newest first and filters by status', async () => {

@@ -131,11 +131,19 @@ export const routes: RouteObject[] = [
                 lazy: () => import('./routes/server-data'),
                 children: [
                   { path: paths.home, lazy: withTexts('invoices', () => import('./routes/home')) },
-                  { path: paths.userProfile, lazy: () => import('./routes/user-profile') },
+                  {
+                    path: paths.userProfile,
+                    lazy: withTexts('fiscal-data', () => import('./routes/user-profile')),
+                  },
                   {
                     path: paths.contactData,
                     handle: { backTo: paths.userProfile } satisfies RouteHandle,
                     lazy: withTexts('profile', () => import('./routes/contact-data')),
+                  },
+                  {
+                    path: paths.fiscalData,
+                    handle: { backTo: paths.userProfile } satisfies RouteHandle,
+                    lazy: withTexts('fiscal-data', () => import('./routes/fiscal-data')),
                   },
                   {
                     path: paths.passkeys,

@@ -138,7 +138,11 @@ export function createFiscalDataService(deps: {
     /** The organisation's list (GET /admin/fiscal-data-requests). */
     async list(
       tenantId: string,
-      query: { status?: TFiscalRequestStatus | undefined; limit: number; before?: string | undefined },
+      query: {
+        status?: TFiscalRequestStatus | undefined;
+        limit: number;
+        before?: string | undefined;
+      },
     ): Promise<TAdminFiscalDataRequests> {
       const rows = await db.withTenant(tenantId, (sql) =>
         repository.list(sql, {

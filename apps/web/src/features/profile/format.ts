@@ -1,4 +1,4 @@
-import { formatDate } from '@/lib/dates';
+import { formatDate, todayApiDate } from '@/lib/dates';
 
 /** Spec §3: `entry_date` is `YYYY-MM-DD`; screens show `dd/mm/yyyy` (spec §9). `null` if invalid. */
 export function formatEntryDate(value: string | null | undefined): string | null {
@@ -14,4 +14,10 @@ export function initialsOf(name: string): string {
     .slice(0, 2)
     .map((word) => word[0]?.toLocaleUpperCase() ?? '')
     .join('');
+}
+
+/** A moment the API sends (ISO 8601) as the browser's local calendar day, `dd/mm/yyyy`. */
+export function formatMomentDate(value: string | null | undefined): string {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? (formatDate(todayApiDate(date)) ?? '') : '';
 }

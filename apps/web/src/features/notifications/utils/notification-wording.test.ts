@@ -55,6 +55,7 @@ const samples: TPortalNotificationEvent[] = [
   { type: 'invoice_new', params: { invoice_id: 'F2026-00090' } },
   { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
   { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
+  { type: 'fiscal_data_reviewed', params: { answer: 'rejected', reason: 'Falta la escritura' } },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {
@@ -156,5 +157,22 @@ describe('notifications worded in the reader language from type and parameters',
       title: 'Cambio de horario',
       message: 'Abrimos de 9:00 a 14:00.',
     });
+  });
+
+  it("words a fiscal data decision, with the organisation's reason of a rejection", async () => {
+    const fiscal = (answer: 'approved' | 'rejected', reason: string) =>
+      portal({ type: 'fiscal_data_reviewed', params: { answer, reason } });
+    expect(wordNotification(fiscal('approved', ''), await tIn('en'))).toEqual({
+      title: 'Tax details change approved',
+      message: 'Your new tax details are now on your profile and on your next invoices.',
+    });
+    const es = await tIn('es');
+    expect(wordNotification(fiscal('rejected', 'Falta la escritura'), es)).toEqual({
+      title: 'Cambio de datos fiscales rechazado',
+      message: 'Tus datos fiscales no han cambiado. Motivo: Falta la escritura',
+    });
+    expect(wordNotification(fiscal('rejected', '  '), es).message).toBe(
+      'Tus datos fiscales no han cambiado.',
+    );
   });
 });

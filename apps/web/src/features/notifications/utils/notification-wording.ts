@@ -94,5 +94,20 @@ export function wordNotification(notification: NotificationItem, t: Notification
               : t('events.requestReviewed.verificationRejected'),
       };
     }
+    case 'fiscal_data_reviewed': {
+      const { answer } = notification.params;
+      const reason = notification.params.reason.trim();
+      return answer === 'approved'
+        ? {
+            title: t('events.fiscalDataReviewed.approved'),
+            message: t('events.fiscalDataReviewed.approvedMessage'),
+          }
+        : {
+            title: t('events.fiscalDataReviewed.rejected'),
+            message: reason
+              ? t('events.fiscalDataReviewed.rejectedMessage', { reason })
+              : t('events.fiscalDataReviewed.rejectedNoReason'),
+          };
+    }
   }
 }

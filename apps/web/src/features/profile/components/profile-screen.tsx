@@ -23,7 +23,9 @@ import { useAuth } from '@/lib/auth';
 import { useVisualConfig } from '@/lib/visual-config';
 import { endSession } from '@/lib/session';
 import { cn } from '@/utils/cn';
+import { useFiscalDataRequests } from '../api/get-fiscal-data-requests';
 import { type UserProfile, useUserProfile } from '../api/get-user-profile';
+import { FiscalRequestStatus } from './fiscal-request-status';
 import { formatEntryDate, initialsOf } from '../format';
 
 /**
@@ -115,11 +117,17 @@ function DataSection({
   title,
   items,
   editTo,
+  action,
+  children,
 }: {
   title: string;
   items: Item[];
   /** Where the customer changes these data (the contact data screen), if they may. */
   editTo?: string;
+  /** Another way to act on these data, beside the title (the fiscal data's change request). */
+  action?: ReactNode;
+  /** What follows the data (the fiscal data's request and its outcome). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation('auth');
   const headingId = useId();
@@ -138,6 +146,7 @@ function DataSection({
             {t('profile.edit')}
           </Link>
         )}
+        {action}
       </div>
       <dl className="mt-4 space-y-3.5">
         {items.map(({ label, value }) => (
@@ -156,6 +165,7 @@ function DataSection({
           </div>
         ))}
       </dl>
+      {children}
     </section>
   );
 }
@@ -166,6 +176,8 @@ function ProfileData({ profile }: { profile: UserProfile }) {
   const entryDate = formatEntryDate(profile.entry_date);
   // Spec §3: the country defaults to Spain.
   const country = (value: string) => value?.trim() || t('profile.defaultCountry');
+  // Issue 23: fiscal data changes are requests the organisation reviews.
+  const fiscal = useFiscalDataRequests();
   return (
     <>
       <section
@@ -191,6 +203,7 @@ function ProfileData({ profile }: { profile: UserProfile }) {
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
         <DataSection
           title={t('profile.sections.fiscal')}
+          action={<FiscalChangeLink pending={fiscal.data?.pending} />}
           items={[
             { label: t('profile.fields.businessName'), value: profile.invoice_name || fullName },
             { label: t('profile.fields.nif'), value: profile.nif },
@@ -198,7 +211,13 @@ function ProfileData({ profile }: { profile: UserProfile }) {
             { label: t('profile.fields.city'), value: profile.city },
             { label: t('profile.fields.country'), value: country(profile.country) },
           ]}
-        />
+        >
+          <FiscalRequestStatus
+            state={fiscal.data}
+            loadFailed={fiscal.isError}
+            onRetry={() => void fiscal.refetch()}
+          />
+        </DataSection>
         <DataSection
           title={t('profile.sections.contact')}
           editTo={paths.contactData}
@@ -223,6 +242,21 @@ function ProfileData({ profile }: { profile: UserProfile }) {
         />
       </div>
     </>
+  );
+}
+
+/** "Solicitar cambio": while a request waits, the card shows it instead (one at a time). */
+function FiscalChangeLink({ pending }: { pending: unknown }) {
+  const { t } = useTranslation('fiscal-data');
+  if (pending) return null;
+  return (
+    <Link
+      to={paths.fiscalData}
+      aria-label={t('card.requestLabel')}
+      className={buttonClasses('secondary', 'min-h-11 shrink-0 px-4')}
+    >
+      {t('card.request')}
+    </Link>
   );
 }
 
