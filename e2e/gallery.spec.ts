@@ -127,6 +127,8 @@ const signedInScreens: Screen[] = [
   { name: 'contact', path: '/contacto', axe: 'contact.spec.ts' },
   { name: 'payment-error', path: '/payment/error?payment_id=gallery' },
   { name: 'not-found-signed-in', path: '/esto-no-existe' },
+  // The form only (read-only); the profile's pending and decided requests: fiscal-data.spec.ts.
+  { name: 'fiscal-data', path: '/user-profile/fiscal-data' },
 ];
 
 /** Waits until the screen has its heading and nothing is loading any more. */
