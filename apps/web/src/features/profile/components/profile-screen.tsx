@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -37,6 +37,7 @@ export function ProfileScreen() {
   const { user } = useAuth();
   const profile = useUserProfile(user?.id ?? '');
   const error = profile.error;
+  useFreshDataAfterApproval(profile);
 
   // Spec §6: on the profile a 401 or 403 clears the auth and goes to /login.
   useEffect(() => {
@@ -59,6 +60,23 @@ export function ProfileScreen() {
       <AdditionalOptions />
     </div>
   );
+}
+
+/**
+ * A fiscal data change approved after the profile was loaded: the profile is loaded again, once
+ * per decision, so the card shows the data the outcome speaks of.
+ */
+function useFreshDataAfterApproval(profile: { dataUpdatedAt: number; refetch: () => unknown }) {
+  const decision = useFiscalDataRequests().data?.last_decision;
+  const refreshedFor = useRef<string | null>(null);
+  const { dataUpdatedAt, refetch } = profile;
+  useEffect(() => {
+    if (decision?.status !== 'approved' || !decision.closed_at || !dataUpdatedAt) return;
+    if (refreshedFor.current === decision.id) return;
+    if (Date.parse(decision.closed_at) <= dataUpdatedAt) return;
+    refreshedFor.current = decision.id;
+    void refetch();
+  }, [decision, dataUpdatedAt, refetch]);
 }
 
 function LoadError({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
