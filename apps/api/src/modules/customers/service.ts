@@ -17,12 +17,19 @@ type Actor = { tenantId: string; customerId: string };
  * The customer's fiscal data, locked in the caller's transaction (the fiscal-data module asks
  * for a change, or applies one, while no other can); undefined for an unknown customer.
  */
-export function lockFiscalData(sql: SqlQuery, customerId: string): Promise<TFiscalData | undefined> {
+export function lockFiscalData(
+  sql: SqlQuery,
+  customerId: string,
+): Promise<TFiscalData | undefined> {
   return createCustomerRepository().lockFiscalData(sql, customerId);
 }
 
 /** Writes approved fiscal data to the customer (a decision of the organisation). */
-export function applyFiscalData(sql: SqlQuery, customerId: string, data: TFiscalData): Promise<void> {
+export function applyFiscalData(
+  sql: SqlQuery,
+  customerId: string,
+  data: TFiscalData,
+): Promise<void> {
   return createCustomerRepository().updateFiscalData(sql, customerId, data);
 }
 
