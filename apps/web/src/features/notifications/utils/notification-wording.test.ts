@@ -55,6 +55,17 @@ const samples: TPortalNotificationEvent[] = [
   { type: 'invoice_new', params: { invoice_id: 'F2026-00090' } },
   { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
   { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
+  {
+    type: 'debit_returned',
+    params: {
+      payment_id: 'p-1',
+      invoice_id: 'F2026-00091',
+      amount_cents: 3025,
+      reason_code: 'AM04',
+      fee_cents: 350,
+      fee_charged: true,
+    },
+  },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {
@@ -156,5 +167,27 @@ describe('notifications worded in the reader language from type and parameters',
       title: 'Cambio de horario',
       message: 'Abrimos de 9:00 a 14:00.',
     });
+  });
+
+  it('words a returned debit with its fee only when the fee is charged', async () => {
+    const t = await tIn('es');
+    const params = {
+      payment_id: 'p-1',
+      invoice_id: 'F-7',
+      amount_cents: 3025,
+      reason_code: 'AM04',
+      fee_cents: 350,
+      fee_charged: true,
+    };
+    const charged = wordNotification(portal({ type: 'debit_returned', params }), t);
+    expect(charged.title).toBe('Recibo devuelto');
+    expect(charged.message).toContain('F-7');
+    expect(charged.message).toContain(formatAmount(30.25));
+    expect(charged.message).toContain(formatAmount(3.5));
+    const free = wordNotification(
+      portal({ type: 'debit_returned', params: { ...params, fee_charged: false } }),
+      t,
+    );
+    expect(free.message).not.toContain(formatAmount(3.5));
   });
 });
