@@ -272,8 +272,15 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
   });
 
   it('charges the fee with the instalment when the tenant does, once whatever the notifications', async () => {
+    const balance = async () =>
+      (await me.get('/balance')).json<{ outstanding: number; pay: { amount: number } }>();
+    const without = await balance();
     await setChargeFee(true);
     try {
+      // What one "Pagar" pays, and what is owed, now count the fee.
+      const withFee = await balance();
+      expect(Math.round((withFee.outstanding - without.outstanding) * 100)).toBe(400);
+      expect(Math.round((withFee.pay.amount - without.pay.amount) * 100)).toBe(400);
       const payment = (await detail('RD-1')).payments[0];
       expect(payment?.returned).toMatchObject({ fee: 4, fee_charged: true });
       const preview = (

@@ -1,7 +1,11 @@
 import type { SqlQuery } from '../../db/database.ts';
 import type { Language } from '../mail/messages.ts';
 import type { PdfCustomer, PdfTenant } from './pdf.ts';
-import { returnedDebitJsonSql, type ReturnedDebitJson } from '../returned-debits/repository.ts';
+import {
+  chargedFeeSql,
+  returnedDebitJsonSql,
+  type ReturnedDebitJson,
+} from '../returned-debits/repository.ts';
 
 export type InvoiceListRow = {
   invoice_id: string;
@@ -202,7 +206,9 @@ export function createInvoiceRepository() {
     async balance(sql: SqlQuery, q: { customerId: string; today: string }): Promise<BalanceRow> {
       const rows = await sql.query<BalanceRow>(
         `WITH unpaid AS (
-           SELECT e.id, e.invoice_id, e.seq, e.due_date, e.amount_cents, e.due_date < $2::date AS late
+           SELECT e.id, e.invoice_id, e.seq, e.due_date,
+                  -- What paying it charges: a returned debit's fee too, where the tenant charges it.
+                  e.amount_cents + ${chargedFeeSql('e')} AS amount_cents, e.due_date < $2::date AS late
              FROM instalments e
              JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id
             WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
