@@ -59,6 +59,13 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
     oneKey = (await db.withTenant('1', (sql) => createApiKey(sql, 'tenant 1'))).key;
     me = await signedIn(app, 'demo');
     other = await signedIn(app, 'demo', secondEmail);
+    // The provider's webhook, so that events are written to the outbox (not sent here).
+    await db.withOwner((sql) =>
+      sql.query(
+        `INSERT INTO webhook_endpoints (tenant_id, url, secret)
+         VALUES ('demo', 'https://erp.example.com/hooks', 'unused')`,
+      ),
+    );
   });
   afterAll(async () => {
     await app.close();
@@ -336,6 +343,18 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
         ),
       );
       expect(rows[0]?.refunds).toBe(0);
+      const events = await db.withTenant('demo', (sql) =>
+        sql.query<{ payload: { amount_cents: number; instalments: object[] } }>(
+          `SELECT payload FROM webhook_events
+            WHERE type = 'payment.succeeded' AND payload->>'order_number' = $1`,
+          [p.Ds_Merchant_Order],
+        ),
+      );
+      expect(events).toHaveLength(1);
+      expect(events[0]?.payload).toMatchObject({
+        amount_cents: 3425,
+        instalments: [{ invoice_id: 'RD-1', seq: 1, amount_cents: 3025, fee_cents: 400 }],
+      });
       expect(rows[0]?.payload).toEqual({
         amount_cents: 3425,
         instalments: [{ amount_cents: 3025, fee_cents: 400 }],
