@@ -28,6 +28,7 @@ import paymentMethodRoutes from './modules/payment-methods/routes.ts';
 import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
+import returnedDebitRoutes from './modules/returned-debits/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import fiscalDataRoutes from './modules/fiscal-data/routes.ts';
 import jobs from './modules/jobs/plugin.ts';
@@ -159,6 +160,7 @@ export async function buildApp({
       await api.register(notificationRoutes, ctx);
       await api.register(contactRoutes, ctx);
       await api.register(ingestionRoutes, ctx);
+      await api.register(returnedDebitRoutes, ctx);
       await api.register(webhookRoutes, ctx);
       await api.register(fiscalDataRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

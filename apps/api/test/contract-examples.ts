@@ -260,6 +260,19 @@ export const validAdminRequests: Record<
     params: { id: someId },
     body: { decision: 'rejected', reason: 'El CIF no corresponde a la sociedad' },
   },
+  reportReturnedDebits: {
+    body: {
+      returns: [
+        {
+          invoice_id: 'FV-1',
+          seq: 1,
+          return_date: '2026-03-09',
+          reason_code: 'AM04',
+          fee_cents: 350,
+        },
+      ],
+    },
+  },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

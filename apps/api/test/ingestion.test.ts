@@ -412,8 +412,8 @@ describe.each(engines())('ingestion API on $name', (engine) => {
         ['paid', '20260305'],
         ['cancelled', undefined],
       ]);
-      // Returned by the bank: owed again (overdue, since its due date has passed).
-      expect((await paymentsOf('ING-F-2'))[0]?.status).toBe('overdue');
+      // Returned by the bank: owed again, and said so ("Devuelto", not just overdue: issue 23).
+      expect((await paymentsOf('ING-F-2'))[0]?.status).toBe('returned');
       const list = (await customer.post('/invoices', { ...range, page: '1' })).json<{
         invoices: { invoice_id: string; amount: number }[];
       }>();

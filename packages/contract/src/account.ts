@@ -213,6 +213,21 @@ export const ZPortalNotificationEvent = z.discriminatedUnion('type', [
       reason: z.string().max(500),
     }),
   }),
+  /**
+   * A direct debit the bank returned (issue 23, item 4): the instalment (`payment_id`) to pay again,
+   * the bank's reason code, and its fee, paid with the instalment when `fee_charged`.
+   */
+  z.object({
+    type: z.literal('debit_returned'),
+    params: z.object({
+      payment_id: z.string(),
+      invoice_id: z.string(),
+      amount_cents: ZCents,
+      reason_code: z.string(),
+      fee_cents: ZCents,
+      fee_charged: z.boolean(),
+    }),
+  }),
 ]);
 export type TPortalNotificationEvent = z.infer<typeof ZPortalNotificationEvent>;
 export type TPortalNotificationType = TPortalNotificationEvent['type'];

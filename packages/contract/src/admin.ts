@@ -2,6 +2,7 @@ import { ingestionRoutes } from './admin-ingestion.ts';
 import { signInMethodRoutes } from './admin-sign-in.ts';
 import { webhookRoutes } from './admin-webhooks.ts';
 import { fiscalDataAdminRoutes } from './admin-fiscal-data.ts';
+import { returnedDebitRoutes } from './admin-returned-debits.ts';
 
 /**
  * The provider's integration API (issue 10), under `/{tenant}/api/1.0/admin/...` and authenticated
@@ -13,6 +14,7 @@ export const adminRoutes = {
   ...webhookRoutes,
   ...signInMethodRoutes,
   ...fiscalDataAdminRoutes,
+  ...returnedDebitRoutes,
 };
 export type TAdminRouteName = keyof typeof adminRoutes;
 

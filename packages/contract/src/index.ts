@@ -25,3 +25,4 @@ export * from './paths.ts';
 export * from './routes.ts';
 export * from './admin.ts';
 export * from './fiscal-data.ts';
+export * from './returned-debits.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languages } from './languages.ts';
 import { ZAmount, ZApiDate, ZInstalmentMethodKind, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
+import { ZReturnedDebit } from './returned-debits.ts';
 
 const ZInvoiceId = z
   .string(FieldError.required)
@@ -40,16 +41,26 @@ export const InvoiceStatus = { pending: 0, paid: 1, cancelled: 2 } as const;
  * What an invoice is for its customer today, computed once by the server in the tenant's time
  * zone (Europe/Madrid) and shown as sent on every screen (PRODUCT.md "Screens"): `overdue` when an
  * unpaid instalment's due date has passed, whatever else was paid; `partially_paid` when something
- * was paid and the rest is not late; `pending` when nothing was paid and nothing is late.
+ * was paid and the rest is not late; `pending` when nothing was paid and nothing is late;
+ * `returned` when an unpaid instalment's direct debit came back from the bank (before overdue: the
+ * customer needs to know why it is owed again).
  */
-export const ZInvoiceState = z.enum(['paid', 'pending', 'partially_paid', 'overdue', 'cancelled']);
+export const ZInvoiceState = z.enum([
+  'paid',
+  'pending',
+  'partially_paid',
+  'overdue',
+  'cancelled',
+  'returned',
+]);
 export type TInvoiceState = z.infer<typeof ZInvoiceState>;
 
 /**
  * The state of one instalment (efecto) today, computed by the server the same way: `overdue` when
- * unpaid (pending or returned) and due before today in Madrid.
+ * pending and due before today in Madrid; `returned` while its direct debit came back from the bank
+ * and it is unpaid, whatever its due date ("Devuelto", issue 23 item 4).
  */
-export const ZPaymentStatus = z.enum(['paid', 'pending', 'overdue', 'cancelled']);
+export const ZPaymentStatus = z.enum(['paid', 'pending', 'overdue', 'cancelled', 'returned']);
 export type TPaymentStatus = z.infer<typeof ZPaymentStatus>;
 
 /**
@@ -114,6 +125,8 @@ export const ZInvoicePayment = z.object({
   state: ZInstalmentState,
   /** The instalment today (Madrid), as the payments list shows it. */
   status: ZPaymentStatus,
+  /** With status `returned`: the bank's return (reason code, fee), when the provider reported it. */
+  returned: ZReturnedDebit.optional(),
 });
 export type TInvoicePayment = z.infer<typeof ZInvoicePayment>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZAmount, ZApiDate, ZInstalmentMethodKind, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 import { ZPaymentStatus } from './invoices.ts';
+import { ZReturnedDebit } from './returned-debits.ts';
 
 /**
  * `POST /payments` (spec §7): instalments (efectos) of the signed-in customer whose due date is
@@ -34,6 +35,8 @@ export const ZPayment = z.object({
   method: z.string(),
   method_kind: ZInstalmentMethodKind,
   status: ZPaymentStatus,
+  /** With status `returned`: the bank's return (reason code, fee), when the provider reported it. */
+  returned: ZReturnedDebit.optional(),
 });
 export type TPayment = z.infer<typeof ZPayment>;
 

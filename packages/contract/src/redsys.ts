@@ -61,6 +61,11 @@ export const ZCheckoutInstalment = z.object({
   due_date: z.string(),
   amount: z.number(),
   overdue: z.boolean(),
+  /**
+   * A returned direct debit's bank fee paid with the instalment (the tenant charges it), included
+   * in the preview's `amount`; absent when there is none.
+   */
+  fee: z.number().optional(),
 });
 export type TCheckoutInstalment = z.infer<typeof ZCheckoutInstalment>;
 

@@ -6,7 +6,7 @@ import type { TInvoiceState } from '@portal/contract/invoices';
  * the web app only names it, it never derives it from dates or amounts.
  */
 export type InvoiceStatus =
-  'paid' | 'pending' | 'overdue' | 'cancelled' | 'partiallyPaid' | 'unknown';
+  'paid' | 'pending' | 'overdue' | 'cancelled' | 'partiallyPaid' | 'unknown' | 'returned';
 
 const labels: Record<TInvoiceState, InvoiceStatus> = {
   paid: 'paid',
@@ -14,6 +14,7 @@ const labels: Record<TInvoiceState, InvoiceStatus> = {
   partially_paid: 'partiallyPaid',
   overdue: 'overdue',
   cancelled: 'cancelled',
+  returned: 'returned',
 };
 
 /** The label of the server's state; a state this build does not know reads "unknown". */
@@ -26,7 +27,8 @@ export function isPayableInvoice(invoice: { state: string; amount: number }): bo
   return (
     (invoice.state === 'pending' ||
       invoice.state === 'partially_paid' ||
-      invoice.state === 'overdue') &&
+      invoice.state === 'overdue' ||
+      invoice.state === 'returned') &&
     invoice.amount > 0
   );
 }

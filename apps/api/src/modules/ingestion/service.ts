@@ -399,3 +399,19 @@ export function createIngestionService({ db }: { db: Database }) {
     },
   };
 }
+
+/**
+ * Instalments whose direct debit the bank returned (the returned-debits module, in its
+ * transaction): owed again, with no paid date. Answers how many changed.
+ */
+export function markInstalmentsReturned(sql: Sql, keys: InstalmentKey[]): Promise<number> {
+  return createIngestionRepository().setStatuses(
+    sql,
+    keys.map((k) => ({
+      invoice_id: k.invoice_id,
+      seq: k.seq,
+      status: 'returned',
+      paid_date: null,
+    })),
+  );
+}

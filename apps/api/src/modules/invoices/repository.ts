@@ -1,6 +1,11 @@
 import type { SqlQuery } from '../../db/database.ts';
 import type { Language } from '../mail/messages.ts';
 import type { PdfCustomer, PdfTenant } from './pdf.ts';
+import {
+  chargedFeeSql,
+  returnedDebitJsonSql,
+  type ReturnedDebitJson,
+} from '../returned-debits/repository.ts';
 
 export type InvoiceListRow = {
   invoice_id: string;
@@ -10,6 +15,8 @@ export type InvoiceListRow = {
   cancelled: boolean;
   /** An unpaid instalment is due before today (Madrid): only the list query answers it. */
   overdue?: boolean;
+  /** An unpaid instalment's direct debit came back from the bank: only the list query answers it. */
+  returned?: boolean;
 };
 
 export type InvoiceRow = InvoiceListRow & {
@@ -37,6 +44,8 @@ export type InstalmentRow = {
   amount_cents: number;
   method: string;
   status: 'pending' | 'paid' | 'cancelled' | 'returned';
+  /** While `returned`: the bank's latest return of it, when the provider reported one. */
+  returned: ReturnedDebitJson | null;
 };
 
 export type BalanceRow = {
@@ -63,7 +72,8 @@ const owedLateral = `LEFT JOIN LATERAL (
 
 /** The same, plus whether an unpaid instalment is due before today ($6, Madrid). */
 const owedAndLateLateral = `LEFT JOIN LATERAL (
-    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $6::date) AS overdue
+    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $6::date) AS overdue,
+           bool_or(e.status = 'returned') AS returned
       FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
 
@@ -101,7 +111,8 @@ export function createInvoiceRepository() {
             : '';
       return sql.query<InvoiceListRow>(
         `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-                coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue
+                coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
+                coalesce(o.returned, false) AS returned
            FROM invoices i ${owedAndLateLateral}
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
             AND i.invoice_date BETWEEN $2 AND $3 ${filter}
@@ -157,7 +168,8 @@ export function createInvoiceRepository() {
                           'id', e.id, 'invoice_id', e.invoice_id, 'seq', e.seq,
                           'due_date', to_char(e.due_date, 'YYYYMMDD'),
                           'paid_date', to_char(e.paid_date, 'YYYYMMDD'),
-                          'amount_cents', e.amount_cents, 'method', e.method, 'status', e.status)
+                          'amount_cents', e.amount_cents, 'method', e.method, 'status', e.status,
+                          'returned', ${returnedDebitJsonSql('e')})
                           ORDER BY e.seq), '[]'::json)
                    FROM instalments e
                   WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id) AS instalments
@@ -194,7 +206,9 @@ export function createInvoiceRepository() {
     async balance(sql: SqlQuery, q: { customerId: string; today: string }): Promise<BalanceRow> {
       const rows = await sql.query<BalanceRow>(
         `WITH unpaid AS (
-           SELECT e.id, e.invoice_id, e.seq, e.due_date, e.amount_cents, e.due_date < $2::date AS late
+           SELECT e.id, e.invoice_id, e.seq, e.due_date,
+                  -- What paying it charges: a returned debit's fee too, where the tenant charges it.
+                  e.amount_cents + ${chargedFeeSql('e')} AS amount_cents, e.due_date < $2::date AS late
              FROM instalments e
              JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id
             WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
@@ -243,7 +257,8 @@ export function createInvoiceRepository() {
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       return sql.query<InstalmentRow>(
         `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
-                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status
+                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
+                ${returnedDebitJsonSql('instalments')} AS returned
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
             AND due_date BETWEEN $2 AND $3 ${filter}

@@ -10,6 +10,7 @@ import {
   type TPayment,
   type TPaymentsResponse,
   type TRelatedInvoicesResponse,
+  type TReturnedDebit,
 } from '@portal/contract';
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
@@ -34,9 +35,11 @@ const statusOf = (row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>): number
 function invoiceState(
   row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents' | 'total_cents'>,
   isOverdue: boolean,
+  isReturned: boolean,
 ): TInvoiceState {
   if (row.cancelled) return 'cancelled';
   if (row.owed_cents <= 0) return 'paid';
+  if (isReturned) return 'returned';
   if (isOverdue) return 'overdue';
   return row.owed_cents < row.total_cents ? 'partially_paid' : 'pending';
 }
@@ -45,7 +48,7 @@ const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
   invoice_id: row.invoice_id,
   invoice_date: row.invoice_date,
   status: statusOf(row),
-  state: invoiceState(row, row.overdue === true),
+  state: invoiceState(row, row.overdue === true, row.returned === true),
   amount: centsToAmount(row.owed_cents),
   total: centsToAmount(row.total_cents),
 });
@@ -55,8 +58,26 @@ export function paymentStatus(
   row: Pick<InstalmentRow, 'status' | 'due_date'>,
   todayApi: string,
 ): TPayment['status'] {
-  if (row.status === 'paid' || row.status === 'cancelled') return row.status;
+  // A returned direct debit says so ("Devuelto") rather than just "Vencido" (issue 23, item 4).
+  if (row.status === 'paid' || row.status === 'cancelled' || row.status === 'returned')
+    return row.status;
   return row.due_date < todayApi ? 'overdue' : 'pending';
+}
+
+/** The bank's return of an instalment while it is `returned` (absent when none was reported). */
+function returnedDebit(row: Pick<InstalmentRow, 'status' | 'returned'>): {
+  returned?: TReturnedDebit;
+} {
+  if (row.status !== 'returned' || !row.returned) return {};
+  const r = row.returned;
+  return {
+    returned: {
+      return_date: r.return_date,
+      reason_code: r.reason_code,
+      fee: centsToAmount(Number(r.fee_cents)),
+      fee_charged: r.fee_charged && Number(r.fee_cents) > 0,
+    },
+  };
 }
 
 /** One page plus one row tells whether there is a next page without counting. */
@@ -141,6 +162,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         state: invoiceState(
           invoice,
           statuses.some((s) => s === 'overdue'),
+          statuses.some((s) => s === 'returned'),
         ),
         lines: lines.map((l) => ({
           person: l.person,
@@ -159,6 +181,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           paiddate: e.paid_date,
           state: e.status,
           status: statuses[i] ?? paymentStatus(e, todayApi),
+          ...returnedDebit(e),
         })),
       };
     },
@@ -232,6 +255,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           method: e.method,
           method_kind: instalmentMethodKind(e.method),
           status: paymentStatus(e, todayApi),
+          ...returnedDebit(e),
         })),
         has_more: hasMore,
       };

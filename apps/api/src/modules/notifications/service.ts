@@ -24,6 +24,15 @@ const repository = createNotificationRepository();
 
 export type NewNotification = { customerId: string } & TPortalNotificationEvent;
 
+/**
+ * The payment confirmation of exactly one instalment (a returned direct debit), with its invoice
+ * for the back link: the notification's "Acceder" and the e-mail's button.
+ */
+export function returnedDebitCheckinHref(paymentId: string, invoiceId: string): string {
+  const query = new URLSearchParams({ payments: paymentId, invoiceId });
+  return `${appPaths.paymentCheckin}?${query.toString()}`;
+}
+
 /** Where "Acceder" leads, decided once here from the type and its parameters. */
 function notificationLink(event: TPortalNotificationEvent): string {
   switch (event.type) {
@@ -42,6 +51,8 @@ function notificationLink(event: TPortalNotificationEvent): string {
       return appPaths.payments;
     case 'fiscal_data_reviewed':
       return appPaths.userProfile;
+    case 'debit_returned':
+      return returnedDebitCheckinHref(event.params.payment_id, event.params.invoice_id);
   }
 }
 

@@ -1,8 +1,19 @@
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { SqlQuery } from '../../db/database.ts';
 import { unpaidStates } from '../invoices/repository.ts';
+import { chargedFeeSql } from '../returned-debits/repository.ts';
 
-export type PayableRow = { id: string; invoice_id: string; amount_cents: number; status: string };
+/**
+ * An instalment a payment pays: its amount, and the bank fee of its returned direct debit that is
+ * paid with it (0 unless the tenant charges it: returned-debits' `chargedFeeSql`).
+ */
+export type PayableRow = {
+  id: string;
+  invoice_id: string;
+  amount_cents: number;
+  fee_cents: number;
+  status: string;
+};
 /** An instalment as the payment confirmation lists it (due date as yyyymmdd). */
 export type PreviewRow = PayableRow & { seq: number; due_date: string };
 
@@ -140,12 +151,18 @@ export function createPaymentRepository(box: SecretBox) {
     ): Promise<PayableRow[]> {
       const where =
         'ids' in by ? 'id::text = ANY($2)' : `invoice_id = ANY($2) AND status IN ${unpaidStates}`;
-      return sql.query<PayableRow>(
-        `SELECT id, invoice_id, amount_cents, status FROM instalments
+      const rows = await sql.query<PayableRow>(
+        `SELECT id, invoice_id, amount_cents, ${chargedFeeSql('instalments')} AS fee_cents, status
+           FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
           ORDER BY invoice_id, seq FOR UPDATE`,
         [customerId, 'ids' in by ? by.ids : by.invoices],
       );
+      return rows.map((r) => ({
+        ...r,
+        amount_cents: Number(r.amount_cents),
+        fee_cents: Number(r.fee_cents),
+      }));
     },
 
     /**
@@ -160,13 +177,19 @@ export function createPaymentRepository(box: SecretBox) {
       const where =
         'ids' in by ? 'id::text = ANY($2)' : `invoice_id = ANY($2) AND status IN ${unpaidStates}`;
       const rows = await sql.query<PreviewRow>(
-        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date, amount_cents, status
+        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date, amount_cents,
+                ${chargedFeeSql('instalments')} AS fee_cents, status
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
           ORDER BY due_date, invoice_id, seq`,
         [customerId, 'ids' in by ? by.ids : by.invoices],
       );
-      return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
+      return rows.map((r) => ({
+        ...r,
+        amount_cents: Number(r.amount_cents),
+        fee_cents: Number(r.fee_cents),
+        seq: Number(r.seq),
+      }));
     },
 
     async ownedInvoices(sql: SqlQuery, customerId: string, ids: string[]): Promise<string[]> {
@@ -233,9 +256,9 @@ export function createPaymentRepository(box: SecretBox) {
     async insertItems(sql: SqlQuery, attemptId: string, items: PayableRow[]): Promise<void> {
       for (const item of items) {
         await sql.query(
-          `INSERT INTO payment_attempt_items (tenant_id, attempt_id, instalment_id, amount_cents)
-           VALUES (current_setting('app.tenant_id'), $1, $2, $3)`,
-          [attemptId, item.id, item.amount_cents],
+          `INSERT INTO payment_attempt_items (tenant_id, attempt_id, instalment_id, amount_cents, fee_cents)
+           VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4)`,
+          [attemptId, item.id, item.amount_cents, item.fee_cents],
         );
       }
     },
@@ -405,21 +428,33 @@ export function createPaymentRepository(box: SecretBox) {
 
     /**
      * Marks the attempt's instalments that are still unpaid paid; answers those, with the amount
-     * the attempt charged for each (the rest of the attempt's amount paid nothing: a surplus).
+     * the attempt charged for each, a returned debit's fee included (`fee_cents` of it): the rest
+     * of the attempt's amount paid nothing, a surplus.
      */
     async payInstalments(
       sql: SqlQuery,
       attemptId: string,
       paidDate: string,
-    ): Promise<{ id: string; invoice_id: string; amount_cents: number }[]> {
-      return sql.query<{ id: string; invoice_id: string; amount_cents: number }>(
+    ): Promise<{ id: string; invoice_id: string; amount_cents: number; fee_cents: number }[]> {
+      const rows = await sql.query<{
+        id: string;
+        invoice_id: string;
+        amount_cents: number;
+        fee_cents: number;
+      }>(
         `UPDATE instalments e SET status = 'paid', paid_date = $2, method = 'Tarjeta'
            FROM payment_attempt_items i
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
-          RETURNING e.id, e.invoice_id, i.amount_cents`,
+          RETURNING e.id::text, e.invoice_id, (i.amount_cents + i.fee_cents)::int8 AS amount_cents,
+                    i.fee_cents`,
         [attemptId, paidDate],
       );
+      return rows.map((r) => ({
+        ...r,
+        amount_cents: Number(r.amount_cents),
+        fee_cents: Number(r.fee_cents),
+      }));
     },
 
     /** The invoices of an attempt's items. */

@@ -39,6 +39,7 @@ import {
   type TenantGatewayRow,
 } from './repository.ts';
 import { checkCustomerLimits } from '../payment-methods/service.ts';
+import { recordReturnFeesPaid } from '../returned-debits/service.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
 export { gatewayOrigin, redsysHosts } from './gateway-origin.ts';
@@ -73,6 +74,14 @@ export type NotificationOutcome =
 type Settled = { outcome: NotificationOutcome; attempt?: AttemptRow; invoices?: string[] };
 
 const toCents = (amount: number): number => Math.round(amount * 100);
+
+/**
+ * THE amount paying some instalments charges, in cents: each instalment's amount plus the bank
+ * fee of its returned direct debit where the tenant charges it. The confirmation shows it, the
+ * start checks the customer's amount against it and asks Redsys for it.
+ */
+export const payableCents = (items: readonly { amount_cents: number; fee_cents: number }[]) =>
+  items.reduce((sum, i) => sum + i.amount_cents + i.fee_cents, 0);
 
 function allowedVersions(gateway: TenantGatewayRow): SignatureVersion[] {
   return gateway.redsys_signature_versions.filter(isSignatureVersion);
@@ -241,6 +250,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const response = params.Ds_Response ?? '';
     const late = attempt.status !== 'pending';
     const paid = await repository.payInstalments(sql, attempt.id, todayIso());
+    await recordReturnFeesPaid(
+      sql,
+      attempt.id,
+      paid.filter((i) => i.fee_cents > 0).map((i) => i.id),
+    );
     const appliedCents = paid.reduce((sum, i) => sum + i.amount_cents, 0);
     const surplusCents = attempt.amount_cents - appliedCents;
     const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
@@ -375,7 +389,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         const gateway = await repository.gateway(sql);
         const today = todayIso().replace(/-/g, '');
         return {
-          amount: centsToAmount(items.reduce((sum, i) => sum + i.amount_cents, 0)),
+          amount: centsToAmount(payableCents(items)),
           currency: 'EUR',
           instalments: items.map((i) => ({
             payment_id: i.id,
@@ -384,6 +398,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             due_date: i.due_date,
             amount: centsToAmount(i.amount_cents),
             overdue: i.due_date < today,
+            ...(i.fee_cents > 0 ? { fee: centsToAmount(i.fee_cents) } : {}),
           })),
           methods: methodsOf(gateway),
           ...madridDateTime(new Date()),
@@ -412,7 +427,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           throw new FieldValidationError({ method: [FieldError.invalidValue] });
         }
         const items = await payableItems(sql, actor.customerId, body, 'lock');
-        const amountCents = items.reduce((sum, i) => sum + i.amount_cents, 0);
+        const amountCents = payableCents(items);
         if (toCents(body.amount) !== amountCents) {
           throw new FieldValidationError({ amount: [FieldError.amountMismatch] });
         }

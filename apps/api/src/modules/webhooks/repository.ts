@@ -186,7 +186,8 @@ export async function insertPaymentSettledEvent(sql: SqlQuery, attemptId: string
               'settled_at', a.settled_at,
               'instalments', coalesce((
                 SELECT jsonb_agg(jsonb_build_object(
-                         'invoice_id', i.invoice_id, 'seq', i.seq, 'amount_cents', pai.amount_cents)
+                         'invoice_id', i.invoice_id, 'seq', i.seq, 'amount_cents', pai.amount_cents,
+                         'fee_cents', pai.fee_cents)
                        ORDER BY i.invoice_id, i.seq)
                   FROM payment_attempt_items pai
                   JOIN instalments i ON i.tenant_id = pai.tenant_id AND i.id = pai.instalment_id

@@ -25,6 +25,7 @@ export const invoiceStatusTones: Record<InvoiceStatus, StatusTone> = {
   cancelled: 'neutral',
   partiallyPaid: 'info',
   unknown: 'neutral',
+  returned: 'danger',
 };
 
 /** One colour per payment status (spec §4), the same on every screen. */
@@ -33,6 +34,7 @@ export const paymentStatusTones: Record<PaymentStatus, StatusTone> = {
   pending: 'warning',
   overdue: 'danger',
   cancelled: 'neutral',
+  returned: 'danger',
 };
 
 /** A status label in a coloured pill; the text carries the meaning, the colour only repeats it. */

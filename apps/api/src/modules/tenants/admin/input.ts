@@ -311,6 +311,15 @@ export const tenantFields = {
       error: (issue) => `expected off, optional or required, got ${quoted(String(issue.input))}`,
     }),
   },
+  // Issue 23, item 4: a returned direct debit's bank fee is paid with the instalment (on) or not.
+  'charge-return-fee': {
+    column: 'charge_return_fee',
+    schema: z
+      .enum(['on', 'off'], {
+        error: (issue) => `expected on or off, got ${quoted(String(issue.input))}`,
+      })
+      .transform((v) => v === 'on'),
+  },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;

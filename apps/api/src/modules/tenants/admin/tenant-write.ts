@@ -89,7 +89,9 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
                                      a code from an authenticator app after the password or link:
                                      not offered, each customer's choice (the default), or required
   --passkeys on|off                  offer passkeys on the sign-in screen and the profile (on, the
-                                     default); off also refuses the passkeys already added`;
+                                     default); off also refuses the passkeys already added
+  --charge-return-fee on|off         a returned direct debit's bank fee is added to what the customer
+                                     pays for that instalment (on) or not (off, the default)`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

@@ -440,8 +440,15 @@ function Summary({ preview, operation }: { preview: CheckoutPreview; operation: 
                 )}
               </span>
             </span>
-            <span className="shrink-0 font-semibold text-gray-900 tabular-nums dark:text-gray-50">
-              {formatAmount(item.amount)}
+            <span className="flex shrink-0 flex-col items-end">
+              <span className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
+                {formatAmount(item.amount)}
+              </span>
+              {item.fee !== undefined && item.fee > 0 && (
+                <span className="text-gray-700 tabular-nums dark:text-gray-300">
+                  {t('returnFee')}: +{formatAmount(item.fee)}
+                </span>
+              )}
             </span>
           </li>
         ))}

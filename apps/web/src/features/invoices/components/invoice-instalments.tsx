@@ -2,6 +2,10 @@ import { useTranslation } from '@/lib/use-translation';
 import { paymentMethodName } from '@/lib/payment-method-name';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
+import { ReturnedDebitNote } from '@/components/ui/returned-debit-note';
+import { buttonClasses } from '@/components/ui/button';
+import { paymentsCheckinHref } from '@/lib/payment-checkin';
+import { Link } from 'react-router';
 import { formatDate } from '@/lib/dates';
 import { formatAmount } from '@/lib/money';
 import { cn } from '@/utils/cn';
@@ -56,6 +60,9 @@ export function InvoiceInstalments({ instalments }: { instalments: readonly Inst
                     value={paymentMethodName(instalment, t)}
                   />
                 </dl>
+                {instalment.returned && (
+                  <ReturnedDebit instalment={instalment} returned={instalment.returned} />
+                )}
               </li>
             ))}
           </ul>
@@ -93,6 +100,9 @@ export function InvoiceInstalments({ instalments }: { instalments: readonly Inst
                       <StatusBadge tone={paymentStatusTones[status]}>
                         {t(`paymentStatus.${status}`)}
                       </StatusBadge>
+                      {instalment.returned && (
+                        <ReturnedDebit instalment={instalment} returned={instalment.returned} />
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -102,6 +112,28 @@ export function InvoiceInstalments({ instalments }: { instalments: readonly Inst
         </>
       )}
     </section>
+  );
+}
+
+/** A returned debit's reason and fee, and the payment of exactly this instalment. */
+function ReturnedDebit({
+  instalment,
+  returned,
+}: {
+  instalment: Instalment;
+  returned: NonNullable<Instalment['returned']>;
+}) {
+  const { t } = useTranslation('invoices');
+  return (
+    <div className="mt-2 flex flex-col items-start gap-2">
+      <ReturnedDebitNote returned={returned} />
+      <Link
+        to={paymentsCheckinHref([instalment.payment_id], instalment.import)}
+        className={buttonClasses('primary', 'print:hidden')}
+      >
+        {t('returnedDebit.payNow')}
+      </Link>
+    </div>
   );
 }
 

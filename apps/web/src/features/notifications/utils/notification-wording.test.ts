@@ -56,6 +56,17 @@ const samples: TPortalNotificationEvent[] = [
   { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
   { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
   { type: 'fiscal_data_reviewed', params: { answer: 'rejected', reason: 'Falta la escritura' } },
+  {
+    type: 'debit_returned',
+    params: {
+      payment_id: 'p-1',
+      invoice_id: 'F2026-00091',
+      amount_cents: 3025,
+      reason_code: 'AM04',
+      fee_cents: 350,
+      fee_charged: true,
+    },
+  },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {
@@ -174,5 +185,27 @@ describe('notifications worded in the reader language from type and parameters',
     expect(wordNotification(fiscal('rejected', '  '), es).message).toBe(
       'Tus datos fiscales no han cambiado.',
     );
+  });
+
+  it('words a returned debit with its fee only when the fee is charged', async () => {
+    const t = await tIn('es');
+    const params = {
+      payment_id: 'p-1',
+      invoice_id: 'F-7',
+      amount_cents: 3025,
+      reason_code: 'AM04',
+      fee_cents: 350,
+      fee_charged: true,
+    };
+    const charged = wordNotification(portal({ type: 'debit_returned', params }), t);
+    expect(charged.title).toBe('Recibo devuelto');
+    expect(charged.message).toContain('F-7');
+    expect(charged.message).toContain(formatAmount(30.25));
+    expect(charged.message).toContain(formatAmount(3.5));
+    const free = wordNotification(
+      portal({ type: 'debit_returned', params: { ...params, fee_charged: false } }),
+      t,
+    );
+    expect(free.message).not.toContain(formatAmount(3.5));
   });
 });

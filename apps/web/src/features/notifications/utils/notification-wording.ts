@@ -109,5 +109,19 @@ export function wordNotification(notification: NotificationItem, t: Notification
               : t('events.fiscalDataReviewed.rejectedNoReason'),
           };
     }
+    case 'debit_returned': {
+      const { amount_cents, invoice_id, fee_cents, fee_charged } = notification.params;
+      const message = t('events.debitReturned.message', {
+        amount: euros(amount_cents),
+        invoice: invoice_id,
+      });
+      return {
+        title: t('events.debitReturned.title'),
+        message:
+          fee_charged && fee_cents > 0
+            ? `${message} ${t('events.debitReturned.fee', { fee: euros(fee_cents) })}`
+            : message,
+      };
+    }
   }
 }

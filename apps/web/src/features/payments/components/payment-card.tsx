@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses } from '@/components/ui/surfaces';
+import { ReturnedDebitNote } from '@/components/ui/returned-debit-note';
 import { formatDate } from '@/lib/dates';
 import { formatAmount } from '@/lib/money';
 import { isUnpaid } from '@/lib/payment-status';
@@ -65,6 +66,7 @@ export function PaymentCard({
                 {t('payments.paidOn', { date: paidOn })}
               </p>
             )}
+            {payment.returned && <ReturnedDebitNote returned={payment.returned} className="mt-1" />}
           </div>
           <div className="flex shrink-0 flex-col items-end gap-1">
             <span className="font-semibold whitespace-nowrap text-gray-900 tabular-nums dark:text-gray-50">

@@ -4,6 +4,7 @@ import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
+import { ReturnedDebitNote } from '@/components/ui/returned-debit-note';
 import { cardClasses } from '@/components/ui/surfaces';
 import { formatDate } from '@/lib/dates';
 import { formatAmount } from '@/lib/money';
@@ -104,6 +105,9 @@ export function PaymentTable({
                   <StatusBadge tone={paymentStatusTones[payment.status]}>
                     {t(`paymentStatus.${payment.status}`)}
                   </StatusBadge>
+                  {payment.returned && (
+                    <ReturnedDebitNote returned={payment.returned} className="mt-1 max-w-64" />
+                  )}
                 </td>
                 <td className={cn(td, 'text-right')}>
                   {!selection && isUnpaid(payment.status) && <PayPaymentLink payment={payment} />}

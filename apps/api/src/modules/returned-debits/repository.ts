@@ -1,0 +1,146 @@
+import type { SqlQuery } from '../../db/database.ts';
+
+const tenant = "current_setting('app.tenant_id')";
+
+/**
+ * The latest return of an instalment (alias `e`): the one the customer is told of while the
+ * instalment is `returned`. A debit presented again and returned again has a later return date.
+ */
+const latestReturn = (e: string, columns: string) =>
+  `(SELECT ${columns} FROM instalment_returns r
+     WHERE r.tenant_id = ${e}.tenant_id AND r.instalment_id = ${e}.id
+     ORDER BY r.return_date DESC, r.created_at DESC LIMIT 1)`;
+
+/**
+ * THE amount of a returned debit's bank fee that paying instalment `e` now also pays, in cents:
+ * the latest return's fee while the instalment is `returned`, the tenant charges fees and no
+ * payment collected that fee yet; else 0.
+ * The payment confirmation, the start of a card payment and the served instalment all read it
+ * from here, so what the customer is shown is what Redsys is asked for.
+ */
+export const chargedFeeSql = (e: string) =>
+  `(CASE WHEN ${e}.status = 'returned'
+              AND (SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${e}.tenant_id)
+         THEN coalesce(${latestReturn(e, 'CASE WHEN r.paid_attempt_id IS NULL THEN r.fee_cents ELSE 0 END')}, 0)
+         ELSE 0 END)::int8`;
+
+/**
+ * The return an instalment `e` shows while it is `returned` (JSON, or null): return date
+ * (`yyyymmdd`), reason code, fee and the fee charged with the instalment.
+ */
+export const returnedDebitJsonSql = (e: string) =>
+  `(CASE WHEN ${e}.status = 'returned' THEN ${latestReturn(
+    e,
+    `json_build_object('return_date', to_char(r.return_date, 'YYYYMMDD'), 'reason_code', r.reason_code,
+                       'fee_cents', r.fee_cents,
+                       'fee_charged', coalesce((SELECT t.charge_return_fee FROM tenants t WHERE t.id = r.tenant_id), false))`,
+  )} END)`;
+
+export type ReturnedDebitJson = {
+  return_date: string;
+  reason_code: string;
+  fee_cents: number;
+  fee_charged: boolean;
+};
+
+export type ReportedInstalment = {
+  id: string;
+  invoice_id: string;
+  seq: number;
+  customer_id: string;
+  amount_cents: number;
+  status: 'pending' | 'paid' | 'cancelled' | 'returned';
+  in_attempt: boolean;
+};
+
+export type ReturnRecord = {
+  instalment_id: string;
+  customer_id: string;
+  return_date: string;
+  reason_code: string;
+  fee_cents: number;
+};
+
+export type CustomerMailRow = { email: string; language: string };
+
+export function createReturnedDebitRepository() {
+  return {
+    /** The reported instalments of the tenant, locked (the order card payments lock them in). */
+    async lockInstalments(
+      sql: SqlQuery,
+      keys: { invoice_id: string; seq: number }[],
+    ): Promise<ReportedInstalment[]> {
+      const rows = await sql.query<ReportedInstalment>(
+        `SELECT e.id, e.invoice_id, e.seq, e.customer_id, e.amount_cents, e.status,
+                EXISTS (SELECT 1 FROM payment_attempt_items p
+                         WHERE p.tenant_id = e.tenant_id AND p.instalment_id = e.id AND p.active) AS in_attempt
+           FROM instalments e
+           JOIN unnest($1::text[], $2::int[]) AS k(invoice_id, seq)
+             ON e.invoice_id = k.invoice_id AND e.seq = k.seq
+          WHERE e.tenant_id = ${tenant}
+          ORDER BY e.invoice_id, e.seq
+          FOR UPDATE OF e`,
+        [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)],
+      );
+      return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
+    },
+
+    /**
+     * Stores the returns, one per instalment and return date: a new one is created, a known one
+     * takes a corrected reason or fee, an identical one is left alone. Answers what was written.
+     */
+    async upsertReturns(
+      sql: SqlQuery,
+      rows: ReturnRecord[],
+    ): Promise<{ instalment_id: string; return_date: string; created: boolean }[]> {
+      return sql.query<{ instalment_id: string; return_date: string; created: boolean }>(
+        `INSERT INTO instalment_returns (tenant_id, instalment_id, customer_id, return_date, reason_code, fee_cents)
+         SELECT ${tenant}, b.instalment_id, b.customer_id, b.return_date, b.reason_code, b.fee_cents
+           FROM jsonb_to_recordset($1::jsonb)
+             AS b(instalment_id uuid, customer_id uuid, return_date date, reason_code text, fee_cents int8)
+         ON CONFLICT (tenant_id, instalment_id, return_date) DO UPDATE
+            SET reason_code = excluded.reason_code, fee_cents = excluded.fee_cents
+          WHERE (instalment_returns.reason_code, instalment_returns.fee_cents)
+                IS DISTINCT FROM (excluded.reason_code, excluded.fee_cents)
+         RETURNING instalment_id::text, return_date::text, (xmax = 0) AS created`,
+        [JSON.stringify(rows)],
+      );
+    },
+
+    async chargesFee(sql: SqlQuery): Promise<boolean> {
+      const rows = await sql.query<{ charge_return_fee: boolean }>(
+        `SELECT charge_return_fee FROM tenants WHERE id = ${tenant}`,
+      );
+      return rows[0]?.charge_return_fee ?? false;
+    },
+
+    /**
+     * A card payment paid returned instalments with their fee: the latest return of each records
+     * what was collected and by which payment (once: a replayed notification finds it recorded).
+     */
+    async recordFeesPaid(sql: SqlQuery, attemptId: string, instalmentIds: string[]) {
+      await sql.query(
+        `UPDATE instalment_returns r SET fee_paid_cents = i.fee_cents, paid_attempt_id = i.attempt_id
+           FROM payment_attempt_items i
+          WHERE i.tenant_id = ${tenant} AND i.attempt_id = $1 AND i.fee_cents > 0
+            AND i.instalment_id::text = ANY($2)
+            AND r.tenant_id = i.tenant_id AND r.instalment_id = i.instalment_id
+            AND r.paid_attempt_id IS NULL
+            AND r.id = (SELECT l.id FROM instalment_returns l
+                         WHERE l.tenant_id = i.tenant_id AND l.instalment_id = i.instalment_id
+                         ORDER BY l.return_date DESC, l.created_at DESC LIMIT 1)`,
+        [attemptId, instalmentIds],
+      );
+    },
+
+    /** Where and in which language a customer is e-mailed. */
+    async customerMail(sql: SqlQuery, customerId: string): Promise<CustomerMailRow | undefined> {
+      const rows = await sql.query<CustomerMailRow>(
+        `SELECT coalesce(nullif(invoice_email, ''), email) AS email, language FROM customers
+          WHERE tenant_id = ${tenant} AND id = $1`,
+        [customerId],
+      );
+      return rows[0];
+    },
+  };
+}
