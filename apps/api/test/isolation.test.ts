@@ -253,6 +253,22 @@ const cases: Record<TRouteName, Case> = {
     requests: (v) => [['POST', '/notifications/delete', { ids: v.notificationIds }]],
   },
   contact: { kind: 'none', why: "writes the caller's own message (account.test.ts)" },
+  invoiceThreads: {
+    kind: 'none',
+    why: "lists the token's own customer's conversations only (invoice-threads.test.ts)",
+  },
+  openInvoiceThread: {
+    kind: 'ids',
+    requests: (v) => [['POST', '/invoice-threads', { invoice_id: v.invoiceId, message: 'Hola' }]],
+  },
+  invoiceThread: {
+    kind: 'none',
+    why: "another customer's or tenant's conversation is a 404 (invoice-threads.test.ts)",
+  },
+  replyInvoiceThread: {
+    kind: 'none',
+    why: "another customer's or tenant's conversation is a 404, nothing written (invoice-threads.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

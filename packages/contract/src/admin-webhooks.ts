@@ -56,6 +56,8 @@ export const ZWebhookEventType = z.enum([
   /** The customer's sign-in e-mail changed, confirmed from the new address. */
   'customer.email_changed',
   'ping',
+  /** A customer wrote in a conversation about an invoice (opened it, or replied). */
+  'invoice_thread.message_created',
 ]);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;
 

@@ -58,6 +58,11 @@ export const appPaths = {
   errorGeneral: '/error/general',
   errorNotFound: '/error/not-found',
   errorAccessDenied: '/error/access-denied',
+  invoiceThreads: '/consultas',
+  invoiceThread: {
+    pattern: '/consultas/:id',
+    href: (id: string) => `/consultas/${encodeURIComponent(id)}`,
+  },
 } as const;
 
 export type TAppPathName = keyof typeof appPaths;

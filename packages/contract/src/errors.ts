@@ -48,6 +48,10 @@ export const ErrorCode = {
   pendingRequestLimit: 'pending_request_limit',
   /** `customerLimits.pendingCardAttempts` card additions already wait for the gateway. */
   cardAttemptLimit: 'card_attempt_limit',
+  /** `customerLimits.openInvoiceThreads` conversations about invoices are already open. */
+  invoiceThreadLimit: 'invoice_thread_limit',
+  /** The conversation was closed by the organisation: nobody writes in it any more. */
+  invoiceThreadClosed: 'invoice_thread_closed',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

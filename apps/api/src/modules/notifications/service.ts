@@ -40,6 +40,8 @@ function notificationLink(event: TPortalNotificationEvent): string {
     case 'payment_overpaid':
     case 'payment_refunded':
       return appPaths.payments;
+    case 'invoice_thread_answered':
+      return appPaths.invoiceThread.href(event.params.thread_id);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
+  insertThreadMessageEvent,
   type RefundEventType,
 } from './repository.ts';
 
@@ -27,4 +28,7 @@ export const webhookEvents = {
   /** A customer's sign-in e-mail changed (auth module), confirmed from the new address. */
   customerEmailChanged: (sql: SqlQuery, customerId: string, previousEmail: string) =>
     insertEmailChangedEvent(sql, customerId, previousEmail),
+  /** A customer wrote in a conversation about an invoice (invoice-threads module). */
+  invoiceThreadMessageCreated: (sql: SqlQuery, messageId: string) =>
+    insertThreadMessageEvent(sql, messageId),
 };
