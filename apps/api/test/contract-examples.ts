@@ -136,7 +136,7 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         acceptPrivacy: true,
       },
     },
-    invoiceThreads: {},
+    invoiceThreads: { body: { page: '1' } },
     openInvoiceThread: { body: { invoice_id: 'FV-NOBODY', message: '¿Por qué sube la cuota?' } },
     invoiceThread: { params: { id: someId } },
     replyInvoiceThread: { params: { id: someId }, body: { message: 'Gracias' } },

@@ -91,7 +91,7 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
       ...(payload ? { payload } : {}),
     });
   const list = async (who = me, tenant = 'demo') => {
-    const res = await call(who, 'GET', '/invoice-threads', undefined, tenant);
+    const res = await call(who, 'POST', '/invoice-threads/list', {}, tenant);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ threads: Summary[]; unread: number; has_more: boolean }>();
   };
@@ -123,11 +123,7 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     // My own message is not unread to me.
     expect(mine.threads[0]?.unread).toBe(false);
     expect(mine.unread).toBe(0);
-    const filtered = await call(
-      me,
-      'GET',
-      `/invoice-threads?invoice_id=${encodeURIComponent(invoice)}`,
-    );
+    const filtered = await call(me, 'POST', '/invoice-threads/list', { invoice_id: invoice });
     expect(filtered.json<{ threads: Summary[] }>().threads).toHaveLength(1);
     // Nobody else sees it.
     expect((await list(other)).threads).toEqual([]);
@@ -179,7 +175,7 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     );
     expect(crossReply.statusCode).toBe(404);
     // A demo token on tenant 1's portal is not a session there.
-    expect((await call(me, 'GET', '/invoice-threads', undefined, '1')).statusCode).toBe(401);
+    expect((await call(me, 'POST', '/invoice-threads/list', {}, '1')).statusCode).toBe(401);
     // Another tenant's API key neither lists nor answers it.
     const theirs = await admin('GET', '/invoice-threads', undefined, { key: oneKey, tenant: '1' });
     expect(theirs.json<{ threads: unknown[] }>().threads).toEqual([]);
@@ -365,7 +361,11 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(
       (await admin('POST', '/invoice-threads/no-es-un-id/messages', { message: '' })).statusCode,
     ).toBe(422);
-    const anonymous = await app.inject({ method: 'GET', url: '/demo/api/1.0/invoice-threads' });
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/invoice-threads/list',
+      payload: {},
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 });

@@ -52,6 +52,7 @@ export type TThreadSummary = z.infer<typeof ZThreadSummary>;
 
 export const ZThreadParams = z.object({ id: z.string().min(1).max(64) });
 
+/** The list's filter and page (a body, like the notifications' list). */
 export const ZThreadsQuery = z.object({
   /** Only the conversations about this invoice (the invoice detail's "Ver conversación"). */
   invoice_id: z.string().min(1).max(64).optional(),

@@ -84,7 +84,7 @@ export const routePaths = {
   readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
   deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
   contact: { method: 'POST', path: '/contact', auth: 'bearer' },
-  invoiceThreads: { method: 'GET', path: '/invoice-threads', auth: 'bearer' },
+  invoiceThreads: { method: 'POST', path: '/invoice-threads/list', auth: 'bearer' },
   openInvoiceThread: { method: 'POST', path: '/invoice-threads', auth: 'bearer' },
   invoiceThread: { method: 'GET', path: '/invoice-threads/:id', auth: 'bearer' },
   replyInvoiceThread: { method: 'POST', path: '/invoice-threads/:id/messages', auth: 'bearer' },

@@ -349,7 +349,7 @@ export const routes = {
   invoiceThreads: {
     ...routePaths.invoiceThreads,
     summary: "The customer's conversations about invoices, with unread ones marked",
-    querystring: invoiceThreads.ZThreadsQuery,
+    body: invoiceThreads.ZThreadsQuery,
     response: invoiceThreads.ZThreadsResponse,
   },
   openInvoiceThread: {

@@ -43,6 +43,7 @@ export const lazyNamespaces = [
   'legal',
   'sessions',
   'profile',
+  'threads',
 ] as const;
 export type LazyNamespace = (typeof lazyNamespaces)[number];
 

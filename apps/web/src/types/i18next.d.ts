@@ -8,6 +8,7 @@ import type notifications from '@/locales/es/notifications.json';
 import type contact from '@/locales/es/contact.json';
 import type sessions from '@/locales/es/sessions.json';
 import type profile from '@/locales/es/profile.json';
+import type threads from '@/locales/es/threads.json';
 
 // Module augmentation, the way i18next types translation keys, needs `interface`.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -25,6 +26,7 @@ declare module 'i18next' {
       contact: typeof contact;
       sessions: typeof sessions;
       profile: typeof profile;
+      threads: typeof threads;
     };
   }
 }

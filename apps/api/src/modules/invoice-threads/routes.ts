@@ -16,7 +16,7 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
   route(
     app,
     routes.invoiceThreads,
-    ({ request, query }) => service.list(actorOf(request), query),
+    ({ request, body }) => service.list(actorOf(request), body),
     customer,
   );
   route(

@@ -55,6 +55,7 @@ const samples: TPortalNotificationEvent[] = [
   { type: 'invoice_new', params: { invoice_id: 'F2026-00090' } },
   { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
   { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
+  { type: 'invoice_thread_answered', params: { thread_id: 't1', invoice_id: 'FV-2026-0012' } },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {

@@ -94,5 +94,12 @@ export function wordNotification(notification: NotificationItem, t: Notification
               : t('events.requestReviewed.verificationRejected'),
       };
     }
+    case 'invoice_thread_answered':
+      return {
+        title: t('events.invoiceThreadAnswered.title'),
+        message: t('events.invoiceThreadAnswered.message', {
+          invoice: notification.params.invoice_id,
+        }),
+      };
   }
 }
