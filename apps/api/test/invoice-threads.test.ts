@@ -313,6 +313,28 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(refused.json<{ code: string }>().code).toBe('invoice_thread_limit');
   });
 
+  it('lets two tabs at once not pass the cap of open conversations', async () => {
+    const invoices = (await invoicesOf('demo', secondEmail))
+      .map((r) => r.id)
+      .slice(0, customerLimits.openInvoiceThreads + 2);
+    expect(invoices.length).toBeGreaterThan(customerLimits.openInvoiceThreads);
+    const codes = await Promise.all(
+      invoices.map(
+        async (invoice) =>
+          (
+            await call(other, 'POST', '/invoice-threads', {
+              invoice_id: invoice,
+              message: 'A la vez',
+            })
+          ).statusCode,
+      ),
+    );
+    expect(codes.filter((c) => c === 201)).toHaveLength(customerLimits.openInvoiceThreads);
+    expect(codes.filter((c) => c === 409)).toHaveLength(
+      invoices.length - customerLimits.openInvoiceThreads,
+    );
+  });
+
   it('limits how many messages a customer writes per hour', async () => {
     const [invoice] = (await invoicesOf('1', demoEmail)).map((r) => r.id);
     const opened = await call(
