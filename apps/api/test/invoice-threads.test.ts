@@ -1,4 +1,5 @@
 import { customerLimits, threadMessageMaxLength } from '@portal/contract';
+import { invoiceThreadAdminRoutes } from '@portal/contract/admin-invoice-threads';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, secondEmail } from '../src/db/seed/demo.ts';
@@ -356,6 +357,31 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     const allowed = customerLimits.invoiceThreadMessagesPerHour - 1;
     expect(codes.slice(0, allowed).every((c) => c === 201)).toBe(true);
     expect(codes.slice(allowed)).toEqual([429]);
+  });
+
+  it("documents the organisation's calls with examples in the OpenAPI document", async () => {
+    type Media = { example?: unknown; examples?: unknown };
+    type Operation = {
+      parameters?: { in: string; name: string; example?: unknown; schema?: Media }[];
+      requestBody?: { content: Record<string, Media> };
+      responses: Record<string, { content: Record<string, Media> } | undefined>;
+    };
+    const doc = (await app.inject({ method: 'GET', url: '/demo/api/1.0/openapi.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    for (const [name, def] of Object.entries(invoiceThreadAdminRoutes)) {
+      const path = `/{tenant}/api/1.0${def.path.replace(/:(\w+)/g, '{$1}')}`;
+      const op = doc.paths[path]?.[def.method.toLowerCase()];
+      const status = String('status' in def ? def.status : 200);
+      const answer = op?.responses[status]?.content['application/json'];
+      expect(answer?.example ?? answer?.examples, `${name} response example`).toBeDefined();
+      if ('body' in def) {
+        const body = op?.requestBody?.content['application/json'];
+        expect(body?.example ?? body?.examples, `${name} request example`).toBeDefined();
+      }
+      for (const p of (op?.parameters ?? []).filter((q) => q.in === 'query'))
+        expect(p.example ?? p.schema?.examples, `${name} ${p.name}`).toBeDefined();
+    }
   });
 
   it('refuses bad input with a 4xx and a code', async () => {
