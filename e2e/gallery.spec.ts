@@ -129,6 +129,10 @@ const signedInScreens: Screen[] = [
   { name: 'not-found-signed-in', path: '/esto-no-existe' },
   // The form only (read-only); the profile's pending and decided requests: fiscal-data.spec.ts.
   { name: 'fiscal-data', path: '/user-profile/fiscal-data' },
+  // Issue 23, item 7: the conversations (read-only here: the list as this customer has it, and
+  // an unknown conversation); e2e/invoice-threads.spec.ts shows and scans a real conversation.
+  { name: 'invoice-threads', path: '/consultas' },
+  { name: 'invoice-thread-not-found', path: '/consultas/00000000-0000-4000-8000-000000000000' },
 ];
 
 /** Waits until the screen has its heading and nothing is loading any more. */

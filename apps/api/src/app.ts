@@ -31,6 +31,7 @@ import ingestionRoutes from './modules/ingestion/routes.ts';
 import returnedDebitRoutes from './modules/returned-debits/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import fiscalDataRoutes from './modules/fiscal-data/routes.ts';
+import invoiceThreadRoutes from './modules/invoice-threads/routes.ts';
 import jobs from './modules/jobs/plugin.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
 import opsRoutes, { type Lifecycle } from './modules/ops/routes.ts';
@@ -163,6 +164,7 @@ export async function buildApp({
       await api.register(returnedDebitRoutes, ctx);
       await api.register(webhookRoutes, ctx);
       await api.register(fiscalDataRoutes, ctx);
+      await api.register(invoiceThreadRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/:tenant/api/1.0' },

@@ -149,6 +149,10 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     },
     withdrawFiscalDataRequest: { params: { id: someId } },
     dismissFiscalDataDecision: { params: { id: someId } },
+    invoiceThreads: { body: { page: '1' } },
+    openInvoiceThread: { body: { invoice_id: 'FV-NOBODY', message: '¿Por qué sube la cuota?' } },
+    invoiceThread: { params: { id: someId } },
+    replyInvoiceThread: { params: { id: someId }, body: { message: 'Gracias' } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */
@@ -273,6 +277,13 @@ export const validAdminRequests: Record<
       ],
     },
   },
+  listInvoiceThreads: { query: { status: 'open', limit: '20', before: someId } },
+  listInvoiceThreadMessages: { query: { limit: '50', since: someId, thread_id: someId } },
+  answerInvoiceThread: {
+    params: { id: someId },
+    body: { message: 'La cuota incluye la matrícula.', author_name: 'Laura' },
+  },
+  closeInvoiceThread: { params: { id: someId } },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

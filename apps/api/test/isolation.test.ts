@@ -269,6 +269,22 @@ const cases: Record<TRouteName, Case> = {
     kind: 'none',
     why: "another customer's or tenant's request id is a 404 (fiscal-data.test.ts)",
   },
+  invoiceThreads: {
+    kind: 'none',
+    why: "lists the token's own customer's conversations only (invoice-threads.test.ts)",
+  },
+  openInvoiceThread: {
+    kind: 'ids',
+    requests: (v) => [['POST', '/invoice-threads', { invoice_id: v.invoiceId, message: 'Hola' }]],
+  },
+  invoiceThread: {
+    kind: 'none',
+    why: "another customer's or tenant's conversation is a 404 (invoice-threads.test.ts)",
+  },
+  replyInvoiceThread: {
+    kind: 'none',
+    why: "another customer's or tenant's conversation is a 404, nothing written (invoice-threads.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

@@ -228,6 +228,11 @@ export const ZPortalNotificationEvent = z.discriminatedUnion('type', [
       fee_charged: z.boolean(),
     }),
   }),
+  /** The organisation answered a conversation about an invoice (issue 23, item 7). */
+  z.object({
+    type: z.literal('invoice_thread_answered'),
+    params: z.object({ thread_id: z.string(), invoice_id: z.string() }),
+  }),
 ]);
 export type TPortalNotificationEvent = z.infer<typeof ZPortalNotificationEvent>;
 export type TPortalNotificationType = TPortalNotificationEvent['type'];

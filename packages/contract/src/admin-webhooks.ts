@@ -60,6 +60,8 @@ export const ZWebhookEventType = z.enum([
   'customer.fiscal_data_change_requested',
   /** The customer withdrew a fiscal data request before it was decided. */
   'customer.fiscal_data_change_withdrawn',
+  /** A customer wrote in a conversation about an invoice (opened it, or replied). */
+  'invoice_thread.message_created',
 ]);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;
 

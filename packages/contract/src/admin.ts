@@ -3,6 +3,7 @@ import { signInMethodRoutes } from './admin-sign-in.ts';
 import { webhookRoutes } from './admin-webhooks.ts';
 import { fiscalDataAdminRoutes } from './admin-fiscal-data.ts';
 import { returnedDebitRoutes } from './admin-returned-debits.ts';
+import { invoiceThreadAdminRoutes } from './admin-invoice-threads.ts';
 
 /**
  * The provider's integration API (issue 10), under `/{tenant}/api/1.0/admin/...` and authenticated
@@ -15,6 +16,7 @@ export const adminRoutes = {
   ...signInMethodRoutes,
   ...fiscalDataAdminRoutes,
   ...returnedDebitRoutes,
+  ...invoiceThreadAdminRoutes,
 };
 export type TAdminRouteName = keyof typeof adminRoutes;
 

@@ -59,6 +59,11 @@ export const appPaths = {
   errorNotFound: '/error/not-found',
   errorAccessDenied: '/error/access-denied',
   fiscalData: '/user-profile/fiscal-data',
+  invoiceThreads: '/consultas',
+  invoiceThread: {
+    pattern: '/consultas/:id',
+    href: (id: string) => `/consultas/${encodeURIComponent(id)}`,
+  },
 } as const;
 
 export type TAppPathName = keyof typeof appPaths;

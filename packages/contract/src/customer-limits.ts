@@ -10,4 +10,8 @@ export const customerLimits = {
   pendingRequests: 5,
   /** Card additions still waiting for the gateway's answer (each an open Redsys checkout). */
   pendingCardAttempts: 3,
+  /** Open conversations about invoices (issue 23, item 7). */
+  openInvoiceThreads: 5,
+  /** Messages (first ones and replies) a customer writes per hour in those conversations. */
+  invoiceThreadMessagesPerHour: 20,
 } as const;

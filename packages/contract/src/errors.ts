@@ -55,6 +55,10 @@ export const ErrorCode = {
   fiscalRequestClosed: 'fiscal_request_closed',
   /** What was asked for is the fiscal data as it stands: nothing to review. */
   fiscalDataUnchanged: 'fiscal_data_unchanged',
+  /** `customerLimits.openInvoiceThreads` conversations about invoices are already open. */
+  invoiceThreadLimit: 'invoice_thread_limit',
+  /** The conversation was closed by the organisation: nobody writes in it any more. */
+  invoiceThreadClosed: 'invoice_thread_closed',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

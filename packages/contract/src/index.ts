@@ -26,3 +26,4 @@ export * from './routes.ts';
 export * from './admin.ts';
 export * from './fiscal-data.ts';
 export * from './returned-debits.ts';
+export * from './invoice-threads.ts';

@@ -43,6 +43,8 @@ export const linkableAppPaths: readonly string[] = (
     'security',
     'cookies',
     'accessibility',
+    'invoiceThreads',
+    'invoiceThread',
   ] as const satisfies readonly TAppPathName[]
 ).map(appPathPattern);
 

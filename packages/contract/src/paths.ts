@@ -96,6 +96,10 @@ export const routePaths = {
     path: '/user/fiscal-data-requests/:id/dismiss',
     auth: 'bearer',
   },
+  invoiceThreads: { method: 'POST', path: '/invoice-threads/list', auth: 'bearer' },
+  openInvoiceThread: { method: 'POST', path: '/invoice-threads', auth: 'bearer' },
+  invoiceThread: { method: 'GET', path: '/invoice-threads/:id', auth: 'bearer' },
+  replyInvoiceThread: { method: 'POST', path: '/invoice-threads/:id/messages', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

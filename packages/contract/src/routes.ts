@@ -7,6 +7,7 @@ import * as payments from './payments.ts';
 import * as redsys from './redsys.ts';
 import * as passkeys from './passkeys.ts';
 import * as sessions from './sessions.ts';
+import * as invoiceThreads from './invoice-threads.ts';
 import { ZVisualConfig } from './visual-config.ts';
 import * as fiscal from './fiscal-data.ts';
 
@@ -371,6 +372,33 @@ export const routes = {
     summary: 'Hide the outcome of a decided fiscal data request from the profile',
     params: fiscal.ZFiscalDataRequestParams,
     response: fiscal.ZFiscalDataRequests,
+  },
+  invoiceThreads: {
+    ...routePaths.invoiceThreads,
+    summary: "The customer's conversations about invoices, with unread ones marked",
+    body: invoiceThreads.ZThreadsQuery,
+    response: invoiceThreads.ZThreadsResponse,
+  },
+  openInvoiceThread: {
+    ...routePaths.openInvoiceThread,
+    summary: 'Ask the organisation about one of your invoices (opens a conversation)',
+    body: invoiceThreads.ZOpenThreadRequest,
+    response: invoiceThreads.ZThreadResponse,
+    status: 201,
+  },
+  invoiceThread: {
+    ...routePaths.invoiceThread,
+    summary: 'One conversation with its messages (marks it read)',
+    params: invoiceThreads.ZThreadParams,
+    response: invoiceThreads.ZThreadResponse,
+  },
+  replyInvoiceThread: {
+    ...routePaths.replyInvoiceThread,
+    summary: 'Write in an open conversation',
+    params: invoiceThreads.ZThreadParams,
+    body: invoiceThreads.ZThreadReplyRequest,
+    response: invoiceThreads.ZThreadMessageResponse,
+    status: 201,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

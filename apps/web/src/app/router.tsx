@@ -168,7 +168,13 @@ export const routes: RouteObject[] = [
                   {
                     path: paths.invoiceDetail.pattern,
                     handle: { backTo: paths.invoices } satisfies RouteHandle,
-                    lazy: withTexts('invoices', () => import('./routes/invoice-detail')),
+                    lazy: withTexts('invoices', async () => {
+                      const [route] = await Promise.all([
+                        import('./routes/invoice-detail'),
+                        loadNamespace('threads'),
+                      ]);
+                      return route;
+                    }),
                   },
                   ...[paths.payments, paths.paymentsAlias].map((path) => ({
                     path,
@@ -196,7 +202,23 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: paths.contact,
-                    lazy: withTexts('contact', () => import('./routes/contact')),
+                    lazy: withTexts('contact', async () => {
+                      const [route] = await Promise.all([
+                        import('./routes/contact'),
+                        loadNamespace('threads'),
+                      ]);
+                      return route;
+                    }),
+                  },
+                  // Issue 23, item 7: the customer's conversations about invoices.
+                  {
+                    path: paths.invoiceThreads,
+                    lazy: withTexts('threads', () => import('./routes/invoice-threads')),
+                  },
+                  {
+                    path: paths.invoiceThread.pattern,
+                    handle: { backTo: paths.invoiceThreads } satisfies RouteHandle,
+                    lazy: withTexts('threads', () => import('./routes/invoice-thread')),
                   },
                   // Card payments (spec §2): the confirmation, and the result where the gateway
                   // sends the browser back (its back link is in the screen: it depends on the query).

@@ -44,6 +44,7 @@ export const lazyNamespaces = [
   'sessions',
   'profile',
   'fiscal-data',
+  'threads',
 ] as const;
 export type LazyNamespace = (typeof lazyNamespaces)[number];
 

@@ -9,6 +9,7 @@ import type contact from '@/locales/es/contact.json';
 import type sessions from '@/locales/es/sessions.json';
 import type profile from '@/locales/es/profile.json';
 import type fiscalData from '@/locales/es/fiscal-data.json';
+import type threads from '@/locales/es/threads.json';
 
 // Module augmentation, the way i18next types translation keys, needs `interface`.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -27,6 +28,7 @@ declare module 'i18next' {
       sessions: typeof sessions;
       profile: typeof profile;
       'fiscal-data': typeof fiscalData;
+      threads: typeof threads;
     };
   }
 }

@@ -53,6 +53,8 @@ function notificationLink(event: TPortalNotificationEvent): string {
       return appPaths.userProfile;
     case 'debit_returned':
       return returnedDebitCheckinHref(event.params.payment_id, event.params.invoice_id);
+    case 'invoice_thread_answered':
+      return appPaths.invoiceThread.href(event.params.thread_id);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
+  insertThreadMessageEvent,
   type RefundEventType,
   insertFiscalRequestEvent,
 } from './repository.ts';
@@ -34,4 +35,7 @@ export const webhookEvents = {
   /** A customer withdrew a fiscal data request before it was decided. */
   fiscalDataChangeWithdrawn: (sql: SqlQuery, requestId: string) =>
     insertFiscalRequestEvent(sql, requestId, 'customer.fiscal_data_change_withdrawn'),
+  /** A customer wrote in a conversation about an invoice (invoice-threads module). */
+  invoiceThreadMessageCreated: (sql: SqlQuery, messageId: string) =>
+    insertThreadMessageEvent(sql, messageId),
 };

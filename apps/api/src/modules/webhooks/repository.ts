@@ -332,6 +332,32 @@ export async function insertFiscalRequestEvent(
   );
 }
 
+/** invoice_thread.message_created: a customer wrote in a conversation about an invoice. */
+export async function insertThreadMessageEvent(sql: SqlQuery, messageId: string): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT 'invoice_thread.message_created'::text AS type,
+            jsonb_build_object(
+              'message_id', m.id,
+              'thread_id', t.id,
+              'invoice_id', t.invoice_id,
+              'customer_code', c.code,
+              'author', m.author,
+              'body', m.body,
+              'first', NOT EXISTS (
+                SELECT 1 FROM invoice_thread_messages p
+                 WHERE p.tenant_id = m.tenant_id AND p.thread_id = m.thread_id
+                   AND (p.created_at, p.id) < (m.created_at, m.id)),
+              'created_at', m.created_at
+            ) AS payload
+       FROM invoice_thread_messages m
+       JOIN invoice_threads t ON t.tenant_id = m.tenant_id AND t.id = m.thread_id
+       JOIN customers c ON c.tenant_id = t.tenant_id AND c.id = t.customer_id
+      WHERE m.tenant_id = ${tenant} AND m.id = $1`,
+    [messageId],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

@@ -259,6 +259,14 @@ export function SideMenu({
               icon={<MailIcon className={icon} />}
               onNavigate={onClose}
             />
+            {isSignedIn && (
+              <MenuLink
+                to={paths.invoiceThreads}
+                label={t('menu.invoiceThreads')}
+                icon={<MailIcon className={icon} />}
+                onNavigate={onClose}
+              />
+            )}
           </Section>
 
           <Section title={t('menu.sections.legal')}>

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZContactRequest } from '@portal/contract/account';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -45,7 +45,12 @@ type ContactForm = {
  * name comes filled in and the answer's address is said (review #18); the club's own mailbox is
  * shown beside the form. A refused or failed send keeps everything typed and says why.
  */
-export function ContactScreen() {
+export function ContactScreen({
+  before,
+}: {
+  /** Shown above the form (what other features offer here, composed in `app`). */
+  before?: ReactNode;
+} = {}) {
   const t = useContactT();
   const formId = useId();
   const { user } = useAuth();
@@ -187,6 +192,7 @@ export function ContactScreen() {
               </a>
             </p>
           )}
+          {before}
           <form
             noValidate
             aria-label={t('formLabel')}

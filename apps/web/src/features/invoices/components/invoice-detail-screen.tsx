@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -14,7 +15,14 @@ import { InvoiceView } from './invoice-view';
  * Spec §2 "Invoice detail" with its states (spec §8): loading, not found (a foreign or unknown id
  * is a 404), any other failure; both failures offer the way back home.
  */
-export function InvoiceDetailScreen({ invoiceId }: { invoiceId: string }) {
+export function InvoiceDetailScreen({
+  invoiceId,
+  aside,
+}: {
+  invoiceId: string;
+  /** Shown under the options (what other features add to an invoice, composed in `app`). */
+  aside?: ReactNode;
+}) {
   const { t } = useTranslation('invoices');
   const invoice = useInvoice(invoiceId);
 
@@ -66,5 +74,5 @@ export function InvoiceDetailScreen({ invoiceId }: { invoiceId: string }) {
     );
   }
 
-  return <InvoiceView invoice={invoice.data} />;
+  return <InvoiceView invoice={invoice.data} aside={aside} />;
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -23,7 +24,7 @@ import { InvoiceOptions } from './invoice-options';
  * dd/mm/yyyy like every other screen. Printing shows the invoice only: the app's chrome, the
  * navigation and the options carry `print:hidden`, and a print-only heading names the company.
  */
-export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
+export function InvoiceView({ invoice, aside }: { invoice: InvoiceDetail; aside?: ReactNode }) {
   const { t } = useTranslation('invoices');
   const status = invoiceStatusLabel(invoice.state);
   const isPayable = isPayableInvoice({ state: invoice.state, amount: invoice.pending });
@@ -87,6 +88,7 @@ export function InvoiceView({ invoice }: { invoice: InvoiceDetail }) {
             invoiceId={invoice.invoice_id}
             amountToPay={isPayable ? invoice.pending : null}
           />
+          {aside}
         </div>
       </div>
 

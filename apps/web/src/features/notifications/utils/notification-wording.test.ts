@@ -67,6 +67,7 @@ const samples: TPortalNotificationEvent[] = [
       fee_charged: true,
     },
   },
+  { type: 'invoice_thread_answered', params: { thread_id: 't1', invoice_id: 'FV-2026-0012' } },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {

@@ -123,5 +123,12 @@ export function wordNotification(notification: NotificationItem, t: Notification
             : message,
       };
     }
+    case 'invoice_thread_answered':
+      return {
+        title: t('events.invoiceThreadAnswered.title'),
+        message: t('events.invoiceThreadAnswered.message', {
+          invoice: notification.params.invoice_id,
+        }),
+      };
   }
 }

@@ -1,0 +1,263 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { startSmtp } from '../tools/test-smtp.ts';
+import { demoPassword, signInThroughApi } from './support/auth.ts';
+import { expectNoViolations, showAs } from './support/axe.ts';
+import { e2ePort } from './support/env.ts';
+
+/**
+ * Issue 23, item 7 "Ask about this invoice", end to end: from an invoice the customer asks (an
+ * empty question is refused first), the organisation answers through the ingestion API (called
+ * here as its software would), the customer gets an e-mail, sees the conversation marked unread
+ * under "Mis consultas" (reached from the menu), opens it (no longer unread), replies; once the
+ * organisation closes it, the reply box is gone. At 390x844 and 1280x800, each with its customer.
+ *
+ * The main e2e server has no API key (the admin CLI cannot open its embedded database while it
+ * runs), so this spec runs a portal of its own: started once to seed the demo, stopped while the
+ * CLI makes a key, started again.
+ */
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const takeScreenshots = process.env.GALLERY_SCREENSHOTS === '1';
+const port = Number(process.env.E2E_THREADS_PORT ?? e2ePort + 70);
+const smtpPort = Number(process.env.E2E_THREADS_SMTP_PORT ?? e2ePort + 75);
+const dataDir = join(tmpdir(), `portal-e2e-threads-${port}`);
+const tenant = 'demo';
+const origin = `http://${tenant}.localhost:${port}`;
+const api = `http://localhost:${port}/${tenant}/api/1.0`;
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  APP_SECRET: randomBytes(32).toString('base64'),
+  LOG_LEVEL: 'warn',
+};
+
+type ThreadsTexts = {
+  list: Record<'title' | 'new' | 'invoice', string>;
+  thread: Record<'title' | 'closed' | 'you', string>;
+  form: Record<'label' | 'send', string>;
+  invoice: Record<'ask' | 'view', string>;
+  errors: Record<'required', string>;
+};
+const t = JSON.parse(
+  readFileSync(new URL('../apps/web/src/locales/es/threads.json', import.meta.url), 'utf8'),
+) as ThreadsTexts;
+const common = JSON.parse(
+  readFileSync(new URL('../apps/web/src/locales/es/common.json', import.meta.url), 'utf8'),
+) as { nav: { openMenu: string }; menu: { invoiceThreads: string } };
+const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
+
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'es-ES' });
+
+let server: ChildProcess | undefined;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let apiKey = '';
+
+function admin(...args: string[]): string {
+  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
+    cwd: repo,
+    env,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
+  return run.stdout;
+}
+
+async function startPortal(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: repo,
+    env: {
+      ...env,
+      PORT: String(port),
+      NODE_ENV: 'test',
+      SEED_DEMO: 'true',
+      PUBLIC_URL: `http://localhost:${port}`,
+      REDSYS_SIMULATOR: 'false',
+      AUTH_LIMIT_SCALE: '20',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const ok = await fetch(`${api}/visual-config`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return child;
+    if (child.exitCode !== null) throw new Error('the portal stopped while starting');
+    if (Date.now() > deadline) throw new Error('the portal did not start');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+async function stopPortal(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The organisation's software: an answer, or closing the conversation. */
+async function organisation(path: string, body?: unknown) {
+  const res = await fetch(`${api}/admin${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  rmSync(dataDir, { recursive: true, force: true });
+  smtp = await startSmtp({ port: smtpPort });
+  // Seeded by the portal itself, then a key made by the operator's CLI while it is stopped.
+  await stopPortal(await startPortal());
+  apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
+  expect(apiKey).toMatch(/^ptk_[\w-]{43}$/);
+  server = await startPortal();
+});
+
+test.afterAll(async () => {
+  await stopPortal(server);
+  await smtp?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The screen at every theme of its size, scanned by axe, and pictured when asked. */
+async function lookAt(page: Page, name: string, width: number, height: number) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await showAs(page, { width, height, colorScheme });
+    await expectNoViolations(page, `${name} ${width} ${colorScheme}`);
+    const overflow = await page.evaluate(() => {
+      const root = document.scrollingElement ?? document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow, `${name}: wider than the screen`).toBeLessThanOrEqual(0);
+    if (takeScreenshots) {
+      mkdirSync(shots, { recursive: true });
+      await page.screenshot({
+        path: `${shots}${name}-${width}-${colorScheme}.png`,
+        fullPage: true,
+      });
+    }
+  }
+}
+
+const journeys = [
+  { width: 390, height: 844, email: 'cliente@demo.test' },
+  { width: 1280, height: 800, email: 'segundo@demo.test' },
+] as const;
+
+for (const { width, height, email } of journeys) {
+  test(`at ${width}x${height}: ask from an invoice, the organisation answers, unread until opened, reply`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height });
+    await signInThroughApi(page, { tenant: { id: tenant, origin }, email, password: demoPassword });
+
+    // An invoice of the customer, from the list.
+    await page.goto(`${origin}/invoices`);
+    const first = page.locator('a[href^="/invoice-detail/"]').first();
+    await expect(first).toBeVisible({ timeout: 15_000 });
+    await first.click();
+    await expect(page).toHaveURL(/\/invoice-detail\//);
+    const invoiceId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+
+    // Ask: an empty question is refused in the page, then the real one opens the conversation.
+    await page.getByRole('button', { name: t.invoice.ask }).click();
+    const box = page.getByRole('textbox', { name: t.form.label });
+    await expect(box).toBeFocused();
+    await page.getByRole('button', { name: t.form.send }).click();
+    await expect(page.getByText(t.errors.required)).toBeVisible();
+    const question = `¿Por qué la factura ${invoiceId} sube este mes? (${width})`;
+    await box.fill(question);
+    await page.getByRole('button', { name: t.form.send }).click();
+    await expect(page).toHaveURL(/\/consultas\/[0-9a-f-]{36}$/);
+    const threadId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    await expect(
+      page.getByRole('heading', { level: 1, name: fill(t.thread.title, { invoice: invoiceId }) }),
+    ).toBeVisible();
+    await expect(page.getByText(question)).toBeVisible();
+
+    // The organisation answers through the ingestion API.
+    const answer = 'Incluye la matrícula del trimestre. Un saludo.';
+    const answered = await organisation(`/invoice-threads/${threadId}/messages`, {
+      message: answer,
+      author_name: 'Laura, administración',
+    });
+    expect(answered.status).toBe(201);
+    const mail = await smtp.waitFor(email, 30_000, 'invoice-thread-answer');
+    expect(mail.raw).toContain(`/consultas/${threadId}`);
+
+    // "Mis consultas", from the menu: the conversation is marked as having a new answer.
+    await page.goto(`${origin}/home`);
+    await page.getByRole('button', { name: common.nav.openMenu }).click();
+    await page.getByRole('link', { name: common.menu.invoiceThreads }).click();
+    await expect(page.getByRole('heading', { level: 1, name: t.list.title })).toBeVisible();
+    const item = page.getByRole('link', {
+      name: new RegExp(invoiceId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    });
+    await expect(item.getByText(t.list.new)).toBeVisible();
+    await lookAt(page, 'invoice-threads-unread', width, height);
+
+    // Opened, it shows the answer, and is no longer unread.
+    await item.click();
+    await expect(page.getByText(answer)).toBeVisible();
+    await expect(page.getByText('Laura, administración', { exact: false })).toBeVisible();
+    await lookAt(page, 'invoice-thread', width, height);
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: t.list.title })).toBeVisible();
+    await expect(item).toBeVisible();
+    await expect(item.getByText(t.list.new)).toHaveCount(0);
+
+    // Reply.
+    await item.click();
+    const reply = `Gracias, entendido (${width}).`;
+    await page.getByRole('textbox', { name: t.form.label }).fill(reply);
+    await page.getByRole('button', { name: t.form.send }).click();
+    await expect(page.getByText(reply)).toBeVisible();
+    await expect(page.getByRole('textbox', { name: t.form.label })).toHaveValue('');
+
+    // The invoice now offers the conversation instead of a new question.
+    await page.goto(`${origin}/invoice-detail/${encodeURIComponent(invoiceId)}`);
+    await expect(page.getByRole('link', { name: t.invoice.view })).toBeVisible();
+    await expect(page.getByRole('button', { name: t.invoice.ask })).toHaveCount(0);
+
+    // Closed by the organisation: read-only.
+    expect((await organisation(`/invoice-threads/${threadId}/close`)).status).toBe(200);
+    await page.goto(`${origin}/consultas/${threadId}`);
+    await expect(page.getByText(t.thread.closed)).toBeVisible();
+    await expect(page.getByRole('textbox', { name: t.form.label })).toHaveCount(0);
+  });
+}
+
+test('another customer cannot open the conversation: it is "not found"', async ({ page }) => {
+  const listed = await fetch(`${api}/admin/invoice-threads?limit=1`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  const [thread] = ((await listed.json()) as { threads: { id: string; customer_code: string }[] })
+    .threads;
+  if (!thread) throw new Error('no conversation to probe');
+  // The newest is the desktop journey's (segundo); the phone journey's customer tries it.
+  await signInThroughApi(page, {
+    tenant: { id: tenant, origin },
+    email: 'cliente@demo.test',
+    password: demoPassword,
+  });
+  await page.goto(`${origin}/consultas/${thread.id}`);
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByText('Laura, administración')).toHaveCount(0);
+});
