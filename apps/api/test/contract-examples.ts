@@ -136,6 +136,10 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         acceptPrivacy: true,
       },
     },
+    receipts: {},
+    receiptLink: { body: { payment_id: someId, language: 'es' } },
+    statementLink: { body: { ...range, format: 'csv', language: 'es' } },
+    invoicesZipLink: { body: { invoice_ids: ['F-0'], language: 'es' } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */

@@ -84,6 +84,10 @@ export const routePaths = {
   readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
   deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
   contact: { method: 'POST', path: '/contact', auth: 'bearer' },
+  receipts: { method: 'GET', path: '/documents/receipts', auth: 'bearer' },
+  receiptLink: { method: 'POST', path: '/documents/receipt', auth: 'bearer' },
+  statementLink: { method: 'POST', path: '/documents/statement', auth: 'bearer' },
+  invoicesZipLink: { method: 'POST', path: '/documents/invoices-zip', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;
