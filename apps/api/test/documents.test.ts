@@ -11,6 +11,7 @@ import { documentMessages } from '../src/modules/documents/messages.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { notificationParams } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
+import { decodeQuotedPrintable, startSmtp } from '../../../tools/test-smtp.ts';
 
 const today = isoToApi(todayIso());
 const range = { datefrom: '20000101', dateto: '20991231' };
@@ -27,6 +28,7 @@ const textOf = async (bytes: Uint8Array) => {
 describe.each(engines())('receipts, statements and invoice archives on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let me: Session;
   let other: Session;
   let otherTenant: Session;
@@ -76,7 +78,8 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
 
   beforeAll(async () => {
     db = await engine.open();
-    app = await buildTestApp(db);
+    smtp = await startSmtp();
+    app = await buildTestApp(db, { SMTP_URL: smtp.url, PUBLIC_URL: 'http://localhost:3000' });
     me = await signedIn(app, 'demo');
     other = await signedIn(app, 'demo', secondEmail);
     otherTenant = await signedIn(app, '1');
@@ -85,6 +88,7 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
   afterAll(async () => {
     await app.close();
     await db.close();
+    await smtp.close();
   });
 
   describe('receipts', () => {
@@ -124,6 +128,13 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
       expect(await textOf((await get(english.json<{ url: string }>().url)).rawPayload)).toContain(
         'PAYMENT RECEIPT',
       );
+    });
+
+    it('is linked from the receipt e-mail through the portal, never by a link that opens it alone', async () => {
+      const mail = await smtp.waitFor('cliente@demo.test', 10_000, undefined, paid.order);
+      const text = decodeQuotedPrintable(mail.raw);
+      expect(text).toContain(`/documentos?recibo=${paid.paymentId}`);
+      expect(text).not.toContain('/documents/receipt/');
     });
 
     it("is a 404 for another customer's payment, another tenant's, a pending one and junk", async () => {

@@ -58,6 +58,8 @@ export const appPaths = {
   errorGeneral: '/error/general',
   errorNotFound: '/error/not-found',
   errorAccessDenied: '/error/access-denied',
+  /** Receipts, statements and invoice archives (issue 23, item 3); `?recibo=<payment id>`. */
+  documents: '/documentos',
 } as const;
 
 export type TAppPathName = keyof typeof appPaths;
