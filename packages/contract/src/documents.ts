@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languages } from './languages.ts';
 import { ZAmount, ZApiDate } from './common.ts';
 import { FieldError } from './errors.ts';
+import { maxDocumentYears, maxZipInvoices } from './document-limits.ts';
 
 /**
  * Receipts, statements and invoice archives (issue 23, item 3). Each download is the invoice PDF's
@@ -12,10 +13,7 @@ import { FieldError } from './errors.ts';
 const ZId = z.string(FieldError.required).min(1, FieldError.required).max(64, FieldError.tooLong);
 const ZDocumentLanguage = z.enum(languages).optional();
 
-/** A statement or an archive covers at most five years: beyond, the request is refused. */
-export const maxDocumentYears = 5;
-/** An archive holds at most this many invoices (a selection, or the invoices of a period). */
-export const maxZipInvoices = 200;
+export { maxDocumentYears, maxZipInvoices };
 
 /** The day `years` years after `yyyymmdd` (the 29th of February falls back to the 28th). */
 function addYears(apiDate: string, years: number): string {
