@@ -127,6 +127,7 @@ const signedInScreens: Screen[] = [
   { name: 'contact', path: '/contacto', axe: 'contact.spec.ts' },
   { name: 'payment-error', path: '/payment/error?payment_id=gallery' },
   { name: 'not-found-signed-in', path: '/esto-no-existe' },
+  { name: 'documents', path: '/documentos' },
 ];
 
 /** Waits until the screen has its heading and nothing is loading any more. */

@@ -1,8 +1,10 @@
 // page.evaluate callbacks run in the browser; the root tsconfig has no DOM types.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { expect, type Download, type Page, test } from '@playwright/test';
 import { type Account, accounts, signInThroughApi, storedAuth } from './support/auth.ts';
+import { expectNoViolationsAnywhere, screenVariants, showAs } from './support/axe.ts';
 
 /**
  * Receipts and statements (issue 23, item 3) at 390x844 and 1280x800: a card payment through the
@@ -42,6 +44,29 @@ const euros = (amount: number) =>
   new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' }).format(amount);
 
 test.use({ locale: 'es-ES', colorScheme: 'light' });
+
+/** With GALLERY_SCREENSHOTS=1, the screens of this journey and the documents downloaded. */
+const galleryDir = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const takeScreenshots = process.env.GALLERY_SCREENSHOTS === '1';
+if (takeScreenshots) mkdirSync(galleryDir, { recursive: true });
+
+/** axe at 390 and 1280, light and dark; the pictures too when asked for. */
+async function checkScreen(page: Page, name: string) {
+  await expectNoViolationsAnywhere(page, name);
+  if (!takeScreenshots) return;
+  for (const variant of screenVariants) {
+    await showAs(page, variant);
+    await page.screenshot({
+      path: `${galleryDir}${name}-${variant.width}-${variant.colorScheme}.png`,
+      fullPage: true,
+    });
+  }
+  await showAs(page, screenVariants[0] ?? { width: 390, height: 844, colorScheme: 'light' });
+}
+
+async function keep(file: Download, name: string) {
+  if (takeScreenshots) await file.saveAs(`${galleryDir}${name}`);
+}
 
 async function api<T>(page: Page, account: Account, path: string, body?: unknown): Promise<T> {
   const { accessToken } = await storedAuth(page);
@@ -124,13 +149,16 @@ test.describe('receipts, statements and invoice archives', () => {
       expect(file.suggestedFilename()).toMatch(/^justificante-\w+\.pdf$/);
       const bytes = await bytesOf(file);
       expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      await keep(file, 'receipt.pdf');
     }
+    await checkScreen(page, 'payment-success-receipt');
 
     // The same receipt on "Recibos y extractos", the page the receipt e-mail links to.
     const paymentId = new URL(page.url()).searchParams.get('payment_id') ?? '';
     await page.goto(`${account.tenant.origin}/documentos?recibo=${paymentId}`);
     const current = page.locator('li[aria-current="true"]');
     await expect(current).toContainText(invoice.invoice_id);
+    await checkScreen(page, 'documents-receipt-highlighted');
     const file = await download(page, () => current.getByRole('button').click());
     expect((await bytesOf(file)).subarray(0, 5).toString()).toBe('%PDF-');
   });
@@ -160,6 +188,7 @@ test.describe('receipts, statements and invoice archives', () => {
       );
       expect(pdf.suggestedFilename()).toMatch(/^extracto-\d{8}-\d{8}\.pdf$/);
       expect((await bytesOf(pdf)).subarray(0, 5).toString()).toBe('%PDF-');
+      await keep(pdf, 'statement.pdf');
 
       const csv = await download(page, () =>
         page.getByRole('button', { name: t.documents.statement.csv }).click(),
@@ -190,6 +219,7 @@ test.describe('receipts, statements and invoice archives', () => {
       await expect(
         page.getByText(t.zipSelection.selected_other.replace('{{count}}', '2')),
       ).toBeVisible();
+      if (viewport.width === 390) await checkScreen(page, 'invoices-zip-selection');
       const zip = await download(page, () =>
         page.getByRole('button', { name: t.zipSelection.download }).click(),
       );

@@ -63,14 +63,16 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
   }
   y += 12;
 
+  // Fixed columns for dates, kinds, references and amounts; the method takes what is left.
+  const amountWidth = 68;
   const cols = {
-    date: { x: left, w: 70 },
-    kind: { x: left + 70, w: 70 },
-    reference: { x: left + 140, w: 110 },
-    detail: { x: left + 250, w: width - 250 - 240 },
-    charge: { x: left + width - 240, w: 80 },
-    credit: { x: left + width - 160, w: 80 },
-    balance: { x: left + width - 80, w: 80 },
+    date: { x: left, w: 58 },
+    kind: { x: left + 58, w: 52 },
+    reference: { x: left + 110, w: 88 },
+    detail: { x: left + 198, w: width - 198 - 3 * amountWidth },
+    charge: { x: left + width - 3 * amountWidth, w: amountWidth },
+    credit: { x: left + width - 2 * amountWidth, w: amountWidth },
+    balance: { x: left + width - amountWidth, w: amountWidth },
   };
   const header = (at: number) => {
     doc.rect(left, at, width, 20).fill(color);

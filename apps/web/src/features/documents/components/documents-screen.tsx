@@ -220,7 +220,10 @@ function Receipts() {
     }
   }, [highlighted, isListed]);
   return (
-    <section aria-labelledby="documents-receipts" className={cn(cardClasses, 'p-4 sm:p-6')}>
+    <section
+      aria-labelledby="documents-receipts"
+      className={cn(cardClasses, 'p-4 sm:p-6 lg:self-start')}
+    >
       <h2 id="documents-receipts" className={sectionTitleClasses}>
         {t('documents.receipts.title')}
       </h2>
@@ -280,7 +283,7 @@ function ReceiptRow({
       className={cn(
         'flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between',
         isHighlighted &&
-          '-mx-3 rounded-xl bg-primary-50 px-3 dark:bg-primary-950/40 ring-2 ring-primary-ink',
+          '-mx-3 rounded-xl bg-gray-50 px-3 dark:bg-gray-900/60 ring-2 ring-primary-ink',
       )}
     >
       <div className="min-w-0 text-sm">
@@ -294,7 +297,9 @@ function ReceiptRow({
           {t('documents.receipts.invoices', { ids: receipt.invoices.join(', ') })}
         </p>
         {isHighlighted && (
-          <p className="font-medium text-primary-ink">{t('documents.receipts.fromMail')}</p>
+          <p className="font-semibold text-gray-900 dark:text-gray-50">
+            {t('documents.receipts.fromMail')}
+          </p>
         )}
       </div>
       <DownloadButton
