@@ -11,7 +11,7 @@ import { documentMessages } from '../src/modules/documents/messages.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { notificationParams } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
-import { decodeQuotedPrintable, startSmtp } from '../../../tools/test-smtp.ts';
+import { startSmtp } from '../../../tools/test-smtp.ts';
 
 const today = isoToApi(todayIso());
 const range = { datefrom: '20000101', dateto: '20991231' };
@@ -132,7 +132,9 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
 
     it('is linked from the receipt e-mail through the portal, never by a link that opens it alone', async () => {
       const mail = await smtp.waitFor('cliente@demo.test', 10_000, undefined, paid.order);
-      const text = decodeQuotedPrintable(mail.raw);
+      // Soft line breaks joined and `=3D` read back as `=` only: a full decode would read the
+      // `=09` of an id starting with 09 as a tab.
+      const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
       expect(text).toContain(`/documentos?recibo=${paid.paymentId}`);
       expect(text).not.toContain('/documents/receipt/');
     });
