@@ -133,6 +133,7 @@ const signedInScreens: Screen[] = [
   // an unknown conversation); e2e/invoice-threads.spec.ts shows and scans a real conversation.
   { name: 'invoice-threads', path: '/consultas' },
   { name: 'invoice-thread-not-found', path: '/consultas/00000000-0000-4000-8000-000000000000' },
+  { name: 'documents', path: '/documentos' },
 ];
 
 /** Waits until the screen has its heading and nothing is loading any more. */

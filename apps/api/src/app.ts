@@ -21,6 +21,7 @@ import { requestForLog } from './lib/log-redaction.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
 import authRoutes from './modules/auth/routes.ts';
 import customerRoutes from './modules/customers/routes.ts';
+import documentRoutes from './modules/documents/routes.ts';
 import invoiceRoutes from './modules/invoices/routes.ts';
 import contactRoutes from './modules/contact/routes.ts';
 import notificationRoutes from './modules/notifications/routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp({
       await api.register(customerRoutes, ctx);
       await api.register(invoiceRoutes, ctx);
       await api.register(paymentRoutes, ctx);
+      await api.register(documentRoutes, ctx);
       await api.register(paymentMethodRoutes, ctx);
       await api.register(notificationRoutes, ctx);
       await api.register(contactRoutes, ctx);

@@ -202,4 +202,28 @@ describe.each(engines())('what the server logs on $name', (engine) => {
     expect(logged()).toContain('/invoice/pdf/[redacted]');
     await expectNowhere([signed, me.token]);
   });
+
+  it('logs no signed statement or invoice archive link (issue 23, item 3)', async () => {
+    const me = await signedIn(app, 'demo');
+    const [latest] = (
+      await me.post('/invoices', { datefrom: '20000101', dateto: '20991231', page: '1' })
+    ).json<{ invoices: { invoice_id: string }[] }>().invoices;
+    const statement = (
+      await me.post('/documents/statement', {
+        datefrom: '20250101',
+        dateto: '20251231',
+        format: 'csv',
+      })
+    ).json<{ url: string }>().url;
+    const zip = (
+      await me.post('/documents/invoices-zip', { invoice_ids: [latest?.invoice_id] })
+    ).json<{ url: string }>().url;
+    for (const url of [statement, zip]) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    }
+    expect(logged()).toContain('/documents/statement/[redacted]');
+    expect(logged()).toContain('/documents/invoices-zip/[redacted]');
+    const tokenOf = (url: string) => (url.split('?')[0] ?? '').slice(url.lastIndexOf('/') + 1);
+    await expectNowhere([tokenOf(statement), tokenOf(zip), me.token]);
+  });
 });

@@ -153,6 +153,10 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     openInvoiceThread: { body: { invoice_id: 'FV-NOBODY', message: '¿Por qué sube la cuota?' } },
     invoiceThread: { params: { id: someId } },
     replyInvoiceThread: { params: { id: someId }, body: { message: 'Gracias' } },
+    receipts: {},
+    receiptLink: { body: { payment_id: someId, language: 'es' } },
+    statementLink: { body: { ...range, format: 'csv', language: 'es' } },
+    invoicesZipLink: { body: { invoice_ids: ['F-0'], language: 'es' } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */

@@ -285,6 +285,25 @@ const cases: Record<TRouteName, Case> = {
     kind: 'none',
     why: "another customer's or tenant's conversation is a 404, nothing written (invoice-threads.test.ts)",
   },
+  receipts: {
+    kind: 'none',
+    why: "lists the caller's own paid card payments; another's never appears (documents.test.ts)",
+  },
+  receiptLink: {
+    kind: 'ids',
+    requests: (v) => [['POST', '/documents/receipt', { payment_id: v.attemptId }]],
+  },
+  statementLink: {
+    kind: 'none',
+    why: "a statement of the caller's own invoices and payments only (documents.test.ts)",
+  },
+  invoicesZipLink: {
+    kind: 'ids',
+    requests: (v, me) => [
+      ['POST', '/documents/invoices-zip', { invoice_ids: [v.invoiceId] }],
+      ['POST', '/documents/invoices-zip', { invoice_ids: [me.invoiceId, v.invoiceId] }],
+    ],
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

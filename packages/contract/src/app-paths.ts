@@ -64,6 +64,8 @@ export const appPaths = {
     pattern: '/consultas/:id',
     href: (id: string) => `/consultas/${encodeURIComponent(id)}`,
   },
+  /** Receipts, statements and invoice archives (issue 23, item 3); `?recibo=<payment id>`. */
+  documents: '/documentos',
 } as const;
 
 export type TAppPathName = keyof typeof appPaths;

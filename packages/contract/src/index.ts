@@ -27,3 +27,4 @@ export * from './admin.ts';
 export * from './fiscal-data.ts';
 export * from './returned-debits.ts';
 export * from './invoice-threads.ts';
+export * from './documents.ts';

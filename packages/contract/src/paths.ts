@@ -100,6 +100,10 @@ export const routePaths = {
   openInvoiceThread: { method: 'POST', path: '/invoice-threads', auth: 'bearer' },
   invoiceThread: { method: 'GET', path: '/invoice-threads/:id', auth: 'bearer' },
   replyInvoiceThread: { method: 'POST', path: '/invoice-threads/:id/messages', auth: 'bearer' },
+  receipts: { method: 'GET', path: '/documents/receipts', auth: 'bearer' },
+  receiptLink: { method: 'POST', path: '/documents/receipt', auth: 'bearer' },
+  statementLink: { method: 'POST', path: '/documents/statement', auth: 'bearer' },
+  invoicesZipLink: { method: 'POST', path: '/documents/invoices-zip', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { routePaths, type TRouteName, type TRoutePath } from './paths.ts';
 import * as account from './account.ts';
 import * as auth from './auth.ts';
+import * as documents from './documents.ts';
 import * as invoices from './invoices.ts';
 import * as payments from './payments.ts';
 import * as redsys from './redsys.ts';
@@ -399,6 +400,29 @@ export const routes = {
     body: invoiceThreads.ZThreadReplyRequest,
     response: invoiceThreads.ZThreadMessageResponse,
     status: 201,
+  },
+  receipts: {
+    ...routePaths.receipts,
+    summary: "The customer's completed card payments, each with a receipt",
+    response: documents.ZReceiptsResponse,
+  },
+  receiptLink: {
+    ...routePaths.receiptLink,
+    summary: 'A short-lived signed URL of the receipt PDF of a completed payment',
+    body: documents.ZReceiptLinkRequest,
+    response: documents.ZDocumentLinkResponse,
+  },
+  statementLink: {
+    ...routePaths.statementLink,
+    summary: 'A short-lived signed URL of the statement of a period (PDF or CSV)',
+    body: documents.ZStatementLinkRequest,
+    response: documents.ZDocumentLinkResponse,
+  },
+  invoicesZipLink: {
+    ...routePaths.invoicesZipLink,
+    summary: 'A short-lived signed URL of several invoices as one ZIP (a selection or a period)',
+    body: documents.ZInvoicesZipRequest,
+    response: documents.ZInvoicesZipResponse,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

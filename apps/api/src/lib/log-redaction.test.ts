@@ -17,6 +17,12 @@ describe('redactUrl', () => {
       '/demo/api/1.0/invoice/pdf/[redacted]?x=[redacted]',
     ],
     ['/demo/api/1.0/visual-config', '/demo/api/1.0/visual-config'],
+    ['/demo/api/1.0/documents/receipt/eyJ0.c2ln', '/demo/api/1.0/documents/receipt/[redacted]'],
+    ['/demo/api/1.0/documents/statement/eyJ0.c2ln', '/demo/api/1.0/documents/statement/[redacted]'],
+    [
+      '/demo/api/1.0/documents/invoices-zip/eyJ0.c2ln?id=F1&id=F2',
+      '/demo/api/1.0/documents/invoices-zip/[redacted]?id=[redacted]&id=[redacted]',
+    ],
     ['/login?', '/login'],
     ['/login?flag', '/login?flag'],
   ])('%s is logged as %s', (url, logged) => {

@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 
-/** A signed invoice link (`/invoice/pdf/<token>`): the path itself opens the PDF. */
-const signedPath = /(\/invoice\/pdf\/)[^/?#]+/;
+/**
+ * A signed document link (`/invoice/pdf/<token>`; `/documents/receipt|statement|invoices-zip/<token>`
+ * of issue 23, item 3): the path itself opens the document.
+ */
+const signedPath = /(\/invoice\/pdf\/|\/documents\/(?:receipt|statement|invoices-zip)\/)[^/?#]+/;
 
 /**
  * A request's URL as its log line shows it: the path, with the signed part of a signed link left

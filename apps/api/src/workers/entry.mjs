@@ -17,3 +17,11 @@ export function prepareInvoices(body) {
 export function parseBatch({ name, body }) {
   return tasks.parseBatch(name, body);
 }
+
+export async function renderReceiptPdf(input) {
+  return move(await tasks.renderReceiptPdf(input));
+}
+
+export async function renderStatementPdf(input) {
+  return move(await tasks.renderStatementPdf(input));
+}

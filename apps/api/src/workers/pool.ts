@@ -4,6 +4,8 @@ import { Piscina } from 'piscina';
 import { AppError } from '../lib/app-error.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
+import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
+import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
 
 /**
@@ -37,6 +39,9 @@ export type HeavyWork = {
   prepareInvoices(body: unknown): Promise<PreparedInvoices>;
   /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
   parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
+  /** A payment receipt's PDF and a statement's PDF (documents module), drawn the same way. */
+  renderReceiptPdf(input: ReceiptPdfInput): Promise<Buffer>;
+  renderStatementPdf(input: StatementPdfInput): Promise<Buffer>;
   readonly threads: number;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
@@ -77,6 +82,14 @@ export function createHeavyWork({
     threads,
     async renderInvoicePdf(input) {
       const bytes = await run<Uint8Array>('renderInvoicePdf', input);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    async renderReceiptPdf(input) {
+      const bytes = await run<Uint8Array>('renderReceiptPdf', input);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    async renderStatementPdf(input) {
+      const bytes = await run<Uint8Array>('renderStatementPdf', input);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
     prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),

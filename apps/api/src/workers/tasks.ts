@@ -1,4 +1,9 @@
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+import { renderReceiptPdfBytes, type ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
+import {
+  renderStatementPdfBytes,
+  type StatementPdfInput,
+} from '../modules/documents/statement-pdf.ts';
 export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
 
@@ -10,4 +15,14 @@ export async function renderInvoicePdf(input: PdfInput): Promise<Uint8Array> {
   // A buffer of its own (Buffer.concat may hand out a slice of Node's shared pool), so that it
   // can be moved to the main thread.
   return new Uint8Array(await renderInvoicePdfBytes(input));
+}
+
+/** A receipt's PDF (documents module): its own buffer, moved to the main thread. */
+export function renderReceiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
+  return renderReceiptPdfBytes(input);
+}
+
+/** A statement's PDF (documents module). */
+export function renderStatementPdf(input: StatementPdfInput): Promise<Uint8Array> {
+  return renderStatementPdfBytes(input);
 }

@@ -23,3 +23,11 @@ export function parseBatch({
 }) {
   return tasks.parseBatch(name, body);
 }
+
+export async function renderReceiptPdf(input: Parameters<typeof tasks.renderReceiptPdf>[0]) {
+  return move(await tasks.renderReceiptPdf(input));
+}
+
+export async function renderStatementPdf(input: Parameters<typeof tasks.renderStatementPdf>[0]) {
+  return move(await tasks.renderStatementPdf(input));
+}

@@ -181,6 +181,11 @@ export const routes: RouteObject[] = [
                     handle: { backTo: paths.home } satisfies RouteHandle,
                     lazy: withTexts('invoices', () => import('./routes/payments')),
                   })),
+                  {
+                    path: paths.documents,
+                    handle: { backTo: paths.home } satisfies RouteHandle,
+                    lazy: withTexts('invoices', () => import('./routes/documents')),
+                  },
                   // Payment methods (spec §2): add, view one, the provider's bank data.
                   ...(
                     [

@@ -16,6 +16,7 @@ export const paymentMessages = {
     receiptButton: 'Ver la factura en la oficina online',
     receiptButtonPayments: 'Ver mis pagos en la oficina online',
     receiptLinkNote: 'El botón te deja entrar sin contraseña durante 24 horas y una sola vez.',
+    receiptPdf: 'Justificante en PDF (en la oficina online)',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -29,6 +30,7 @@ export const paymentMessages = {
     receiptButton: "Veure la factura a l'oficina en línia",
     receiptButtonPayments: "Veure els meus pagaments a l'oficina en línia",
     receiptLinkNote: 'El botó et deixa entrar sense contrasenya durant 24 hores i una sola vegada.',
+    receiptPdf: "Justificant en PDF (a l'oficina en línia)",
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -42,6 +44,7 @@ export const paymentMessages = {
     receiptButton: 'See the invoice in the online office',
     receiptButtonPayments: 'See my payments in the online office',
     receiptLinkNote: 'The button signs you in without a password, once, for 24 hours.',
+    receiptPdf: 'Receipt as PDF (in the online office)',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -55,6 +58,7 @@ export const paymentMessages = {
     receiptButton: 'Ikusi faktura lineako bulegoan',
     receiptButtonPayments: 'Ikusi nire ordainketak lineako bulegoan',
     receiptLinkNote: 'Botoiak pasahitzik gabe sartzen uzten dizu, behin, 24 orduz.',
+    receiptPdf: 'Ordainagiria PDFn (lineako bulegoan)',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string | ((...args: string[]) => string)>>;

@@ -58,7 +58,10 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
       ? `${base}${appPaths.signInLink}?${new URLSearchParams({ token }).toString()}`
       : `${base}${next}`;
     const label = only ? m.receiptButton : m.receiptButtonPayments;
-    const after = token ? [m.receiptLinkNote] : [];
+    // The receipt PDF: the portal's documents page (a sign-in first), never a link that opens
+    // the document by itself.
+    const receiptUrl = `${base}${appPaths.documents}?${new URLSearchParams({ recibo: attempt.id }).toString()}`;
+    const after = [...(token ? [m.receiptLinkNote] : []), `${m.receiptPdf}: ${receiptUrl}`];
     await mailer.send({
       from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
       to,

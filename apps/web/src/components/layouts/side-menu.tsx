@@ -17,6 +17,7 @@ import {
   CloseIcon,
   CookieIcon,
   DocumentIcon,
+  DownloadIcon,
   GlobeIcon,
   AccessibilityIcon,
   LockIcon,
@@ -206,6 +207,12 @@ export function SideMenu({
                 to={paths.payments}
                 label={t('menu.payments')}
                 icon={<CardIcon className={icon} />}
+                onNavigate={onClose}
+              />
+              <MenuLink
+                to={paths.documents}
+                label={t('menu.documents')}
+                icon={<DownloadIcon className={icon} />}
                 onNavigate={onClose}
               />
               <MenuLink

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import es from '@/locales/es/checkout.json';
 import { setAuth } from '@/lib/auth-store';
@@ -89,6 +89,43 @@ describe('payment result (spec §2 "Payment result")', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toBe(es.result.success.title));
   });
 
+  it('downloads the receipt of a completed payment, with a loading and an error state', async () => {
+    const fetchMock = await renderResult(`/payment/success?payment_id=${id}`, [status('paid')]);
+    const button = await screen.findByRole(
+      'button',
+      { name: es.receipt.download },
+      { timeout: 5000 },
+    );
+    let answer: (r: Response) => void = () => undefined;
+    fetchMock.mockImplementationOnce(
+      () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    fireEvent.click(button);
+    await waitFor(() => expect(button.hasAttribute('disabled')).toBe(true));
+    expect(String(fetchMock.mock.calls.at(-1)?.[0])).toMatch('/documents/receipt');
+    expect(JSON.parse(String(fetchMock.mock.calls.at(-1)?.[1]?.body))).toEqual({
+      payment_id: id,
+      language: 'es',
+    });
+    answer(
+      new Response(JSON.stringify({ url: '/1/api/1.0/documents/receipt/signed' }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+    await waitFor(() => expect(clicked).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(button.hasAttribute('disabled')).toBe(false));
+
+    fetchMock.mockImplementationOnce(async () => new Response('{}', { status: 500 }));
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert')).textContent).toBe(es.receipt.error);
+    clicked.mockRestore();
+  });
+
   it('never believes the success address: a failed payment shows the failure', async () => {
     await renderResult(`/payment/success?payment_id=${id}`, [status('failed')]);
     await screen.findByText(es.result.failure.title, {}, { timeout: 5000 });
@@ -98,6 +135,8 @@ describe('payment result (spec §2 "Payment result")', () => {
       '/invoice-detail/F2025-00012',
     );
     expect(screen.queryByRole('link', { name: es.result.actions.paymentMethods })).toBeNull();
+    // No receipt for a payment that did not happen.
+    expect(screen.queryByRole('button', { name: es.receipt.download })).toBeNull();
   });
 
   it("words a bank's decline, the customer's own cancel and an error differently (review #14)", async () => {

@@ -17,6 +17,9 @@ import { parseResultQuery, type ResultQuery, retryHref } from '../utils/result-q
 import { CheckCircleIcon, ClockIcon, CrossCircleIcon, RefundIcon } from './checkout-icons';
 import { usePaymentVerification } from './use-payment-verification';
 import { Spinner } from '@/components/ui/spinner';
+import { DownloadButton } from '@/components/ui/download-button';
+import { getLanguage } from '@/lib/i18n';
+import { useDownloadReceipt } from '../api/download-receipt';
 
 type TPaymentRefund = NonNullable<PaymentStatusAnswer['refund']>;
 /** Why it failed, from the gateway's answer; null when only the address says it failed. */
@@ -401,6 +404,7 @@ function ResultActions({
               {t('result.actions.paymentMethods')}
             </Link>
           )}
+          <ReceiptButton payment={view.payment} />
         </>
       );
       break;
@@ -435,5 +439,22 @@ function ResultActions({
     <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-center">
       {actions}
     </div>
+  );
+}
+
+/** The receipt PDF of the payment just made (issue 23, item 3). */
+function ReceiptButton({ payment }: { payment: PaymentStatusAnswer }) {
+  const { t } = useTranslation('checkout');
+  const download = useDownloadReceipt(payment, getLanguage());
+  return (
+    <DownloadButton
+      onDownload={() => download.mutate()}
+      isPending={download.isPending}
+      isError={download.isError}
+      errorText={t('receipt.error')}
+      className="sm:items-center"
+    >
+      {t('receipt.download')}
+    </DownloadButton>
   );
 }

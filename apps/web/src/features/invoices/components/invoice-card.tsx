@@ -9,6 +9,7 @@ import { formatAmount } from '@/lib/money';
 import { cn } from '@/utils/cn';
 import type { InvoiceListItem } from '../api/get-invoices';
 import { PayInvoiceLink } from './invoice-actions';
+import { type ZipSelection, ZipCheckbox } from './zip-selection';
 
 /** The number's link covers the whole card (its `::after`), so the card is one tap target. */
 export const stretchedLink =
@@ -19,7 +20,13 @@ export const stretchedLink =
  * sent (in one place on every card), what is still owed when part was paid, and "Pagar" when
  * something is owed. Tapping anywhere else opens the detail.
  */
-export function InvoiceCard({ invoice }: { invoice: InvoiceListItem }) {
+export function InvoiceCard({
+  invoice,
+  selection,
+}: {
+  invoice: InvoiceListItem;
+  selection?: ZipSelection | undefined;
+}) {
   const { t } = useTranslation('invoices');
   const status = invoiceStatusLabel(invoice.state);
   const isPayable = isPayableInvoice(invoice);
@@ -31,7 +38,8 @@ export function InvoiceCard({ invoice }: { invoice: InvoiceListItem }) {
       )}
     >
       <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
+        {selection && <ZipCheckbox invoiceId={invoice.invoice_id} selection={selection} />}
+        <div className="min-w-0 flex-1">
           <Link
             to={paths.invoiceDetail.href(invoice.invoice_id)}
             className={cn(

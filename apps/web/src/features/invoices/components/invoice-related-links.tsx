@@ -17,6 +17,7 @@ export function InvoiceRelatedLinks({ className }: { className?: string }) {
   const links = [
     { to: `${paths.payments}?overdue=1`, label: t('invoiceList.overdueInvoices') },
     { to: paths.payments, label: t('invoiceList.payments') },
+    { to: paths.documents, label: t('documents.title') },
   ];
   return (
     <nav aria-labelledby="invoice-related" className={cn(cardClasses, 'h-fit p-2', className)}>

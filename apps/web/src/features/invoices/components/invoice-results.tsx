@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { useTranslation } from '@/lib/use-translation';
 import { DocumentIcon } from '@/components/ui/icons';
 import { ListState } from '@/components/ui/list-state';
@@ -10,6 +11,7 @@ import { cn } from '@/utils/cn';
 import { type InvoiceListFilters, useInvoices } from '../api/get-invoices';
 import { InvoiceCard } from './invoice-card';
 import { InvoiceTable } from './invoice-table';
+import { type ZipSelection, ZipSelectionBar } from './zip-selection';
 
 /**
  * The results of the invoice list with every state of spec §4 and §8 (loading, empty, error, no
@@ -32,6 +34,17 @@ export function InvoiceResults({
     itemsRef.current = node;
   };
   const beforeLoadMore = useFocusLoadedItems(itemsRef, invoices.length, query.isFetchingNextPage);
+  // Select-to-download mode (issue 23, item 3): the chosen invoices, in the order chosen.
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const selection: ZipSelection | undefined = chosen
+    ? {
+        isSelected: (id) => chosen.includes(id),
+        toggle: (id, on) =>
+          setChosen((current) =>
+            on ? [...(current ?? []), id] : (current ?? []).filter((c) => c !== id),
+          ),
+      }
+    : undefined;
   // Spec §8 "Invoice list failure: list emptied, error logged."
   useEffect(() => {
     if (query.error) console.error('Could not load the invoices', query.error);
@@ -63,12 +76,12 @@ export function InvoiceResults({
       }}
     >
       {isDesktop ? (
-        <InvoiceTable invoices={invoices} bodyRef={setItems} />
+        <InvoiceTable invoices={invoices} bodyRef={setItems} selection={selection} />
       ) : (
         <ul ref={setItems} aria-labelledby="invoice-results" className="grid gap-3 md:grid-cols-2">
           {invoices.map((invoice) => (
             <li key={invoice.invoice_id}>
-              <InvoiceCard invoice={invoice} />
+              <InvoiceCard invoice={invoice} selection={selection} />
             </li>
           ))}
         </ul>
@@ -81,7 +94,21 @@ export function InvoiceResults({
       <h2 id="invoice-results" className="sr-only">
         {t('invoiceList.listLabel')}
       </h2>
+      {invoices.length > 0 && !chosen && (
+        <div className="mb-3 flex justify-end">
+          <Button variant="secondary" onClick={() => setChosen([])}>
+            {t('zipSelection.start')}
+          </Button>
+        </div>
+      )}
       {content}
+      {chosen && (
+        <>
+          {/* Room for the fixed bar, so it never covers the last row. */}
+          <div aria-hidden="true" className="h-28" />
+          <ZipSelectionBar ids={chosen} onCancel={() => setChosen(null)} />
+        </>
+      )}
     </section>
   );
 }

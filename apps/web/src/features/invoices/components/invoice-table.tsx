@@ -10,6 +10,7 @@ import { formatAmount } from '@/lib/money';
 import { cn } from '@/utils/cn';
 import type { InvoiceListItem } from '../api/get-invoices';
 import { InvoicePdfButton, PayInvoiceLink } from './invoice-actions';
+import { type ZipSelection, ZipCheckbox } from './zip-selection';
 
 const th =
   'px-4 py-3 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase dark:text-gray-400';
@@ -22,9 +23,11 @@ const td = 'px-4 py-3 align-middle text-gray-900 dark:text-gray-100';
 export function InvoiceTable({
   invoices,
   bodyRef,
+  selection,
 }: {
   invoices: readonly InvoiceListItem[];
   bodyRef: Ref<HTMLTableSectionElement>;
+  selection?: ZipSelection | undefined;
 }) {
   const { t } = useTranslation('invoices');
   return (
@@ -32,6 +35,11 @@ export function InvoiceTable({
       <table className="w-full text-sm" aria-labelledby="invoice-results">
         <thead className="border-b border-gray-200 dark:border-gray-700">
           <tr>
+            {selection && (
+              <th scope="col" className={cn(th, 'w-10')}>
+                <span className="sr-only">{t('zipSelection.start')}</span>
+              </th>
+            )}
             <th scope="col" className={th}>
               {t('invoiceList.date')}
             </th>
@@ -55,6 +63,11 @@ export function InvoiceTable({
             const isPayable = isPayableInvoice(invoice);
             return (
               <tr key={invoice.invoice_id} className="hover:bg-gray-50 dark:hover:bg-gray-700/40">
+                {selection && (
+                  <td className={td}>
+                    <ZipCheckbox invoiceId={invoice.invoice_id} selection={selection} />
+                  </td>
+                )}
                 <td className={cn(td, 'whitespace-nowrap')}>
                   {formatDate(invoice.invoice_date) ?? t('common.noDate')}
                 </td>

@@ -51,6 +51,18 @@ export function PaymentSideNotes({ className }: { className?: string }) {
               <ChevronRightIcon className="size-5 text-gray-500 dark:text-gray-400" />
             </Link>
           </li>
+          <li>
+            <Link
+              to={paths.documents}
+              className={cn(
+                linkRow,
+                'text-gray-900 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-700',
+              )}
+            >
+              <span className="flex-1">{t('documents.title')}</span>
+              <ChevronRightIcon className="size-5 text-gray-500 dark:text-gray-400" />
+            </Link>
+          </li>
         </ul>
       </nav>
     </div>

@@ -1,0 +1,132 @@
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import type { PdfCustomer, PdfTenant } from '../invoices/pdf.ts';
+import { pdfMessages } from '../invoices/pdf-messages.ts';
+import type { Language } from '../mail/messages.ts';
+
+/** es-ES formats whatever the language, as the invoice PDF (Spanish number and date formats). */
+export const money = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' });
+export const euros = (cents: number): string => money.format(cents / 100);
+export const formatApiDate = (api: string | null): string =>
+  api && /^\d{8}$/.test(api) ? `${api.slice(6, 8)}/${api.slice(4, 6)}/${api.slice(0, 4)}` : '';
+
+export const left = 48;
+
+/**
+ * A document of the invoice PDF's look: the tenant's colour band, logo and legal identity on the
+ * left, the title and `lines` on the right, then the customer's box. Answers the document and the
+ * height where the body starts.
+ */
+export function startDocument(input: {
+  tenant: PdfTenant;
+  customer: PdfCustomer;
+  language: Language;
+  title: string;
+  lines: string[];
+  customerLabel: string;
+  createdAt?: Date | undefined;
+}): { doc: PDFKit.PDFDocument; y: number; color: string; width: number } {
+  const { tenant, customer } = input;
+  const m = pdfMessages[input.language];
+  const color = `#${tenant.primary_color.replace(/^#/, '')}`;
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margin: 48,
+    info: {
+      Title: input.title,
+      Author: tenant.legal_name || tenant.company_name,
+      ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
+    },
+  });
+  const width = doc.page.width - 96;
+  doc.rect(0, 0, doc.page.width, 8).fill(color);
+  let logoWidth = 0;
+  if (tenant.logo_data && tenant.logo_mime) {
+    try {
+      if (tenant.logo_mime === 'image/svg+xml') {
+        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), left, 32, {
+          width: 56,
+          height: 56,
+        });
+      } else {
+        doc.image(Buffer.from(tenant.logo_data), left, 32, { fit: [56, 56] });
+      }
+      logoWidth = 68;
+    } catch {
+      logoWidth = 0;
+    }
+  }
+  doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
+  doc.text(tenant.legal_name || tenant.company_name, left + logoWidth, 34, {
+    width: 280 - logoWidth,
+  });
+  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  if (tenant.legal_nif) doc.text(`${m.nif}: ${tenant.legal_nif}`, { width: 280 - logoWidth });
+  if (tenant.legal_address) doc.text(tenant.legal_address, { width: 280 - logoWidth });
+  if (tenant.contact_email) doc.text(tenant.contact_email, { width: 280 - logoWidth });
+  const afterIssuer = doc.y;
+
+  doc.font('Helvetica-Bold').fontSize(16).fillColor(color);
+  doc.text(input.title, left + 280, 34, { width: width - 280, align: 'right' });
+  doc.font('Helvetica').fontSize(10).fillColor('#18181b');
+  for (const line of input.lines) doc.text(line, { width: width - 280, align: 'right' });
+
+  let y = Math.max(doc.y, afterIssuer, 110) + 16;
+  doc.roundedRect(left, y, width, 72, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
+  doc
+    .fillColor('#71717a')
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .text(input.customerLabel.toUpperCase(), left + 12, y + 10);
+  doc
+    .fillColor('#18181b')
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .text(customer.name, left + 12, y + 22, { width: width - 24 });
+  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  const customerLines = [
+    customer.nif ? `${m.nif}: ${customer.nif}` : '',
+    [customer.address, customer.postal_code, customer.city].filter(Boolean).join(' · '),
+    customer.email,
+  ].filter(Boolean);
+  doc.text(customerLines.join('\n'), left + 12, y + 37, { width: width - 24 });
+  y += 90;
+  return { doc, y, color, width };
+}
+
+/** The footer of every page (the issuer, the contact, the page number), then the end. */
+export function finishDocument(
+  doc: PDFKit.PDFDocument,
+  tenant: PdfTenant,
+  language: Language,
+): PDFKit.PDFDocument {
+  const m = pdfMessages[language];
+  const width = doc.page.width - 96;
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    doc.page.margins.bottom = 0;
+    const footer = [
+      tenant.legal_name || tenant.company_name,
+      tenant.contact_email ? `${m.contact}: ${tenant.contact_email}` : '',
+      `${m.page} ${i + 1}/${range.count}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    doc.font('Helvetica').fontSize(8).fillColor('#71717a');
+    doc.text(footer, left, doc.page.height - 36, { width, align: 'center', lineBreak: false });
+  }
+  doc.end();
+  return doc;
+}
+
+/** The whole document as bytes (what a worker thread sends back). */
+export function pdfBytes(doc: PDFKit.PDFDocument): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+  });
+}

@@ -1,0 +1,150 @@
+import type { SqlQuery } from '../../db/database.ts';
+
+export type ReceiptRow = {
+  id: string;
+  order_number: string;
+  amount_cents: number;
+  ds_authorisation_code: string | null;
+  /** `yyyymmdd` and `HH24:MI` of the settlement, in Madrid. */
+  date: string;
+  time: string;
+  card_masked: string | null;
+  card_brand: string | null;
+  /** The gateway's signed answer that settled the payment (base64 JSON), for the masked card. */
+  merchant_parameters: string | null;
+  items: { invoice_id: string; seq: number; due_date: string; amount_cents: number }[];
+};
+
+export type ReceiptListRow = {
+  id: string;
+  order_number: string;
+  amount_cents: number;
+  date: string;
+  invoices: string[];
+};
+
+/**
+ * Reads only: receipts come from the payments module's tables, statements and archives from the
+ * invoices module's. Every query names the tenant and the customer (row-level security is the
+ * second lock). A completed payment is a card payment attempt whose status is `paid`.
+ */
+export function createDocumentRepository() {
+  const settledDay = `to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'YYYYMMDD')`;
+  return {
+    async listReceipts(sql: SqlQuery, customerId: string): Promise<ReceiptListRow[]> {
+      return sql.query<ReceiptListRow>(
+        `SELECT a.id::text AS id, a.order_number, a.amount_cents, ${settledDay} AS date,
+                (SELECT coalesce(json_agg(DISTINCT e.invoice_id), '[]'::json)
+                   FROM payment_attempt_items i
+                   JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
+                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id) AS invoices
+           FROM payment_attempts a
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
+            AND a.kind = 'payment' AND a.status = 'paid'
+          ORDER BY coalesce(a.settled_at, a.created_at) DESC
+          LIMIT 50`,
+        [customerId],
+      );
+    },
+
+    async findReceipt(
+      sql: SqlQuery,
+      customerId: string,
+      paymentId: string,
+    ): Promise<ReceiptRow | undefined> {
+      const rows = await sql.query<ReceiptRow>(
+        `SELECT a.id::text AS id, a.order_number, a.amount_cents, a.ds_authorisation_code,
+                ${settledDay} AS date,
+                to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'HH24:MI') AS time,
+                m.card_masked, m.card_brand,
+                (SELECT n.merchant_parameters FROM redsys_notifications n
+                  WHERE n.tenant_id = a.tenant_id AND n.attempt_id = a.id AND n.outcome IN ('paid', 'overpaid')
+                  ORDER BY n.received_at LIMIT 1) AS merchant_parameters,
+                (SELECT coalesce(json_agg(json_build_object(
+                          'invoice_id', e.invoice_id, 'seq', e.seq,
+                          'due_date', to_char(e.due_date, 'YYYYMMDD'), 'amount_cents', i.amount_cents)
+                          ORDER BY e.invoice_id, e.seq), '[]'::json)
+                   FROM payment_attempt_items i
+                   JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
+                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id) AS items
+           FROM payment_attempts a
+           LEFT JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
+            AND a.id::text = $2 AND a.kind = 'payment' AND a.status = 'paid'`,
+        [customerId, paymentId],
+      );
+      return rows[0];
+    },
+
+    /**
+     * The statement's figures for [from, to] (`YYYY-MM-DD`): the balance before `from`, then the
+     * invoices dated in the period and the instalments paid in it. Cancelled invoices count on
+     * neither side (nor the instalments of one).
+     */
+    async statement(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
+      const [opening] = await sql.query<{ invoiced: number; paid: number }>(
+        `SELECT
+           (SELECT coalesce(sum(i.total_cents), 0)::int8 FROM invoices i
+             WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+               AND NOT i.cancelled AND i.invoice_date < $2::date) AS invoiced,
+           (SELECT coalesce(sum(e.amount_cents), 0)::int8 FROM instalments e
+              JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
+             WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+               AND e.status = 'paid' AND e.paid_date < $2::date) AS paid`,
+        [q.customerId, q.from],
+      );
+      const invoices = await sql.query<{ id: string; date: string; total_cents: number }>(
+        `SELECT i.id, to_char(i.invoice_date, 'YYYYMMDD') AS date, i.total_cents
+           FROM invoices i
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+            AND NOT i.cancelled AND i.invoice_date BETWEEN $2::date AND $3::date`,
+        [q.customerId, q.from, q.to],
+      );
+      const payments = await sql.query<{
+        invoice_id: string;
+        date: string;
+        amount_cents: number;
+        method: string;
+      }>(
+        `SELECT e.invoice_id, to_char(e.paid_date, 'YYYYMMDD') AS date, e.amount_cents, e.method
+           FROM instalments e
+           JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+            AND e.status = 'paid' AND e.paid_date BETWEEN $2::date AND $3::date`,
+        [q.customerId, q.from, q.to],
+      );
+      return {
+        openingCents: Number(opening?.invoiced ?? 0) - Number(opening?.paid ?? 0),
+        invoices,
+        payments,
+      };
+    },
+
+    /** Which of `ids` are the customer's invoices (the others are foreign or missing). */
+    async ownInvoiceIds(sql: SqlQuery, customerId: string, ids: string[]): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(
+        `SELECT i.id FROM invoices i
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+            AND i.id = ANY($2::text[])
+          ORDER BY i.invoice_date, i.id`,
+        [customerId, ids],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** The ids of the customer's invoices dated in [from, to], oldest first, at most `limit`. */
+    async invoiceIdsOfPeriod(
+      sql: SqlQuery,
+      q: { customerId: string; from: string; to: string; limit: number },
+    ): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(
+        `SELECT i.id FROM invoices i
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+            AND i.invoice_date BETWEEN $2::date AND $3::date
+          ORDER BY i.invoice_date, i.id LIMIT $4`,
+        [q.customerId, q.from, q.to, q.limit],
+      );
+      return rows.map((r) => r.id);
+    },
+  };
+}

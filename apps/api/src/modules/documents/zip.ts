@@ -1,0 +1,57 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { Zip, ZipPassThrough } from 'fflate';
+
+/** A file name a ZIP entry (and every unzip tool) takes as is: the invoice id, nothing else. */
+export const zipEntryName = (invoiceId: string): string =>
+  `${invoiceId.replace(/[^\w.-]/g, '_')}.pdf`;
+
+/**
+ * Several documents as one ZIP, streamed: each document is made (`render`, on the heavy-work pool)
+ * only when the previous one has been written and the response has room for more, so memory holds
+ * one PDF at a time whatever the count. The PDFs are stored, not deflated again (their content is
+ * already compressed), so the event loop only copies bytes and sums a CRC. A failure mid-way ends
+ * the stream with the error (the client sees a broken download, never a partial ZIP that looks
+ * whole); a client that goes away stops the work.
+ */
+export function streamZip(
+  entries: { name: string; id: string }[],
+  render: (id: string) => Promise<Uint8Array>,
+): Readable {
+  const out = new PassThrough();
+  const zip = new Zip((error, chunk, final) => {
+    if (error) {
+      out.destroy(error);
+      return;
+    }
+    out.write(chunk);
+    if (final) out.end();
+  });
+  void (async () => {
+    try {
+      for (const entry of entries) {
+        if (out.destroyed) return;
+        const bytes = await render(entry.id);
+        if (out.destroyed) return;
+        const file = new ZipPassThrough(entry.name);
+        zip.add(file);
+        file.push(bytes, true);
+        if (out.writableNeedDrain) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              out.off('drain', done);
+              out.off('close', done);
+              resolve();
+            };
+            out.on('drain', done);
+            out.on('close', done);
+          });
+        }
+      }
+      zip.end();
+    } catch (error) {
+      zip.terminate();
+      out.destroy(error instanceof Error ? error : new Error('ZIP failed'));
+    }
+  })();
+  return out;
+}
