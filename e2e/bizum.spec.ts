@@ -41,6 +41,16 @@ type CheckoutTexts = {
 };
 const t = read<CheckoutTexts>('checkout');
 
+/** With GALLERY_SCREENSHOTS=1, the journey's screens to look at, beside the gallery's. */
+async function shot(page: Page, name: string) {
+  if (process.env.GALLERY_SCREENSHOTS !== '1') return;
+  const size = page.viewportSize();
+  await page.screenshot({
+    path: `e2e/screenshots/bizum-${name}-${size?.width ?? 0}.png`,
+    fullPage: true,
+  });
+}
+
 const simulatorOrigin = `http://localhost:${process.env.E2E_SIMULATOR_PORT ?? 3180}`;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -178,6 +188,7 @@ test.describe('Bizum through the simulator', () => {
     await expect(failedDetails).toContainText(t.result.details.method);
     await expect(failedDetails).toContainText(t.checkin.method.bizum);
     await expect(page.getByRole('link', { name: t.result.actions.retry })).toBeVisible();
+    await shot(page, 'result-declined');
     expect((await paymentOf(page, account, item.payment_id))?.status).not.toBe('paid');
 
     // At 1280: pays it; the same signed notification settles the instalment.
@@ -192,11 +203,13 @@ test.describe('Bizum through the simulator', () => {
     const details = page.getByRole('region', { name: /Detalles/ });
     await expect(details).toContainText(t.checkin.method.bizum);
     await expect(details).toContainText(item.invoice_id);
+    await shot(page, 'result-paid');
     // The paid result at 390 too, read again from the server.
     await page.setViewportSize(phone);
     await page.reload();
     await expect(success).toBeVisible();
     await expect(details).toContainText(t.checkin.method.bizum);
+    await shot(page, 'result-paid');
     // The payments list names the method as paid: "Bizum".
     expect(await paymentOf(page, account, item.payment_id)).toMatchObject({
       status: 'paid',
@@ -225,6 +238,7 @@ test.describe('a tenant without Bizum', () => {
     await expect(page.getByText(t.checkin.method.bizumHint)).toHaveCount(0);
     await expect(page.getByText(t.checkin.method.paypalUnavailable)).toBeVisible();
     await expect(page.getByRole('radio', { name: /PayPal/ })).toHaveCount(0);
+    await shot(page, 'checkin-cards-only');
   });
 });
 

@@ -214,14 +214,14 @@ export function renderBizumAppPage(input: {
   const body = `<section class="panel" aria-labelledby="title">
 <h1 id="title">${escapeHtml(t.bizumAppTitle)}</h1>
 ${summary(t, input.summary)}
-<p>${escapeHtml(t.bizumAppText)} <span class="pan">${escapeHtml(input.maskedPhone)}</span>.</p>
+<p>${escapeHtml(t.bizumAppText)} <span class="pan nowrap">${escapeHtml(input.maskedPhone)}</span>.</p>
 <p class="muted">${escapeHtml(t.bizumAppHint)}</p>
 <form method="post" action="${escapeHtml(input.action)}">
 <div class="actions">
 <button class="primary" type="submit" name="action" value="pay">${escapeHtml(t.bizumAppConfirm)}</button>
 <button class="secondary" type="submit" name="action" value="reject">${escapeHtml(t.bizumAppReject)}</button>
 </div>
-<div class="actions"><button class="secondary" type="submit" name="action" value="cancel">${escapeHtml(t.cancel)}</button></div>
+<div class="actions single"><button class="secondary" type="submit" name="action" value="cancel">${escapeHtml(t.cancel)}</button></div>
 </form>
 </section>`;
   return layout(input.summary.language, t, t.bizumAppTitle, body);
