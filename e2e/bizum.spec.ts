@@ -4,13 +4,13 @@ import { expectNoViolationsAnywhere } from './support/axe.ts';
 import { type Account, accounts, signInThroughApi, storedAuth } from './support/auth.ts';
 
 /**
- * Bizum through Redsys (issue 23, item 5): tenant 1 (Las Encinas) takes Bizum (its
- * `redsys-pay-methods` are C,z in the demo seed), tenant demo takes cards only. The customer
+ * Bizum through Redsys (issue 23, item 5): tenant demo (Demo Fitness) takes Bizum (its
+ * `redsys-pay-methods` are C,z in the demo seed), tenant 1 takes cards only. The customer
  * chooses Bizum on the confirmation, types the mobile number on the simulator's Bizum page,
  * accepts (or rejects) in the "bank app" step, and the result screen verifies with the server.
- * What is paid: last month's instalment of cliente@ on tenant 1, which no other journey pays
- * (e2e/payments-checkout.spec.ts pays those of 2 and 7 months ago; the newest one stays pending
- * for e2e/invoices*.spec.ts).
+ * What is paid: an instalment of the invoice of 2 months ago of cliente@ on tenant demo, which no
+ * other journey pays (e2e/payments-checkout.spec.ts pays or declines its invoices of 0, 1 and 7
+ * months ago; those of 1 and 7 stay overdue for e2e/invoices.spec.ts).
  */
 
 const read = <T>(namespace: string): T =>
@@ -94,7 +94,7 @@ async function allInstalments(page: Page, account: Account): Promise<Instalment[
 
 /**
  * An unpaid instalment of the customer's invoice of `monthsAgo` months ago (the demo leaves the
- * newest two unpaid, and those of 2 and 7 months ago that e2e/payments-checkout.spec.ts pays).
+ * newest two unpaid, the last two instalments of the one of 2 months ago, and the one of 7).
  */
 async function instalmentToPay(page: Page, account: Account, monthsAgo: number) {
   const { invoices } = await api<{ invoices: InvoiceItem[] }>(page, account, '/invoices', {
@@ -169,10 +169,9 @@ test.describe('Bizum through the simulator', () => {
   test('chosen on the confirmation, rejected in the app at 390, paid at 1280: the result says Bizum', async ({
     page,
   }) => {
-    const account = accounts.clienteOne;
+    const account = accounts.clienteDemo;
     await signInThroughApi(page, account);
-    // Last month's invoice: the newest one stays pending for e2e/invoices*.spec.ts.
-    const item = await instalmentToPay(page, account, 1);
+    const item = await instalmentToPay(page, account, 2);
 
     // At 390: the customer rejects it in the bank's app, a Bizum KO worded as such.
     await confirmWithBizum(page, account, item);
@@ -222,7 +221,7 @@ test.describe('a tenant without Bizum', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('offers the card only, and says PayPal is not available', async ({ page }) => {
-    const account = accounts.clienteDemo;
+    const account = accounts.clienteOne;
     await signInThroughApi(page, account);
     const range = { datefrom: '20000101', dateto: '20991231', page: '1', pending: true };
     const { payments } = await api<{ payments: Instalment[] }>(page, account, '/payments', range);
@@ -245,7 +244,7 @@ test.describe('a tenant without Bizum', () => {
 test('the confirmation with Bizum chosen has no axe violations, light and dark, 390 and 1280', async ({
   page,
 }) => {
-  const account = accounts.clienteOne;
+  const account = accounts.clienteDemo;
   await signInThroughApi(page, account);
   const item = await instalmentToPay(page, account, 0);
   await page.goto(

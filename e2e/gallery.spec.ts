@@ -192,16 +192,11 @@ test.describe('gallery: signed in', () => {
 });
 
 /**
- * Bizum (issue 23, item 5): the confirmation with Bizum chosen, on tenant 1 (which takes it; its
- * customer only previews, nothing is started), and the simulator's two Bizum pages, opened with
- * a form signed for the public test merchant (no attempt in the portal, no notification).
+ * Bizum (issue 23, item 5): the confirmation with Bizum chosen, on tenant demo (which takes it;
+ * only previewed, nothing is started), and the simulator's two Bizum pages, opened with a form
+ * signed for the public test merchant (no attempt in the portal, no notification).
  */
 test.describe('gallery: Bizum', () => {
-  const clienteOne: Account = {
-    tenant: tenants.one,
-    email: 'cliente@demo.test',
-    password: demoPassword,
-  };
   const simulatorOrigin = `http://localhost:${process.env.E2E_SIMULATOR_PORT ?? 3180}`;
 
   /**
@@ -229,13 +224,8 @@ test.describe('gallery: Bizum', () => {
   test('payment-checkin-bizum: no axe violations or overflow at 390 and 1280, light and dark', async ({
     page,
   }) => {
-    await signInThroughApi(page, clienteOne);
-    await page.goto(`${tenants.one.origin}/home`);
-    const unpaid = (await allInvoices(page, tenants.one)).find((i) => i.amount > 0);
-    if (!unpaid) throw new Error('The demo customer has an unpaid invoice');
-    await page.goto(
-      `${tenants.one.origin}/payment-checkin?invoiceId=${encodeURIComponent(unpaid.invoice_id)}&amount=${unpaid.amount.toFixed(2)}`,
-    );
+    await signInThroughApi(page, account);
+    await page.goto(`${account.tenant.origin}${await checkinOfAnUnpaidInvoice(page)}`);
     await settled(page);
     await page.getByRole('radio', { name: /^Bizum/ }).check();
     await checkInPlace(page, 'payment-checkin-bizum');
@@ -254,7 +244,7 @@ test.describe('gallery: Bizum', () => {
         Ds_Merchant_MerchantCode: PUBLIC_TEST_MERCHANT.merchantCode,
         Ds_Merchant_Terminal: PUBLIC_TEST_MERCHANT.terminal,
         Ds_Merchant_TransactionType: '0',
-        Ds_Merchant_MerchantName: 'Club Deportivo Las Encinas',
+        Ds_Merchant_MerchantName: 'Gimnasio Demo Fitness',
         Ds_Merchant_ConsumerLanguage: '001',
         Ds_Merchant_PayMethods: 'z',
       },

@@ -10,7 +10,7 @@ import { signedIn } from './session.ts';
 
 /**
  * Bizum through Redsys (issue 23, item 5; redsys-notes §3): offered where the tenant's
- * `redsys-pay-methods` include `z` (the demo's tenant 1 does, `demo` does not), started with
+ * `redsys-pay-methods` include `z` (the demo's tenant `demo` does, `1` does not), started with
  * Ds_Merchant_PayMethods=z, settled by the same signed notification as a card.
  */
 const range = { datefrom: '20000101', dateto: '20991231' };
@@ -37,9 +37,9 @@ describe.each(engines())('Bizum on $name', (engine) => {
   beforeAll(async () => {
     db = await engine.open();
     app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
-    me = await signedIn(app, '1');
-    other = await signedIn(app, '1', secondEmail);
-    cardsOnly = await signedIn(app, 'demo');
+    me = await signedIn(app, 'demo');
+    other = await signedIn(app, 'demo', secondEmail);
+    cardsOnly = await signedIn(app, '1');
   });
   afterAll(async () => {
     await app.close();
@@ -127,7 +127,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     const pending = (await me.get(`/redsys/payment/${id}/status`)).json<{ method: string }>();
     expect(pending.method).toBe('bizum');
     const p = paramsOf(started);
-    expect((await notify('1', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);
+    expect((await notify('demo', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);
     const status = (await me.get(`/redsys/payment/${id}/status`)).json<{
       status: string;
       method: string;
@@ -138,7 +138,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(paid).toMatchObject({ status: 'paid', method: 'Bizum' });
 
     // The same notification again (a Redsys retry) changes nothing, like a card's.
-    expect((await notify('1', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);
+    expect((await notify('demo', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);
     const rows = await db.withOwner((sql) =>
       sql.query<{ outcome: string }>(
         `SELECT n.outcome FROM redsys_notifications n JOIN payment_attempts a
@@ -154,7 +154,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     const [item] = await unpaid();
     const started = await startBizum(item);
     const { payment_id: id } = started.json<Started>();
-    await notify('1', signedNotification(paramsOf(started), '9966', bizumPaid));
+    await notify('demo', signedNotification(paramsOf(started), '9966', bizumPaid));
     const status = (await me.get(`/redsys/payment/${id}/status`)).json<{
       status: string;
       failure: string;
@@ -162,7 +162,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(status).toMatchObject({ status: 'failed', failure: 'declined', method: 'bizum' });
     expect((await unpaid()).some((x) => x.payment_id === item?.payment_id)).toBe(true);
     // A late authorisation after the KO is still honoured, as for a card.
-    await notify('1', signedNotification(paramsOf(started), '0000', bizumPaid));
+    await notify('demo', signedNotification(paramsOf(started), '0000', bizumPaid));
     expect((await me.get(`/redsys/payment/${id}/status`)).json()).toMatchObject({ status: 'paid' });
   });
 
@@ -175,7 +175,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     });
     const { payment_id: id } = started.json<Started>();
     await notify(
-      '1',
+      'demo',
       signedNotification(paramsOf(started), '0000', {
         ...bizumPaid,
         Ds_Merchant_Identifier: 'a-bizum-reference',
@@ -201,12 +201,12 @@ describe.each(engines())('Bizum on $name', (engine) => {
       bizumPaid,
       randomBytes(24).toString('base64'),
     );
-    await notify('1', forged);
+    await notify('demo', forged);
     expect((await me.get(`/redsys/payment/${id}/status`)).json()).toMatchObject({
       status: 'pending',
     });
     // The right notification posted to the other tenant's address pays nothing either.
-    await notify('demo', signedNotification(paramsOf(started), '0000', bizumPaid));
+    await notify('1', signedNotification(paramsOf(started), '0000', bizumPaid));
     expect((await me.get(`/redsys/payment/${id}/status`)).json()).toMatchObject({
       status: 'pending',
     });
@@ -219,7 +219,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
     const open = await db.withOwner((sql) =>
       sql.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM payment_attempt_items
-          WHERE tenant_id = '1' AND active AND instalment_id::text = $1`,
+          WHERE tenant_id = 'demo' AND active AND instalment_id::text = $1`,
         [item?.payment_id],
       ),
     );

@@ -72,8 +72,6 @@ export const demoTenants: readonly DemoTenant[] = [
       { concept: 'Taquilla', quota: 'Mensual', cents: 500 },
     ],
     customerCodePrefix: 'LE',
-    // Las Encinas takes Bizum (issue 23, item 5); Demo Fitness takes cards only.
-    redsysPayMethods: ['C', 'z'],
   },
   {
     id: 'demo',
@@ -96,6 +94,8 @@ export const demoTenants: readonly DemoTenant[] = [
       { concept: 'Toalla y taquilla', quota: 'Mensual', cents: 600 },
     ],
     customerCodePrefix: 'DF',
+    // Demo Fitness takes Bizum (issue 23, item 5); Las Encinas takes cards only.
+    redsysPayMethods: ['C', 'z'],
   },
 ];
 
