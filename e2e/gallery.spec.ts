@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { type Account, demoPassword, signInThroughApi } from './support/auth.ts';
 import { tenants } from './support/env.ts';
 import { allInvoices } from './support/invoices.ts';
+import { createPaymentRequest, newOrderNumber, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
 
 /**
  * Issues 8 and 21: every route of spec §2, signed out and signed in, at 390x844 and 1280x800, light
@@ -195,4 +196,81 @@ test.describe('gallery: signed in', () => {
       await checkVariants(page, screen, `${account.tenant.origin}${path}`);
     });
   }
+});
+
+/**
+ * Bizum (issue 23, item 5): the confirmation with Bizum chosen, on tenant demo (which takes it;
+ * only previewed, nothing is started), and the simulator's two Bizum pages, opened with a form
+ * signed for the public test merchant (no attempt in the portal, no notification).
+ */
+test.describe('gallery: Bizum', () => {
+  const simulatorOrigin = `http://localhost:${process.env.E2E_SIMULATOR_PORT ?? 3180}`;
+
+  /**
+   * Every variant of `variants`, as checkVariants does, on the page as it stands. The simulator's
+   * pages have one theme (like Redsys'): only their sizes change.
+   */
+  async function checkInPlace(page: Page, name: string, { themed = true } = {}) {
+    for (const variant of variants) {
+      if (!themed && variant.colorScheme === 'dark') continue;
+      const label = `${name}-${variant.width}-${themed ? variant.colorScheme : 'light'}`;
+      if (themed) await showAs(page, variant);
+      else await page.setViewportSize({ width: variant.width, height: variant.height });
+      const overflow = await page.evaluate(() => {
+        const root = document.scrollingElement ?? document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(overflow, `${label}: wider than the screen by ${overflow}px`).toBeLessThanOrEqual(0);
+      if (!variant.shot) continue;
+      await expectNoViolations(page, label);
+      if (takeScreenshots)
+        await page.screenshot({ path: `${galleryDir}${label}.png`, fullPage: true });
+    }
+  }
+
+  test('payment-checkin-bizum: no axe violations or overflow at 390 and 1280, light and dark', async ({
+    page,
+  }) => {
+    await signInThroughApi(page, account);
+    await page.goto(`${account.tenant.origin}${await checkinOfAnUnpaidInvoice(page)}`);
+    await settled(page);
+    await page.getByRole('radio', { name: /^Bizum/ }).check();
+    await checkInPlace(page, 'payment-checkin-bizum');
+  });
+
+  test("redsys-sim-bizum: the simulator's Bizum pages, no axe violations or overflow", async ({
+    page,
+  }) => {
+    const signed = createPaymentRequest({
+      version: 'HMAC_SHA256_V1',
+      secret: PUBLIC_TEST_MERCHANT.secretKey,
+      params: {
+        Ds_Merchant_Amount: '4500',
+        Ds_Merchant_Currency: '978',
+        Ds_Merchant_Order: newOrderNumber(),
+        Ds_Merchant_MerchantCode: PUBLIC_TEST_MERCHANT.merchantCode,
+        Ds_Merchant_Terminal: PUBLIC_TEST_MERCHANT.terminal,
+        Ds_Merchant_TransactionType: '0',
+        Ds_Merchant_MerchantName: 'Gimnasio Demo Fitness',
+        Ds_Merchant_ConsumerLanguage: '001',
+        Ds_Merchant_PayMethods: 'z',
+      },
+    });
+    // The browser posts the signed form, as the portal's confirmation does.
+    const fields = Object.entries(signed)
+      .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+      .join('');
+    await page.setContent(
+      `<form method="post" action="${simulatorOrigin}/sis/realizarPago">${fields}<button>Ir</button></form>`,
+    );
+    await page.getByRole('button', { name: 'Ir' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: /Pago con Bizum/ })).toBeVisible();
+    await checkInPlace(page, 'redsys-sim-bizum', { themed: false });
+    await page.getByLabel('Teléfono móvil').fill('612345678');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Confirma el pago en la app de tu banco' }),
+    ).toBeVisible();
+    await checkInPlace(page, 'redsys-sim-bizum-app', { themed: false });
+  });
 });

@@ -7,9 +7,10 @@ import { accounts, signInThroughApi } from './support/auth.ts';
 import { tenants } from './support/env.ts';
 
 /**
- * The legal pages (spec §2 "Legal pages"): privacy, security and cookies, signed out and signed
- * in, in Spanish and in English, filled with each tenant's company identity and mailboxes, linked to
- * each other, and free of axe violations at phone and desktop width in both themes.
+ * The legal pages (spec §2 "Legal pages"): privacy, security, cookies and the accessibility
+ * statement (issue 23), signed out and signed in, in Spanish and in English, filled with each
+ * tenant's company identity and mailboxes, linked to each other and from the sign-in screen, and
+ * free of axe violations at phone and desktop width in both themes.
  */
 
 type LegalTexts = typeof legalJson;
@@ -217,7 +218,11 @@ test('the accessibility statement, from the menu: its sections, the review date 
 }) => {
   await page.goto(`${tenants.demo.origin}/login`);
   await page.getByRole('button', { name: 'Abrir menú' }).click();
-  await page.getByRole('link', { name: 'Accesibilidad' }).click();
+  // The menu's link (/login also has the legal links in its footer).
+  await page
+    .getByRole('navigation', { name: 'Menú' })
+    .getByRole('link', { name: 'Accesibilidad' })
+    .click();
   await expect(page).toHaveURL(/\/accesibilidad$/);
   await expect(
     page.getByRole('heading', { level: 1, name: es.links.accessibility.title }),
@@ -229,13 +234,39 @@ test('the accessibility statement, from the menu: its sections, the review date 
     a.preparation.title,
     a.contact.title,
     a.enforcement.title,
+    a.measures.title,
   ]);
   await expect(page.getByText('26/11/2026', { exact: false }).first()).toBeVisible();
+  await expect(page.getByText('parcialmente conforme', { exact: false })).toBeVisible();
   const legal = await legalOf(page, tenants.demo.id);
   await expectMailLink(page, legal.contact_email);
   await related(page, es).getByRole('link', { name: es.links.privacy.title }).click();
   await expect(page).toHaveURL(/\/privacidad$/);
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`the sign-in screen links the accessibility statement beside the other legal pages, at ${viewport.width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${tenants.one.origin}/login`);
+    const footer = page.getByRole('navigation', { name: 'Legal' });
+    await expect(footer.getByRole('link')).toHaveText([
+      'Privacidad',
+      'Política de cookies',
+      'Accesibilidad',
+    ]);
+    await footer.getByRole('link', { name: 'Accesibilidad' }).click();
+    await expect(page).toHaveURL(/\/accesibilidad$/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: es.links.accessibility.title }),
+    ).toBeVisible();
+    await expect(page.getByText(es.accessibility.measures.items.keyboard)).toBeVisible();
+  });
+}
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violations on the legal pages, ${colorScheme}, at 390 and 1280 px`, async ({

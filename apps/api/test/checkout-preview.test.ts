@@ -77,8 +77,8 @@ describe.each(engines())('the payment confirmation preview on $name', (engine) =
       expect(item.overdue).toBe(item.due_date < today);
       expect(item.seq).toBeGreaterThan(0);
     }
-    // The demo tenant takes cards only: no PayPal until a tenant configures it.
-    expect(body.methods).toEqual(['credit_card']);
+    // The demo tenant takes cards and Bizum (issue 23): no PayPal until a tenant configures it.
+    expect(body.methods).toEqual(['credit_card', 'bizum']);
     expect(body.date).toBe(todayIso());
     expect(body.time).toMatch(/^([01]\d|2[0-3]):[0-5]\d$/);
   });
@@ -168,11 +168,11 @@ describe.each(engines())('the payment confirmation preview on $name', (engine) =
     expect(refused.json()).toMatchObject({ errors: { method: ['invalid_value'] } });
 
     await db.withOwner((sql) =>
-      sql.query(`UPDATE tenants SET redsys_pay_methods = ARRAY['C', 'p'] WHERE id = 'demo'`),
+      sql.query(`UPDATE tenants SET redsys_pay_methods = ARRAY['C', 'z', 'p'] WHERE id = 'demo'`),
     );
     try {
       const body = (await preview({ payment_ids: [item?.payment_id] })).json<Preview>();
-      expect(body.methods).toEqual(['credit_card', 'paypal']);
+      expect(body.methods).toEqual(['credit_card', 'bizum', 'paypal']);
       const started = await me.post('/redsys/init-payment', paypal);
       expect(started.statusCode).toBe(200);
       const params = decodeMerchantParameters(
@@ -182,7 +182,8 @@ describe.each(engines())('the payment confirmation preview on $name', (engine) =
       expect(params.Ds_Merchant_PayMethods).toBe('p');
     } finally {
       await db.withOwner((sql) =>
-        sql.query(`UPDATE tenants SET redsys_pay_methods = ARRAY[]::text[] WHERE id = 'demo'`),
+        // Back to the seed's: the demo tenant takes Bizum (issue 23).
+        sql.query(`UPDATE tenants SET redsys_pay_methods = ARRAY['C', 'z'] WHERE id = 'demo'`),
       );
     }
   });

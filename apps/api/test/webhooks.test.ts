@@ -300,7 +300,13 @@ describe.each(engines())('payment webhooks on $name', (engine) => {
     expect(event).toMatchObject({
       type: 'payment.succeeded',
       status: 'pending',
-      payload: { order_number: order, amount_cents: amountCents, status: 'paid', currency: 'EUR' },
+      payload: {
+        order_number: order,
+        amount_cents: amountCents,
+        status: 'paid',
+        currency: 'EUR',
+        method: 'card',
+      },
     });
     expect(await dispatcher().dispatchDue()).toBe(1);
     const got = receiver.received.find((r) => r.id === event?.id);

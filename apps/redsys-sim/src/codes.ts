@@ -17,6 +17,8 @@ export const DS_RESPONSE = {
   unknownReference: '0180',
   /** "A petición del usuario se ha cancelado el pago". */
   cancelled: '9915',
+  /** Bizum answered KO (redsys-notes §3): the customer rejected it in the bank's app, or forced. */
+  bizumDeclined: '9966',
   /** "Devolución no permitida": a refund of a payment that was not authorised. */
   refundNotAllowed: '0950',
 } as const;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   QUERY_BAD_SIGNATURE,
   QUERY_NOT_FOUND,
+  PROCESSED_PAY_METHOD,
   REFUND_APPROVED,
   createNotification,
   createQueryAnswer,
@@ -10,6 +11,7 @@ import {
   decodeMerchantParameters,
   getParameter,
   isAuthorised,
+  isBizumRequest,
   isSameTerminal,
   isSignatureVersion,
   isValidOrderNumber,
@@ -64,7 +66,11 @@ export type PaymentSession = {
   urlKo: string | null;
   forcedDecline: boolean;
   saveCard: boolean;
-  step: 'card' | 'saved-card' | 'challenge' | 'done';
+  /** Ds_Merchant_PayMethods=z: the Bizum pages instead of the card's (redsys-notes §3). */
+  bizum: boolean;
+  /** The Bizum mobile number typed on the first Bizum page (memory only, never notified). */
+  phone: string;
+  step: 'card' | 'saved-card' | 'challenge' | 'bizum' | 'bizum-app' | 'done';
   /** The saved card being paid with, or the card waiting for its 3DS code. Memory only. */
   card: Card | null;
   expiresAt: number;
@@ -96,6 +102,8 @@ export type Screen =
   | { kind: 'card'; session: PaymentSession; errors?: CardFormErrors }
   | { kind: 'saved-card'; session: PaymentSession }
   | { kind: 'challenge'; session: PaymentSession }
+  | { kind: 'bizum'; session: PaymentSession; invalid?: boolean; phone?: string }
+  | { kind: 'bizum-app'; session: PaymentSession }
   | { kind: 'sis-error'; code: SisErrorCode; language: Language }
   | {
       kind: 'done';
@@ -270,6 +278,9 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     if (currency !== '978') return fail('SIS0027');
     // Authorisations (type 0) and card tokenisation; refunds etc. are not simulated.
     if (transactionType !== '0' && !tokenisation) return fail('SIS0023');
+    // Bizum: only its authorisation (type 0) is simulated; the double flow 7/8 is not used.
+    const bizum = isBizumRequest(param('Ds_Merchant_PayMethods'));
+    if (bizum && transactionType !== '0') return fail('SIS0023');
 
     const key = orderKey(merchant.merchantCode, terminal, order);
     if (orders.get(key)?.status === 'done') return fail('SIS0051');
@@ -302,8 +313,11 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       urlKo: httpUrl(param('Ds_Merchant_UrlKO')),
       forcedDecline:
         asksForDecline(merchantData) || asksForDecline(text(body, 'Ds_Merchant_MerchantData')),
-      saveCard: identifier === 'REQUIRED',
-      step: 'card',
+      // Bizum keeps no card: a reference request is not one for a card.
+      saveCard: identifier === 'REQUIRED' && !bizum,
+      bizum,
+      phone: '',
+      step: bizum ? 'bizum' : 'card',
       card: null,
       expiresAt: options.now().getTime() + options.sessionTtlMs,
     };
@@ -322,6 +336,10 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       refunds: [],
     });
 
+    if (bizum) {
+      sessions.set(session.id, session);
+      return { kind: 'bizum', session };
+    }
     if (identifier && identifier !== 'REQUIRED') {
       const saved = findSavedCard(identifier, merchant.merchantCode);
       if (!saved) {
@@ -413,6 +431,44 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     return chargeCard(session, session.card, false);
   }
 
+  /** A Spanish mobile number (6xx or 7xx, 9 digits), with or without +34 / 0034 and spaces. */
+  function spanishMobile(value: string): string | null {
+    const digits = value.replace(/[\s.-]/g, '').replace(/^(\+34|0034)/, '');
+    return /^[67]\d{8}$/.test(digits) ? digits : null;
+  }
+
+  /** POST of Bizum's first page: the phone number, then the "app" page. */
+  async function submitBizumPhone(id: string, body: FormBody): Promise<Screen> {
+    const session = liveSession(id, 'bizum');
+    if (!session) return lostSession;
+    if (text(body, 'action') === 'cancel') return cancel(session);
+    const typed = (text(body, 'phone') ?? '').slice(0, 32);
+    const phone = spanishMobile(typed);
+    if (!phone) return { kind: 'bizum', session, invalid: true, phone: typed };
+    session.phone = phone;
+    session.step = 'bizum-app';
+    const record = orders.get(
+      orderKey(session.merchant.merchantCode, session.terminal, session.order),
+    );
+    // Waiting for the customer's bank app: the query service reports it as authenticating.
+    if (record) record.status = 'challenge';
+    return { kind: 'bizum-app', session };
+  }
+
+  /** POST of Bizum's "app" page: accepted (0000), rejected in the app (9966) or cancelled (9915). */
+  async function submitBizumApp(id: string, body: FormBody): Promise<Screen> {
+    const session = liveSession(id, 'bizum-app');
+    if (!session) return lostSession;
+    const action = text(body, 'action');
+    if (action === 'cancel') return cancel(session);
+    const declined = action !== 'pay' || session.forcedDecline;
+    return complete(session, {
+      dsResponse: declined ? DS_RESPONSE.bizumDeclined : DS_RESPONSE.authorised,
+      card: null,
+      securePayment: !declined,
+    });
+  }
+
   async function submitChallenge(id: string, body: FormBody): Promise<Screen> {
     const session = liveSession(id, 'challenge');
     if (!session?.card) return lostSession;
@@ -463,13 +519,15 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       Ds_Hour: encodeURIComponent(hour),
       Ds_SecurePayment: outcome.securePayment ? '1' : '0',
     };
+    // Bizum's notification is a card's without card data (redsys-notes §3): no number, brand nor
+    // country; the mobile number is not sent either (no source says Redsys sends it).
     if (reference && outcome.card) {
       params.Ds_Card_Number = maskCardNumber(outcome.card.number);
       params.Ds_ExpiryDate = outcome.card.expiry;
       params.Ds_Merchant_Identifier = reference;
     }
+    if (!session.bizum) params.Ds_Card_Country = '724';
     Object.assign(params, {
-      Ds_Card_Country: '724',
       Ds_Amount: session.amount,
       Ds_Currency: session.currency,
       Ds_Order: session.order,
@@ -482,7 +540,8 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       Ds_AuthorisationCode: authorisationCode,
     });
     if (outcome.card?.brand) params.Ds_Card_Brand = outcome.card.brand;
-    if (outcome.card) params.Ds_ProcessedPayMethod = '1';
+    if (outcome.card) params.Ds_ProcessedPayMethod = PROCESSED_PAY_METHOD.card;
+    if (session.bizum) params.Ds_ProcessedPayMethod = PROCESSED_PAY_METHOD.bizum;
 
     log.info({ order: session.order, dsResponse: outcome.dsResponse }, 'payment completed');
     if (session.merchantUrl) {
@@ -646,6 +705,8 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     submitCard,
     submitSavedCard,
     submitChallenge,
+    submitBizumPhone,
+    submitBizumApp,
     queryOperations,
     refund,
     resendNotification,

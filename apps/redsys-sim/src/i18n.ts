@@ -47,6 +47,19 @@ const es = {
   resultDenied: 'Operación no autorizada',
   resultText: 'Puedes cerrar esta ventana y volver a la tienda.',
   responseCode: 'Código de respuesta',
+  bizumTitle: 'Pago con Bizum',
+  bizumPhone: 'Teléfono móvil',
+  bizumPhoneHint: 'El número que tienes dado de alta en Bizum en tu banco.',
+  bizumInvalidPhone: 'Escribe un móvil español de 9 cifras (empieza por 6 o 7).',
+  bizumContinue: 'Continuar',
+  bizumAppTitle: 'Confirma el pago en la app de tu banco',
+  bizumAppText: 'Hemos enviado una solicitud de pago al',
+  bizumAppHint:
+    'Abre la app de tu banco y acepta el pago. En este simulador, la app son estos dos botones.',
+  bizumAppConfirm: 'Aceptar en la app',
+  bizumAppReject: 'Rechazar en la app',
+  bizumTestTitle: 'Bizum de pruebas',
+  bizumTestHint: 'En pruebas vale cualquier móvil español; en la app puedes aceptar o rechazar.',
   processing: 'Procesando',
 };
 
@@ -89,6 +102,20 @@ const en: Messages = {
   resultDenied: 'Operation not authorised',
   resultText: 'You can close this window and return to the shop.',
   responseCode: 'Response code',
+  bizumTitle: 'Pay with Bizum',
+  bizumPhone: 'Mobile phone',
+  bizumPhoneHint: 'The number registered for Bizum with your bank.',
+  bizumInvalidPhone: 'Enter a 9-digit Spanish mobile number (starting with 6 or 7).',
+  bizumContinue: 'Continue',
+  bizumAppTitle: "Confirm the payment in your bank's app",
+  bizumAppText: 'We have sent a payment request to',
+  bizumAppHint:
+    "Open your bank's app and accept the payment. In this simulator, the app is these two buttons.",
+  bizumAppConfirm: 'Accept in the app',
+  bizumAppReject: 'Reject in the app',
+  bizumTestTitle: 'Bizum in testing',
+  bizumTestHint:
+    'In testing, every Spanish mobile number works; in the app you can accept or reject.',
   processing: 'Processing',
 };
 
@@ -129,6 +156,19 @@ const ca: Messages = {
   resultDenied: 'Operació no autoritzada',
   resultText: 'Pots tancar aquesta finestra i tornar a la botiga.',
   responseCode: 'Codi de resposta',
+  bizumTitle: 'Pagament amb Bizum',
+  bizumPhone: 'Telèfon mòbil',
+  bizumPhoneHint: "El número que tens donat d'alta a Bizum al teu banc.",
+  bizumInvalidPhone: 'Escriu un mòbil espanyol de 9 xifres (comença per 6 o 7).',
+  bizumContinue: 'Continuar',
+  bizumAppTitle: "Confirma el pagament a l'app del teu banc",
+  bizumAppText: 'Hem enviat una sol·licitud de pagament al',
+  bizumAppHint:
+    "Obre l'app del teu banc i accepta el pagament. En aquest simulador, l'app són aquests dos botons.",
+  bizumAppConfirm: "Acceptar a l'app",
+  bizumAppReject: "Rebutjar a l'app",
+  bizumTestTitle: 'Bizum de proves',
+  bizumTestHint: "En proves val qualsevol mòbil espanyol; a l'app pots acceptar o rebutjar.",
   processing: 'Processant',
 };
 

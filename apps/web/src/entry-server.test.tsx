@@ -128,6 +128,22 @@ describe('the prerendered /login (issues 6 and 21)', () => {
     },
   );
 
+  it('links the legal pages beside each other, the accessibility statement too (issue 23)', async () => {
+    const page = container();
+    page.innerHTML = await renderLogin({ config, language: 'es', hostname: 'localhost' });
+    const legal = page.querySelector('nav[aria-label="Legal"]');
+    expect(
+      Array.from(legal?.querySelectorAll('a') ?? []).map((a) => [
+        a.getAttribute('href'),
+        a.textContent,
+      ]),
+    ).toEqual([
+      ['/privacidad', 'Privacidad'],
+      ['/cookies', 'Política de cookies'],
+      ['/accesibilidad', 'Accesibilidad'],
+    ]);
+  });
+
   it("links the external sign-in of the host's tenant", async () => {
     const server = await renderLogin({ config, language: 'es', hostname: 'demo.example.com' });
     expect(server).toContain('href="/demo/api/1.0/auth/google/start?remember=0"');

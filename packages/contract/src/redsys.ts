@@ -3,8 +3,10 @@ import { languages } from './languages.ts';
 import { ZPositiveAmount } from './common.ts';
 import { FieldError } from './errors.ts';
 
-/** Spec §3 "Checkin methods". */
-export const ZCheckinMethod = z.enum(['credit_card', 'paypal']);
+/**
+ * Spec §3 "Checkin methods", and Bizum (through Redsys, issue 23) where the tenant takes it.
+ */
+export const ZCheckinMethod = z.enum(['credit_card', 'paypal', 'bizum']);
 export type TCheckinMethod = z.infer<typeof ZCheckinMethod>;
 
 /**
@@ -32,7 +34,10 @@ export const ZInitPaymentRequest = z.object({
   card_id: z.string().max(64).optional(),
   /** The customer's language for the gateway's pages. */
   language: z.enum(languages).optional(),
-  /** The method chosen (default the card); `paypal` only where the tenant takes it. */
+  /**
+   * The method chosen (default the card); `paypal` and `bizum` only where the tenant takes them.
+   * Bizum keeps no card: `save_card` and `card_id` with it are a 422 `invalid_value`.
+   */
   method: ZCheckinMethod.optional(),
   /** The side menu's testing toggle: the local simulator declines. Ignored by real gateways. */
   simulate_decline: z.boolean().optional(),
@@ -75,7 +80,8 @@ export const ZCheckoutPreviewResponse = z.object({
   instalments: z.array(ZCheckoutInstalment),
   /**
    * The methods this tenant takes, in order: `credit_card` when its card gateway is configured,
-   * `paypal` only when the tenant configures PayPal (no tenant can yet: it never appears).
+   * `paypal` only when the tenant configures PayPal (no tenant can yet: it never appears),
+   * `bizum` when the tenant's `redsys-pay-methods` include Bizum's `z`.
    */
   methods: z.array(ZCheckinMethod),
   /** The current date (YYYY-MM-DD) and time (HH:MM) in the tenant's time zone (Europe/Madrid). */
@@ -141,5 +147,7 @@ export const ZPaymentStatusResponse = z.object({
   time: z.string(),
   /** Set when (part of) this payment was for instalments already paid. */
   refund: ZPaymentRefund.nullable(),
+  /** How the customer paid (chose to pay): the card (default), Bizum or PayPal. */
+  method: ZCheckinMethod.optional(),
 });
 export type TPaymentStatusResponse = z.infer<typeof ZPaymentStatusResponse>;

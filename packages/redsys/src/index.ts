@@ -62,3 +62,12 @@ export {
   readRefundAnswer,
 } from './refund.ts';
 export type { RefundAnswer, RefundRequestInput } from './refund.ts';
+export {
+  BIZUM_DECLINED,
+  BIZUM_TRANSACTION_TYPES,
+  PAY_METHODS,
+  PROCESSED_PAY_METHOD,
+  isBizumProcessed,
+  isBizumRequest,
+} from './pay-methods.ts';
+export type { PayMethodCode } from './pay-methods.ts';

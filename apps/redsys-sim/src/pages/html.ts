@@ -54,8 +54,10 @@ button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .pan{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95rem;letter-spacing:.02em}
 .saved{display:flex;align-items:center;gap:.75rem;padding:.75rem;border:1px solid #d1d5db;border-radius:8px;margin:0 0 1rem}
 .saved .brand{font-weight:700;background:#1e3a8a;color:#fff;border-radius:4px;padding:.1rem .45rem;font-size:.8rem}
+.bizum{display:inline-block;background:#05c3dd;color:#0b2239;font-weight:800;border-radius:6px;padding:0 .4rem;margin-right:.25rem;letter-spacing:-.01em}
 .code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-weight:700}
-@media (min-width:40rem){main{padding-top:2rem}.actions{grid-template-columns:1fr 1fr}}
+.nowrap{white-space:nowrap}
+@media (min-width:40rem){main{padding-top:2rem}.actions{grid-template-columns:1fr 1fr}.actions.single{grid-template-columns:1fr}}
 `;
 
 export function layout(lang: Language, t: Messages, title: string, body: string): string {

@@ -166,3 +166,63 @@ export function renderResultPage(
 </section>`;
   return layout(language, t, title, body);
 }
+
+/**
+ * Bizum, first step (redsys-notes §3, Ds_Merchant_PayMethods=z): the customer's mobile number,
+ * the one their bank has registered for Bizum. No card data is asked.
+ */
+export function renderBizumPage(input: {
+  summary: PaymentSummary;
+  action: string;
+  phone?: string;
+  invalid?: boolean;
+  forcedDecline: boolean;
+}): string {
+  const t = MESSAGES[input.summary.language];
+  const body = `<section class="panel" aria-labelledby="title">
+<h1 id="title"><span class="bizum" aria-hidden="true">bizum</span> ${escapeHtml(t.bizumTitle)}</h1>
+${summary(t, input.summary)}
+${input.forcedDecline ? `<p class="notice">${escapeHtml(t.forcedDecline)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.action)}">
+${field(
+  'phone',
+  t.bizumPhone,
+  input.invalid ? t.bizumInvalidPhone : undefined,
+  `name="phone" type="tel" inputmode="tel" autocomplete="tel-national" maxlength="16" required autofocus value="${escapeHtml(input.phone ?? '')}"${input.invalid ? '' : ' aria-describedby="phone-hint"'}`,
+)}
+<p class="muted" id="phone-hint">${escapeHtml(t.bizumPhoneHint)}</p>
+${buttons(t, t.bizumContinue)}
+</form>
+</section>
+<section class="panel" aria-labelledby="test-bizum">
+<h2 id="test-bizum">${escapeHtml(t.bizumTestTitle)}</h2>
+<p class="muted">${escapeHtml(t.bizumTestHint)}</p>
+</section>`;
+  return layout(input.summary.language, t, t.bizumTitle, body);
+}
+
+/**
+ * Bizum, second step: the request waits in the customer's bank app (the real one shows a push
+ * notification there); here the "app" is two buttons, accept or reject. The phone is masked.
+ */
+export function renderBizumAppPage(input: {
+  summary: PaymentSummary;
+  action: string;
+  maskedPhone: string;
+}): string {
+  const t = MESSAGES[input.summary.language];
+  const body = `<section class="panel" aria-labelledby="title">
+<h1 id="title">${escapeHtml(t.bizumAppTitle)}</h1>
+${summary(t, input.summary)}
+<p>${escapeHtml(t.bizumAppText)} <span class="pan nowrap">${escapeHtml(input.maskedPhone)}</span>.</p>
+<p class="muted">${escapeHtml(t.bizumAppHint)}</p>
+<form method="post" action="${escapeHtml(input.action)}">
+<div class="actions">
+<button class="primary" type="submit" name="action" value="pay">${escapeHtml(t.bizumAppConfirm)}</button>
+<button class="secondary" type="submit" name="action" value="reject">${escapeHtml(t.bizumAppReject)}</button>
+</div>
+<div class="actions single"><button class="secondary" type="submit" name="action" value="cancel">${escapeHtml(t.cancel)}</button></div>
+</form>
+</section>`;
+  return layout(input.summary.language, t, t.bizumAppTitle, body);
+}

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SIS_ERRORS } from '../codes.ts';
 import type { Gateway, PaymentSession, Screen } from '../gateway.ts';
 import {
+  renderBizumAppPage,
+  renderBizumPage,
   renderCardPage,
   renderChallengePage,
   renderErrorPage,
@@ -12,8 +14,10 @@ import type { PaymentSummary } from '../pages/payment-pages.ts';
 
 /** The browser-facing paths, Spanish like Redsys' own (the form is posted to /sis/realizarPago). */
 export const PAYMENT_PATH = '/sis/realizarPago';
-const stepPath = (id: string, step: 'tarjeta' | 'tarjeta-guardada' | 'autenticacion') =>
-  `/sis/operaciones/${id}/${step}`;
+const stepPath = (
+  id: string,
+  step: 'tarjeta' | 'tarjeta-guardada' | 'autenticacion' | 'bizum' | 'bizum-confirmacion',
+) => `/sis/operaciones/${id}/${step}`;
 
 type Body = Record<string, unknown>;
 type StepRequest = { Params: { id: string }; Body: Body };
@@ -67,6 +71,27 @@ export function registerPaymentRoutes(app: FastifyInstance, gateway: Gateway, pu
             action: publicUrl + stepPath(screen.session.id, 'autenticacion'),
           }),
         );
+      case 'bizum':
+        return sendHtml(
+          reply,
+          renderBizumPage({
+            summary: summaryOf(screen.session),
+            action: publicUrl + stepPath(screen.session.id, 'bizum'),
+            forcedDecline: screen.session.forcedDecline,
+            ...(screen.invalid ? { invalid: true } : {}),
+            ...(screen.phone ? { phone: screen.phone } : {}),
+          }),
+        );
+      case 'bizum-app':
+        return sendHtml(
+          reply,
+          renderBizumAppPage({
+            summary: summaryOf(screen.session),
+            action: publicUrl + stepPath(screen.session.id, 'bizum-confirmacion'),
+            // As a bank shows it: the last three digits only.
+            maskedPhone: `+34 *** *** ${screen.session.phone.slice(-3)}`,
+          }),
+        );
       case 'sis-error':
         // Redsys answers a bad request with a 200 page showing the SIS code, and notifies no one.
         return sendHtml(
@@ -90,6 +115,12 @@ export function registerPaymentRoutes(app: FastifyInstance, gateway: Gateway, pu
   );
   app.post<StepRequest>(stepPath(':id', 'tarjeta-guardada'), async (request, reply) =>
     show(reply, await gateway.submitSavedCard(request.params.id, request.body ?? {})),
+  );
+  app.post<StepRequest>(stepPath(':id', 'bizum'), async (request, reply) =>
+    show(reply, await gateway.submitBizumPhone(request.params.id, request.body ?? {})),
+  );
+  app.post<StepRequest>(stepPath(':id', 'bizum-confirmacion'), async (request, reply) =>
+    show(reply, await gateway.submitBizumApp(request.params.id, request.body ?? {})),
   );
   app.post<StepRequest>(stepPath(':id', 'autenticacion'), async (request, reply) =>
     show(reply, await gateway.submitChallenge(request.params.id, request.body ?? {})),

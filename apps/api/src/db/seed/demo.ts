@@ -45,6 +45,8 @@ type DemoTenant = {
   concepts: readonly { concept: string; quota: string; cents: number }[];
   baseFee: { concept: string; quota: string; cents: number };
   customerCodePrefix: string;
+  /** Redsys Ds_Merchant_PayMethods the club takes besides the card (`z` Bizum); none if absent. */
+  redsysPayMethods?: readonly string[];
 };
 
 export const demoTenants: readonly DemoTenant[] = [
@@ -92,6 +94,8 @@ export const demoTenants: readonly DemoTenant[] = [
       { concept: 'Toalla y taquilla', quota: 'Mensual', cents: 600 },
     ],
     customerCodePrefix: 'DF',
+    // Demo Fitness takes Bizum (issue 23, item 5); Las Encinas takes cards only.
+    redsysPayMethods: ['C', 'z'],
   },
 ];
 
@@ -160,6 +164,13 @@ export async function seedDemo(
         tenant.openingHours,
       ],
     );
+
+    if (tenant.redsysPayMethods) {
+      await sql.query(`UPDATE tenants SET redsys_pay_methods = $2 WHERE id = $1`, [
+        tenant.id,
+        tenant.redsysPayMethods,
+      ]);
+    }
 
     for (const [provider, p] of Object.entries(options.signInProviders ?? {})) {
       await sql.query(

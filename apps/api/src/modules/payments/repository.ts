@@ -35,7 +35,12 @@ export type AttemptRow = {
   card_alias: string;
   created_at: Date;
   settled_at: Date | null;
+  /** How the customer chose to pay (migration 026): the card, Bizum or PayPal. */
+  pay_method: PayMethod;
 };
+
+/** The method an attempt was started with (payment_attempts.pay_method). */
+export type PayMethod = 'card' | 'bizum' | 'paypal';
 
 export type TenantGatewayRow = {
   company_name: string;
@@ -87,7 +92,7 @@ const refundJoins = `payment_refunds r
   JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`;
 
 const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, amount_cents, currency, status,
-  save_card, language, kind, card_alias, created_at, settled_at`;
+  save_card, language, kind, card_alias, created_at, settled_at, pay_method`;
 
 async function findRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefined> {
   const rows = await sql.query<RefundRow>(
@@ -228,12 +233,13 @@ export function createPaymentRepository(box: SecretBox) {
         language: string;
         kind?: 'payment' | 'card_verification';
         cardAlias?: string;
+        payMethod?: PayMethod;
       },
     ): Promise<{ id: string; created_at: Date }> {
       const rows = await sql.query<{ id: string; created_at: Date }>(
         `INSERT INTO payment_attempts (tenant_id, customer_id, order_number, merchant_code, terminal, amount_cents,
-            save_card, payment_method_id, signature_version, language, kind, card_alias)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, created_at`,
+            save_card, payment_method_id, signature_version, language, kind, card_alias, pay_method)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, created_at`,
         [
           a.customerId,
           a.orderNumber,
@@ -246,6 +252,7 @@ export function createPaymentRepository(box: SecretBox) {
           a.language,
           a.kind ?? 'payment',
           a.cardAlias ?? '',
+          a.payMethod ?? 'card',
         ],
       );
       const row = rows[0];
@@ -357,14 +364,27 @@ export function createPaymentRepository(box: SecretBox) {
     async markAuthorised(
       sql: SqlQuery,
       id: string,
-      outcome: { dsResponse: string; authorisation: string | null; methodId: string | null },
+      outcome: {
+        dsResponse: string;
+        authorisation: string | null;
+        methodId: string | null;
+        /** What the gateway says was used (Ds_ProcessedPayMethod), when it differs. */
+        payMethod?: PayMethod | null;
+      },
     ): Promise<boolean> {
       const changed = await sql.query(
         `UPDATE payment_attempts SET status = 'paid', ds_response = $2, ds_authorisation_code = $3,
-                settled_at = now(), payment_method_id = coalesce($4, payment_method_id)
+                settled_at = now(), payment_method_id = coalesce($4, payment_method_id),
+                pay_method = coalesce($5, pay_method)
           WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status <> 'paid'
           RETURNING id`,
-        [id, outcome.dsResponse, outcome.authorisation, outcome.methodId],
+        [
+          id,
+          outcome.dsResponse,
+          outcome.authorisation,
+          outcome.methodId,
+          outcome.payMethod ?? null,
+        ],
       );
       await sql.query(
         `UPDATE payment_attempt_items SET active = false
@@ -386,7 +406,7 @@ export function createPaymentRepository(box: SecretBox) {
       >(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.created_at, a.settled_at,
-                a.ds_response,
+                a.pay_method, a.ds_response,
                 coalesce((SELECT array_agg(DISTINCT e.invoice_id ORDER BY e.invoice_id)
                             FROM payment_attempt_items i JOIN instalments e
                               ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
@@ -435,6 +455,7 @@ export function createPaymentRepository(box: SecretBox) {
       sql: SqlQuery,
       attemptId: string,
       paidDate: string,
+      method: 'Tarjeta' | 'Bizum' | 'PayPal' = 'Tarjeta',
     ): Promise<{ id: string; invoice_id: string; amount_cents: number; fee_cents: number }[]> {
       const rows = await sql.query<{
         id: string;
@@ -442,13 +463,13 @@ export function createPaymentRepository(box: SecretBox) {
         amount_cents: number;
         fee_cents: number;
       }>(
-        `UPDATE instalments e SET status = 'paid', paid_date = $2, method = 'Tarjeta'
+        `UPDATE instalments e SET status = 'paid', paid_date = $2, method = $3
            FROM payment_attempt_items i
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
           RETURNING e.id::text, e.invoice_id, (i.amount_cents + i.fee_cents)::int8 AS amount_cents,
                     i.fee_cents`,
-        [attemptId, paidDate],
+        [attemptId, paidDate, method],
       );
       return rows.map((r) => ({
         ...r,

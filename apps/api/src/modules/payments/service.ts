@@ -13,7 +13,9 @@ import {
   amountToRedsys,
   createPaymentRequest,
   isAuthorised,
+  isBizumProcessed,
   isCustomerCancel,
+  PAY_METHODS,
   isSameTerminal,
   isSignatureVersion,
   newOrderNumber,
@@ -35,6 +37,7 @@ import {
   createPaymentRepository,
   type AttemptRow,
   type PayableRow,
+  type PayMethod,
   type PreviewRow,
   type TenantGatewayRow,
 } from './repository.ts';
@@ -98,7 +101,18 @@ function isConfigured(gateway: TenantGatewayRow): boolean {
 }
 
 /** Redsys' Ds_Merchant_PayMethods code of PayPal (a tenant's `redsys-pay-methods` setting). */
-const REDSYS_PAYPAL = 'p';
+const REDSYS_PAYPAL = PAY_METHODS.paypal;
+/** Bizum's code (redsys-notes §3): a lowercase `z`, in the same setting. */
+const REDSYS_BIZUM = PAY_METHODS.bizum;
+
+/** The stored method of an attempt, as the contract names it. */
+const checkinMethodOf: Record<PayMethod, TCheckinMethod> = {
+  card: 'credit_card',
+  bizum: 'bizum',
+  paypal: 'paypal',
+};
+/** The instalment's collection method once an attempt pays it (served as written, PDF too). */
+const instalmentMethodText = { card: 'Tarjeta', bizum: 'Bizum', paypal: 'PayPal' } as const;
 
 /**
  * Redsys' Ds_Merchant_MerchantName holds 25 characters (Redsys "Parámetros de entrada y salida";
@@ -249,7 +263,17 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   ): Promise<Settled> {
     const response = params.Ds_Response ?? '';
     const late = attempt.status !== 'pending';
-    const paid = await repository.payInstalments(sql, attempt.id, todayIso());
+    // Without Ds_Merchant_PayMethods Redsys offers every method of the terminal: what the customer
+    // actually used is Ds_ProcessedPayMethod (68 Bizum), which wins over the method asked for.
+    const payMethod: PayMethod = isBizumProcessed(params.Ds_ProcessedPayMethod)
+      ? 'bizum'
+      : attempt.pay_method;
+    const paid = await repository.payInstalments(
+      sql,
+      attempt.id,
+      todayIso(),
+      instalmentMethodText[payMethod],
+    );
     await recordReturnFeesPaid(
       sql,
       attempt.id,
@@ -259,12 +283,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const surplusCents = attempt.amount_cents - appliedCents;
     const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
     const allInvoices = await repository.attemptInvoices(sql, attempt.id);
-    const methodId = attempt.save_card ? await saveCard(sql, attempt, params) : null;
+    // Bizum keeps no card: whatever reference its notification carries is not a card on file.
+    const methodId =
+      attempt.save_card && payMethod === 'card' ? await saveCard(sql, attempt, params) : null;
     if (
       await repository.markAuthorised(sql, attempt.id, {
         dsResponse: response,
         authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
         methodId,
+        payMethod: payMethod === attempt.pay_method ? null : payMethod,
       })
     )
       await webhookEvents.paymentSettled(sql, attempt.id);
@@ -367,12 +394,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return items;
   }
 
-  /** The methods a tenant takes (spec §3 "Checkin methods"): PayPal only when configured. */
+  /**
+   * The methods a tenant takes (spec §3 "Checkin methods"): the card, then Bizum and PayPal only
+   * when the tenant's `redsys-pay-methods` include their codes (`z`, `p`).
+   */
   function methodsOf(gateway: TenantGatewayRow | undefined): TCheckinMethod[] {
     if (!gateway || !isConfigured(gateway)) return [];
-    return gateway.redsys_pay_methods.includes(REDSYS_PAYPAL)
-      ? ['credit_card', 'paypal']
-      : ['credit_card'];
+    const methods: TCheckinMethod[] = ['credit_card'];
+    if (gateway.redsys_pay_methods.includes(REDSYS_BIZUM)) methods.push('bizum');
+    if (gateway.redsys_pay_methods.includes(REDSYS_PAYPAL)) methods.push('paypal');
+    return methods;
   }
 
   return {
@@ -426,6 +457,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         if (body.method && !methodsOf(gateway).includes(body.method)) {
           throw new FieldValidationError({ method: [FieldError.invalidValue] });
         }
+        // Bizum keeps no card on file (redsys-notes §3: its reference is not a card): neither
+        // saving the card nor paying with a saved one goes with it.
+        if (body.method === 'bizum' && (body.save_card === true || body.card_id)) {
+          throw new FieldValidationError({
+            [body.card_id ? 'card_id' : 'save_card']: [FieldError.invalidValue],
+          });
+        }
+        const payMethod: PayMethod =
+          body.method === 'bizum' ? 'bizum' : body.method === 'paypal' ? 'paypal' : 'card';
         const items = await payableItems(sql, actor.customerId, body, 'lock');
         const amountCents = payableCents(items);
         if (toCents(body.amount) !== amountCents) {
@@ -450,6 +490,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           paymentMethodId: null,
           signatureVersion: version,
           language,
+          payMethod,
         });
         // A customer back from the gateway (Back, a closed tab) starts again at once: the open
         // attempts holding any of these instalments are superseded, in this transaction. Starts of
@@ -492,7 +533,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           Ds_Merchant_MerchantName: merchantName(gateway.company_name, gateway.redsys_environment),
           Ds_Merchant_ProductDescription: invoicesPaid.join(', ').slice(0, 125),
         };
-        if (body.method === 'paypal') params.Ds_Merchant_PayMethods = REDSYS_PAYPAL;
+        if (payMethod === 'paypal') params.Ds_Merchant_PayMethods = REDSYS_PAYPAL;
+        if (payMethod === 'bizum') params.Ds_Merchant_PayMethods = REDSYS_BIZUM;
         if (saveCard) params.Ds_Merchant_Identifier = 'REQUIRED';
         if (reference) params.Ds_Merchant_Identifier = reference;
         if (body.simulate_decline && gateway.redsys_environment === 'simulator') {
@@ -659,6 +701,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
                 status: row.refund_status === 'sending' ? 'pending' : row.refund_status,
               }
             : null,
+        method: checkinMethodOf[row.pay_method],
       };
     },
 

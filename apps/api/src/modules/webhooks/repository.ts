@@ -191,7 +191,8 @@ export async function insertPaymentSettledEvent(sql: SqlQuery, attemptId: string
                        ORDER BY i.invoice_id, i.seq)
                   FROM payment_attempt_items pai
                   JOIN instalments i ON i.tenant_id = pai.tenant_id AND i.id = pai.instalment_id
-                 WHERE pai.tenant_id = a.tenant_id AND pai.attempt_id = a.id), '[]'::jsonb)
+                 WHERE pai.tenant_id = a.tenant_id AND pai.attempt_id = a.id), '[]'::jsonb),
+              'method', a.pay_method
             ) AS payload
        FROM payment_attempts a
        JOIN customers c ON c.tenant_id = a.tenant_id AND c.id = a.customer_id

@@ -76,6 +76,9 @@ export function AuthCard({ title, description, titleRef, icon, children }: AuthC
         <Link to={paths.cookies} className={legalLinkClasses}>
           {t('menu.cookies')}
         </Link>
+        <Link to={paths.accessibility} className={legalLinkClasses}>
+          {t('menu.accessibility')}
+        </Link>
       </nav>
     </div>
   );

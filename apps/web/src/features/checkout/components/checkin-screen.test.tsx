@@ -41,7 +41,7 @@ type Preview = {
     amount: number;
     overdue: boolean;
   }[];
-  methods: ('credit_card' | 'paypal')[];
+  methods: ('credit_card' | 'paypal' | 'bizum')[];
   date: string;
   time: string;
 };
@@ -266,6 +266,38 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     await user.click(accept());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({ method: 'paypal' });
+  });
+
+  it('says PayPal is not available, in words, when the tenant does not take it', async () => {
+    await renderCheckin('/payment-checkin?invoiceId=F1');
+    await screen.findByRole('radio', { name: new RegExp(es.checkin.method.creditCard) }, slow);
+    expect(screen.getByText(es.checkin.method.paypalUnavailable)).toBeDefined();
+    // Neither Bizum (not taken) nor a dead PayPal option.
+    expect(screen.queryByRole('radio', { name: /Bizum/ })).toBeNull();
+    expect(screen.queryByRole('radio', { name: /PayPal/ })).toBeNull();
+  });
+
+  it('offers Bizum where the tenant takes it: no card fields, no saved card sent', async () => {
+    const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1', {
+      preview: () => json(200, { ...owed, methods: ['credit_card', 'bizum'] }),
+      savedCards: [main],
+    });
+    const bizum = await screen.findByRole('radio', { name: /Bizum/ }, slow);
+    expect(bizum).toHaveProperty('checked', false);
+    expect(screen.getByText(es.checkin.method.bizumHint)).toBeDefined();
+    await user.click(bizum);
+    expect(screen.queryByRole('tab', { name: es.checkin.card.savedCards })).toBeNull();
+    expect(
+      screen.queryByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }),
+    ).toBeNull();
+    expect(screen.getByText(es.checkin.bizum.text)).toBeDefined();
+    await user.click(conditions());
+    await user.click(accept());
+    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
+    const body = JSON.parse(String(initCalls()[0]?.[1]?.body));
+    expect(body).toMatchObject({ method: 'bizum', invoice_id: 'F1' });
+    expect(body).not.toHaveProperty('card_id');
+    expect(body).not.toHaveProperty('save_card');
   });
 
   it('starts the payment, shows the operation and posts the signed form to the gateway', async () => {

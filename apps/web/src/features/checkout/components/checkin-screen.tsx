@@ -52,7 +52,7 @@ import {
 import { formatDateTime } from '../utils/format';
 import { type InitErrorKind, initErrorKind } from '../utils/init-error';
 import { rememberPaymentId, rememberPaymentStart } from '../utils/payment-session';
-import { CardFields, checkboxClasses, MethodFields } from './payment-method-fields';
+import { BizumFields, CardFields, checkboxClasses, MethodFields } from './payment-method-fields';
 import { Spinner } from '@/components/ui/spinner';
 
 /** The saved-cards tab appears only when there are cards to choose (or while they load: none). */
@@ -317,6 +317,7 @@ function CheckinFormView({
               savedCards={savedCards}
             />
           )}
+          {form.method === 'bizum' && <BizumFields />}
 
           <section
             aria-labelledby={`${conditionsId}-title`}

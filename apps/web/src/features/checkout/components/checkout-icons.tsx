@@ -48,3 +48,12 @@ export const SecureIcon = (p: IconProps) => (
     <path d="M8.5 10.5V8a3.5 3.5 0 0 1 7 0v2.5M12 14.5v2" />
   </Outline>
 );
+
+/** Bizum is paid from the phone: a mobile with a check on its screen. */
+export const PhoneIcon = (p: IconProps) => (
+  <Outline {...p}>
+    <rect x="7" y="3" width="10" height="18" rx="2" />
+    <path d="M10.5 18h3" />
+    <path d="M9.75 10.5l1.5 1.5 3-3" />
+  </Outline>
+);

@@ -10,7 +10,7 @@ import type {
   ResolvedCheckinForm,
   SavedCard,
 } from '../utils/checkin-form';
-import { SecureIcon, WalletIcon } from './checkout-icons';
+import { PhoneIcon, SecureIcon, WalletIcon } from './checkout-icons';
 
 type FieldsProps = {
   form: ResolvedCheckinForm;
@@ -32,12 +32,21 @@ export const checkboxClasses =
 const methodIcons: Record<PaymentMethod, typeof CardIcon> = {
   credit_card: CardIcon,
   paypal: WalletIcon,
+  bizum: PhoneIcon,
 };
+
+/** The name of each method and, under it, what paying with it means. */
+const methodLabels = {
+  credit_card: { name: 'checkin.method.creditCard', hint: 'checkin.method.creditCardHint' },
+  bizum: { name: 'checkin.method.bizum', hint: 'checkin.method.bizumHint' },
+  paypal: { name: 'checkin.method.paypal', hint: null },
+} as const;
 
 /**
  * Spec §2 "Payment confirmation": choose the method, among those the tenant takes (the server's
- * checkout preview): the card, and PayPal only where the tenant configures it (PRODUCT.md
- * "Screens"). The first one is chosen when the screen opens.
+ * checkout preview): the card, Bizum and PayPal only where the tenant configures them (PRODUCT.md
+ * "Screens"). The first one is chosen when the screen opens. PayPal not configured is said in
+ * words under the choices (issue 23), never shown as an option that does nothing.
  */
 export function MethodFields({
   form,
@@ -64,6 +73,7 @@ export function MethodFields({
         >
           {availableMethods.map((method) => {
             const Icon = methodIcons[method];
+            const { name, hint } = methodLabels[method];
             return (
               <label key={method} className={cn(tile, activeTile)}>
                 <input
@@ -78,13 +88,11 @@ export function MethodFields({
                 <Icon className="size-6 shrink-0 text-primary-ink" />
                 <span className="min-w-0">
                   <span className="block font-semibold text-gray-900 dark:text-gray-50">
-                    {method === 'credit_card'
-                      ? t('checkin.method.creditCard')
-                      : t('checkin.method.paypal')}
+                    {t(name)}
                   </span>
-                  {method === 'credit_card' && (
+                  {hint && (
                     <span className="block text-sm text-gray-600 dark:text-gray-300">
-                      {t('checkin.method.creditCardHint')}
+                      {t(hint)}
                     </span>
                   )}
                 </span>
@@ -92,6 +100,11 @@ export function MethodFields({
             );
           })}
         </div>
+      )}
+      {availableMethods.length > 0 && !availableMethods.includes('paypal') && (
+        <p className="mt-3 text-sm text-gray-600 dark:text-gray-300">
+          {t('checkin.method.paypalUnavailable')}
+        </p>
       )}
     </section>
   );
@@ -287,5 +300,22 @@ function SavedCardsPanel({
         ))}
       </div>
     </fieldset>
+  );
+}
+
+/** Bizum chosen: what happens on the gateway's page (the mobile number, then the bank's app). */
+export function BizumFields() {
+  const { t } = useTranslation('checkout');
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={cn(cardClasses, 'p-4 sm:p-5')}>
+      <h2 id={id} className={sectionTitleClasses}>
+        {t('checkin.bizum.title')}
+      </h2>
+      <p className="mt-3 flex gap-3 rounded-xl bg-gray-50 p-3 text-sm text-gray-700 dark:bg-gray-900/60 dark:text-gray-300">
+        <PhoneIcon className="size-5 shrink-0 text-primary-ink" />
+        {t('checkin.bizum.text')}
+      </p>
+    </section>
   );
 }

@@ -151,6 +151,27 @@ describe('payment result (spec §2 "Payment result")', () => {
     expect(screen.queryByText(es.result.failure.text)).toBeNull();
   });
 
+  it('names Bizum as the method, and words a Bizum KO as such (no "other card")', async () => {
+    await renderResult(`/payment/error?payment_id=${id}`, [
+      status('failed', { failure: 'declined', method: 'bizum' }),
+    ]);
+    await screen.findByText(es.result.failure.bizumDeclined, {}, { timeout: 5000 });
+    expect(screen.getByText(es.result.failure.bizumDeclinedDetail)).toBeDefined();
+    expect(screen.getByText(es.result.details.method)).toBeDefined();
+    expect(screen.getByText(es.checkin.method.bizum)).toBeDefined();
+    expect(screen.queryByText(es.result.failure.declined)).toBeNull();
+    expect(screen.queryByRole('link', { name: es.result.actions.otherCard })).toBeNull();
+    expect(screen.getByRole('link', { name: es.result.actions.retry })).toBeDefined();
+  });
+
+  it('names the card as the method of a paid card payment', async () => {
+    await renderResult(`/payment/success?payment_id=${id}`, [
+      status('paid', { method: 'credit_card' }),
+    ]);
+    await screen.findByText(es.result.details.method, {}, { timeout: 5000 });
+    expect(screen.getByText(es.checkin.method.creditCard)).toBeDefined();
+  });
+
   it("tells a customer who cancelled that they did, without an error's alarm", async () => {
     await renderResult(`/payment/error?payment_id=${id}`, [
       status('failed', { failure: 'cancelled' }),

@@ -239,14 +239,17 @@ function ResultText({ view }: { view: ResultView }) {
     case 'failed': {
       // Worded from the gateway's answer: a decline, the customer's cancel, or an error.
       const reason = reasonOf(view.payment);
+      const bizum = view.payment?.method === 'bizum';
       const [text, detail] =
-        reason === 'declined'
-          ? [t('result.failure.declined'), t('result.failure.declinedDetail')]
-          : reason === 'cancelled'
-            ? [t('result.cancelled.text'), t('result.cancelled.detail')]
-            : reason === 'error'
-              ? [t('result.failure.text'), t('result.failure.errorDetail')]
-              : [t('result.failure.text'), t('result.failure.detail')];
+        reason === 'declined' && bizum
+          ? [t('result.failure.bizumDeclined'), t('result.failure.bizumDeclinedDetail')]
+          : reason === 'declined'
+            ? [t('result.failure.declined'), t('result.failure.declinedDetail')]
+            : reason === 'cancelled'
+              ? [t('result.cancelled.text'), t('result.cancelled.detail')]
+              : reason === 'error'
+                ? [t('result.failure.text'), t('result.failure.errorDetail')]
+                : [t('result.failure.text'), t('result.failure.detail')];
       return (
         <>
           <p className={cn(lead, 'font-medium text-gray-900 dark:text-gray-50')}>{text}</p>
@@ -294,6 +297,18 @@ function ResultDetails({ view, query }: { view: ResultView; query: ResultQuery }
     });
   }
   if (date) rows.push({ label: t('result.details.date'), value: date });
+  // How it was paid (issue 23: Bizum beside the card); an older answer without it says nothing.
+  if (payment?.method) {
+    rows.push({
+      label: t('result.details.method'),
+      value:
+        payment.method === 'bizum'
+          ? t('checkin.method.bizum')
+          : payment.method === 'paypal'
+            ? t('checkin.method.paypal')
+            : t('checkin.method.creditCard'),
+    });
+  }
   rows.push({
     label: t('result.details.status'),
     value:
@@ -416,7 +431,7 @@ function ResultActions({
             to={retryHref(view.payment ? view.payment.invoices : query.invoiceIds)}
             className={buttonClasses('primary')}
           >
-            {reasonOf(view.payment) === 'declined'
+            {reasonOf(view.payment) === 'declined' && view.payment?.method !== 'bizum'
               ? t('result.actions.otherCard')
               : t('result.actions.retry')}
           </Link>

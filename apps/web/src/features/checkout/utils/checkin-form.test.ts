@@ -145,4 +145,21 @@ describe('the init-payment body', () => {
       { method: 'paypal' },
     );
   });
+
+  it('sends Bizum without a card: neither a saved one nor "save this card"', () => {
+    const target = { kind: 'invoices' as const, invoiceIds: ['F1'] };
+    const bizum = initPaymentBody({
+      ...base,
+      target,
+      form: { ...card, method: 'bizum', cardSource: 'saved', savedCardId: 'pm-1' },
+    });
+    expect(bizum).toMatchObject({ method: 'bizum', invoice_id: 'F1' });
+    expect(bizum).not.toHaveProperty('card_id');
+    const noSave = initPaymentBody({
+      ...base,
+      target,
+      form: { ...card, method: 'bizum', cardSource: 'new', saveNewCard: true },
+    });
+    expect(noSave).not.toHaveProperty('save_card');
+  });
 });

@@ -95,6 +95,8 @@ export function initPaymentBody(input: {
     body.is_multiple_payment = true;
   }
   if (form.method === 'paypal') body.method = 'paypal';
+  // Bizum keeps no card: neither a saved card nor "save this card" goes with it.
+  if (form.method === 'bizum') body.method = 'bizum';
   if (form.method === 'credit_card' && form.cardSource === 'saved' && form.savedCardId) {
     body.card_id = form.savedCardId;
   } else if (form.method === 'credit_card' && form.saveNewCard) {

@@ -145,7 +145,7 @@ describe('security policy', () => {
 });
 
 describe('accessibility statement (issue 23 item 8)', () => {
-  it("has the model's five sections, the date of the review and the tenant's mailbox", async () => {
+  it("has the model's sections, its three kinds of non-accessible content, the dates and the tenant's mailbox", async () => {
     await renderPage(<AccessibilityStatement />);
     expect(
       await screen.findByRole('heading', { level: 1, name: es.links.accessibility.title }),
@@ -158,13 +158,32 @@ describe('accessibility statement (issue 23 item 8)', () => {
         a.preparation.title,
         a.contact.title,
         a.enforcement.title,
+        a.measures.title,
       ].map((title, i) => `${i + 1}.${title}`),
     );
-    expect(screen.getByText(/parcialmente conforme/)).toBeTruthy();
+    // The commitment, the standard and an honest conformance level.
+    expect(screen.getByText(/se ha comprometido a hacer accesible/)).toBeTruthy();
+    const status = screen.getByRole('region', { name: new RegExp(a.status.title) });
+    expect(status.textContent).toContain('parcialmente conforme');
+    expect(status.textContent).toContain('UNE-EN 301549:2022');
+    expect(status.textContent).toContain('WCAG) 2.1, nivel AA');
     const known = screen.getByRole('region', { name: new RegExp(a.nonAccessible.title) });
-    expect(within(known).getAllByRole('listitem')).toHaveLength(2);
+    const kinds = within(known)
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('strong')?.textContent);
+    expect(kinds).toEqual([
+      'Falta de conformidad:',
+      'Carga desproporcionada:',
+      'Contenido fuera del ámbito de aplicación:',
+    ]);
     const preparation = screen.getByRole('region', { name: new RegExp(a.preparation.title) });
-    expect(preparation.textContent).toContain('26/11/2026');
+    expect(preparation.textContent).toContain('Esta declaración se preparó el 26/11/2026');
+    expect(preparation.textContent).toContain('Se revisó por última vez el 26/11/2026');
+    expect(preparation.textContent).toMatch(/axe-core.*teclado y lector de pantalla/);
+    const enforcement = screen.getByRole('region', { name: new RegExp(a.enforcement.title) });
+    expect(enforcement.textContent).toContain('OADIS');
+    const measures = screen.getByRole('region', { name: new RegExp(a.measures.title) });
+    expect(within(measures).getAllByRole('listitem')).toHaveLength(5);
     expect(mailto('secretaria@lasencinas.test')).toEqual(['mailto:secretaria@lasencinas.test']);
     const related = screen.getByRole('navigation', { name: es.page.related });
     expect(
