@@ -62,3 +62,5 @@ export {
   readRefundAnswer,
 } from './refund.ts';
 export type { RefundAnswer, RefundRequestInput } from './refund.ts';
+export { createMitChargeRequest, readMitChargeAnswer } from './mit.ts';
+export type { CofType, MitChargeAnswer, MitChargeInput } from './mit.ts';
