@@ -25,6 +25,7 @@ import invoiceRoutes from './modules/invoices/routes.ts';
 import contactRoutes from './modules/contact/routes.ts';
 import notificationRoutes from './modules/notifications/routes.ts';
 import paymentMethodRoutes from './modules/payment-methods/routes.ts';
+import autoPayRoutes from './modules/auto-pay/routes.ts';
 import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
@@ -155,6 +156,7 @@ export async function buildApp({
       await api.register(invoiceRoutes, ctx);
       await api.register(paymentRoutes, ctx);
       await api.register(paymentMethodRoutes, ctx);
+      await api.register(autoPayRoutes, ctx);
       await api.register(notificationRoutes, ctx);
       await api.register(contactRoutes, ctx);
       await api.register(ingestionRoutes, ctx);

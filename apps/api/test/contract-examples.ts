@@ -136,6 +136,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         acceptPrivacy: true,
       },
     },
+    autoPay: {},
+    setAutoPay: { params: { id: someId }, body: { enabled: true } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */

@@ -253,6 +253,18 @@ const cases: Record<TRouteName, Case> = {
     requests: (v) => [['POST', '/notifications/delete', { ids: v.notificationIds }]],
   },
   contact: { kind: 'none', why: "writes the caller's own message (account.test.ts)" },
+  autoPay: {
+    kind: 'list',
+    request: ['GET', '/user/auto-pay'],
+    owned: (b) => ({
+      table: 'payment_methods',
+      ids: (b as { cards: { id: string }[] }).cards.map((c) => c.id),
+    }),
+  },
+  setAutoPay: {
+    kind: 'none',
+    why: "another customer's or tenant's card is a 404 and nothing changes (auto-pay.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

@@ -48,6 +48,10 @@ export const ErrorCode = {
   pendingRequestLimit: 'pending_request_limit',
   /** `customerLimits.pendingCardAttempts` card additions already wait for the gateway. */
   cardAttemptLimit: 'card_attempt_limit',
+  /** The tenant does not offer auto-pay (403). */
+  autoPayNotAllowed: 'auto_pay_not_allowed',
+  /** This saved card cannot pay without the customer (no COF transaction id, expired): 409. */
+  autoPayCardUnsupported: 'auto_pay_card_unsupported',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

@@ -24,3 +24,4 @@ export * from './tax-id.ts';
 export * from './paths.ts';
 export * from './routes.ts';
 export * from './admin.ts';
+export * from './auto-pay.ts';

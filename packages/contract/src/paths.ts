@@ -84,6 +84,8 @@ export const routePaths = {
   readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
   deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
   contact: { method: 'POST', path: '/contact', auth: 'bearer' },
+  autoPay: { method: 'GET', path: '/user/auto-pay', auth: 'bearer' },
+  setAutoPay: { method: 'PUT', path: '/payment-methods/:id/auto-pay', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

@@ -8,6 +8,7 @@ import * as redsys from './redsys.ts';
 import * as passkeys from './passkeys.ts';
 import * as sessions from './sessions.ts';
 import { ZVisualConfig } from './visual-config.ts';
+import * as autoPay from './auto-pay.ts';
 
 export type TRouteDef = TRoutePath & {
   summary: string;
@@ -344,6 +345,20 @@ export const routes = {
     body: account.ZContactRequest,
     response: account.ZContactResponse,
     status: 201,
+  },
+  autoPay: {
+    ...routePaths.autoPay,
+    summary:
+      'Auto-pay: whether the tenant offers it, which saved card pays and the instalments it will pay',
+    response: autoPay.ZAutoPayResponse,
+  },
+  setAutoPay: {
+    ...routePaths.setAutoPay,
+    summary:
+      'Turn auto-pay on with this saved card (off on the others), or off; stops future charges at once',
+    params: autoPay.ZAutoPayParams,
+    body: autoPay.ZSetAutoPayRequest,
+    response: autoPay.ZAutoPayResponse,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

@@ -132,9 +132,9 @@ export async function seedDemo(
       `INSERT INTO tenants (id, company_name, description, primary_color, logo_mime, logo_data,
          canonical_url, legal_name, legal_nif, legal_address, contact_email, privacy_email, mail_from,
          bank_iban, bank_beneficiary, redsys_merchant_code, redsys_terminal, redsys_secret_key,
-         redsys_signature_versions, dpo_email, phone, website, opening_hours, test_mode)
+         redsys_signature_versions, dpo_email, phone, website, opening_hours, test_mode, auto_pay)
        VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,
-               $20,$21,$22,true)`,
+               $20,$21,$22,true,true)`,
       [
         tenant.id,
         tenant.companyName,
@@ -410,6 +410,8 @@ export async function seedDemo(
           'entity',
           'status',
           'is_main',
+          // The saved card's first operation's scheme id: the demo card can pay by itself.
+          'redsys_cof_txnid',
         ],
         [
           [
@@ -428,6 +430,7 @@ export async function seedDemo(
             null,
             'active',
             false,
+            String(2110222140220 + people.indexOf(person)),
           ],
           [
             tenant.id,
@@ -445,6 +448,7 @@ export async function seedDemo(
             'CaixaBank',
             'active',
             true,
+            null,
           ],
         ],
       );

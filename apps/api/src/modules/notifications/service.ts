@@ -40,6 +40,9 @@ function notificationLink(event: TPortalNotificationEvent): string {
     case 'payment_overpaid':
     case 'payment_refunded':
       return appPaths.payments;
+    case 'auto_pay_failed':
+      // Paid by hand from the invoice, where the instalment still waits.
+      return appPaths.invoiceDetail.href(event.params.invoice_id);
   }
 }
 

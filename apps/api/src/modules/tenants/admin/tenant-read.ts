@@ -132,6 +132,12 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['sign-in-link', tenant.sign_in_link ? 'on' : 'off'],
       ['second-factor', tenant.second_factor],
       ['passkeys', tenant.passkeys ? 'on' : 'off'],
+      [
+        'auto-pay',
+        tenant.auto_pay
+          ? `on (notice ${tenant.auto_pay_notice_days} days, ${tenant.auto_pay_retries} retries every ${tenant.auto_pay_retry_days} days)`
+          : 'off',
+      ],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,
