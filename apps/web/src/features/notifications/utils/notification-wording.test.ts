@@ -55,6 +55,16 @@ const samples: TPortalNotificationEvent[] = [
   { type: 'invoice_new', params: { invoice_id: 'F2026-00090' } },
   { type: 'method_verified', params: { alias: 'Cuenta nómina' } },
   { type: 'request_reviewed', params: { request: 'main_change', answer: 'approved' } },
+  {
+    type: 'auto_pay_failed',
+    params: {
+      payment_id: 'p1',
+      invoice_id: 'F2026-00091',
+      amount_cents: 4590,
+      code: '0190',
+      retry: true,
+    },
+  },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {
