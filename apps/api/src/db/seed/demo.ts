@@ -306,7 +306,10 @@ export async function seedDemo(
         // One instalment, or three for every sixth invoice (and for the partially paid one).
         const split = monthsAgo % 6 === 3 || (person.months === 60 && monthsAgo === 2);
         const parts = split ? 3 : 1;
-        const method = random() < 0.8 ? 'Domiciliación bancaria' : 'Tarjeta';
+        const drawn = random() < 0.8 ? 'Domiciliación bancaria' : 'Tarjeta';
+        // The month's invoice, due in ten days, is paid by card: what auto-pay with the saved card
+        // covers in the demo (issue 23; a direct debit is the bank's to collect).
+        const method = monthsAgo === 0 ? 'Tarjeta' : drawn;
         for (let seq = 1; seq <= parts; seq++) {
           const amount =
             seq < parts
