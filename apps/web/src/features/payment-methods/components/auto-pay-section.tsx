@@ -79,20 +79,22 @@ function AutoPayState({ method, state }: { method: PaymentMethod; state: AutoPay
 
   return (
     <div className="mt-3 space-y-4">
-      <Switch
-        checked={on}
-        disabled={setAutoPay.isPending || (!on && (problem !== null || !card))}
-        onChange={(enabled) => {
-          setMessage(null);
-          setAutoPay.mutate(
-            { id: method.id, enabled },
-            { onSuccess: () => setMessage(enabled ? 'on' : 'off') },
-          );
-        }}
-        label={<span className="font-medium">{t('autoPay.title')}</span>}
-        description={t('autoPay.description')}
-        className="-mx-3 w-[calc(100%+1.5rem)]"
-      />
+      {/* The row's own padding lines its text up with the section's. */}
+      <div className="-mx-3">
+        <Switch
+          checked={on}
+          disabled={setAutoPay.isPending || (!on && (problem !== null || !card))}
+          onChange={(enabled) => {
+            setMessage(null);
+            setAutoPay.mutate(
+              { id: method.id, enabled },
+              { onSuccess: () => setMessage(enabled ? 'on' : 'off') },
+            );
+          }}
+          label={<span className="font-medium">{t('autoPay.title')}</span>}
+          description={t('autoPay.description')}
+        />
+      </div>
       {problem === 'no_cof_txnid' && <Notice tone="warning">{t('autoPay.noCof')}</Notice>}
       {problem === 'expired' && <Notice tone="warning">{t('autoPay.expired')}</Notice>}
       {otherEnding && (
