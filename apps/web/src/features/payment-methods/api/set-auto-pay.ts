@@ -11,6 +11,8 @@ export function useSetAutoPay() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setAutoPay,
+    // A load still on its way would bring back the state from before the change: dropped.
+    onMutate: () => queryClient.cancelQueries({ queryKey: getAutoPayQueryOptions().queryKey }),
     onSuccess: (state) => queryClient.setQueryData(getAutoPayQueryOptions().queryKey, state),
   });
 }
