@@ -22,7 +22,7 @@ import {
 } from './testing/payment-form.ts';
 
 // Redsys' public test key (merchant 999008881): public test data, not a secret.
-const KEY = PUBLIC_TEST_MERCHANT.secretKey;
+const KEY: string = PUBLIC_TEST_MERCHANT.secretKey;
 const OTHER_KEY = 'Mk9m98IfEblmPfrpsawt7BmxObt98Jev';
 let app: FastifyInstance;
 let receiver: Awaited<ReturnType<typeof startNotificationReceiver>>;
