@@ -758,8 +758,13 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
   function restOperation(body: FormBody): RestAnswer {
     const read = readSignedRequest(body);
     if (!read.ok) return { errorCode: read.code };
-    const type = getParameter(read.params, 'Ds_Merchant_TransactionType');
-    if (type === '0') return mitCharge(read.merchant, read.version, read.params);
+    const param = (name: string) => getParameter(read.params, name);
+    // A payment over REST needs a saved card and the MIT exemption; a plain one stays SIS0023.
+    const merchantInitiated =
+      param('Ds_Merchant_TransactionType') === '0' &&
+      (param('Ds_Merchant_Excep_Sca') !== undefined ||
+        param('Ds_Merchant_Identifier') !== undefined);
+    if (merchantInitiated) return mitCharge(read.merchant, read.version, read.params);
     return refund(body);
   }
 
