@@ -135,7 +135,31 @@ const signedInScreens: Screen[] = [
   { name: 'invoice-threads', path: '/consultas' },
   { name: 'invoice-thread-not-found', path: '/consultas/00000000-0000-4000-8000-000000000000' },
   { name: 'documents', path: '/documentos' },
+  { name: 'credit-card-auto-pay', path: cardWithAutoPay },
 ];
+
+/** The saved card's view with auto-pay on (issue 23): the switch on, what it will pay. */
+async function cardWithAutoPay(page: Page): Promise<string> {
+  const href = await firstLink('/metodos-de-pago', '/credit-card')(page);
+  const id = new URL(href, account.tenant.origin).searchParams.get('id') ?? '';
+  const status = await page.evaluate(
+    async ({ url }) => {
+      const auth = JSON.parse(localStorage.getItem('auth') ?? '{}') as { accessToken?: string };
+      const response = await fetch(url, {
+        method: 'PUT',
+        headers: {
+          Authorization: `Bearer ${auth.accessToken ?? ''}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ enabled: true }),
+      });
+      return response.status;
+    },
+    { url: `/${account.tenant.id}/api/1.0/payment-methods/${encodeURIComponent(id)}/auto-pay` },
+  );
+  expect(status).toBe(200);
+  return href;
+}
 
 /** Waits until the screen has its heading and nothing is loading any more. */
 async function settled(page: Page): Promise<void> {

@@ -26,6 +26,7 @@ import invoiceRoutes from './modules/invoices/routes.ts';
 import contactRoutes from './modules/contact/routes.ts';
 import notificationRoutes from './modules/notifications/routes.ts';
 import paymentMethodRoutes from './modules/payment-methods/routes.ts';
+import autoPayRoutes from './modules/auto-pay/routes.ts';
 import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp({
       await api.register(paymentRoutes, ctx);
       await api.register(documentRoutes, ctx);
       await api.register(paymentMethodRoutes, ctx);
+      await api.register(autoPayRoutes, ctx);
       await api.register(notificationRoutes, ctx);
       await api.register(contactRoutes, ctx);
       await api.register(ingestionRoutes, ctx);

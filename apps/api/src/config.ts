@@ -130,6 +130,11 @@ const ZEnv = z.object({
   /** How often the reconciliation job looks for stale payments; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   /**
+   * How often the auto-pay sweep looks for instalments to charge with a card on file, and for the
+   * notices due before a charge (issue 23); 0 turns auto-pay's background work off.
+   */
+  AUTO_PAY_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /**
    * How often the outboxes (webhook deliveries, customer invitations) are looked at for work that
    * is due; 0 turns the background sending off (tests then send by calling the dispatchers).
    */

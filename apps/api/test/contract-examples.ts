@@ -157,6 +157,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     receiptLink: { body: { payment_id: someId, language: 'es' } },
     statementLink: { body: { ...range, format: 'csv', language: 'es' } },
     invoicesZipLink: { body: { invoice_ids: ['F-0'], language: 'es' } },
+    autoPay: {},
+    setAutoPay: { params: { id: someId }, body: { enabled: true } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */

@@ -59,6 +59,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RECONCILE_INTERVAL_SECONDS: '0',
     // Background outbox sending off: tests send by calling the dispatchers, deterministically.
     OUTBOX_INTERVAL_SECONDS: '0',
+    AUTO_PAY_INTERVAL_SECONDS: '0',
     ...overrides,
   });
 }

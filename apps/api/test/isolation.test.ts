@@ -304,6 +304,18 @@ const cases: Record<TRouteName, Case> = {
       ['POST', '/documents/invoices-zip', { invoice_ids: [me.invoiceId, v.invoiceId] }],
     ],
   },
+  autoPay: {
+    kind: 'list',
+    request: ['GET', '/user/auto-pay'],
+    owned: (b) => ({
+      table: 'payment_methods',
+      ids: (b as { cards: { id: string }[] }).cards.map((c) => c.id),
+    }),
+  },
+  setAutoPay: {
+    kind: 'none',
+    why: "another customer's or tenant's card is a 404 and nothing changes (auto-pay.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {

@@ -8,6 +8,12 @@ export const TEST_CARDS = {
   authorised: '4548812049400004',
   declined: '5576440022788500',
   challenge: '4548814479727229',
+  /**
+   * Saved like any card (its first, customer-present operation is authorised), but every later
+   * merchant-initiated charge of it (MIT through trataPeticionREST) is declined with 0190: how the
+   * portal's auto-pay decline path is tried by hand.
+   */
+  mitDeclined: '4000000000000002',
 } as const;
 
 /** The code the 3DS challenge page accepts for the challenge card. */
@@ -78,6 +84,14 @@ export function parseExpiry(text: string, now: Date): string | null {
 
 export function isValidCvc(text: string): boolean {
   return /^\d{3,4}$/.test(text.trim());
+}
+
+/** A scheme transaction id as Redsys returns it in Ds_Merchant_Cof_Txnid (13 digits). */
+export function newCofTxnid(): string {
+  return (
+    String(randomInt(1, 10_000_000)).padStart(7, '0') +
+    String(randomInt(0, 1_000_000)).padStart(6, '0')
+  );
 }
 
 export function newAuthorisationCode(): string {

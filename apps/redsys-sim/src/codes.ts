@@ -50,3 +50,15 @@ export const REFUND_ERRORS = {
   /** "El importe de la devolución supera el permitido". */
   amountTooHigh: 'SIS0057',
 } as const;
+
+/** Unsigned errors of a merchant-initiated (MIT) charge through trataPeticionREST. */
+export const MIT_ERRORS = {
+  /** "EXCEP_SCA MIT without COF or reference data" (redsys-notes §4.2). */
+  noCofData: 'SIS0617',
+  /** "Invalid EXCEP_SCA value". */
+  badException: 'SIS0616',
+  /** The reference is not this merchant's (or was never issued): Redsys' SIS0466. */
+  unknownReference: 'SIS0466',
+  /** "Número de pedido repetido". */
+  repeatedOrder: 'SIS0051',
+} as const;

@@ -35,10 +35,11 @@ import {
   isValidCvc,
   maskCardNumber,
   newAuthorisationCode,
+  newCofTxnid,
   parseExpiry,
 } from './cards.ts';
 import type { Card } from './cards.ts';
-import { DS_RESPONSE, REFUND_ERRORS } from './codes.ts';
+import { DS_RESPONSE, MIT_ERRORS, REFUND_ERRORS } from './codes.ts';
 import type { SisErrorCode } from './codes.ts';
 import { MESSAGES, languageOf } from './i18n.ts';
 import type { Language } from './i18n.ts';
@@ -95,7 +96,18 @@ type OrderRecord = {
   refunds: RefundRecord[];
 };
 
-type SavedCard = Card & { merchantCode: string };
+/** `cofTxnid`: the scheme's id of the operation that saved it (Ds_Merchant_Cof_Txnid). */
+type SavedCard = Card & { merchantCode: string; cofTxnid?: string };
+
+/** A merchant-initiated charge of a saved card (trataPeticionREST), as the simulator answered it. */
+export type MitChargeRecord = {
+  order: string;
+  merchantCode: string;
+  amountCents: number;
+  identifier: string;
+  dsResponse: string;
+  at: string;
+};
 
 /** What the browser sees next; the routes turn it into HTML or a redirect. */
 export type Screen =
@@ -184,6 +196,7 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
   const orders = new Map<string, OrderRecord>();
   const savedCards = new Map<string, SavedCard>();
   const notifications: NotificationRecord[] = [];
+  const mitCharges: MitChargeRecord[] = [];
 
   const notifierSettings = {
     attempts: options.notificationAttempts,
@@ -206,7 +219,14 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     const saved = savedCards.get(reference);
     if (saved) return saved.merchantCode === merchantCode ? saved : undefined;
     if (options.demoReferencePrefix && reference.startsWith(options.demoReferencePrefix)) {
-      return { number: TEST_CARDS.authorised, expiry: '3012', brand: '1', merchantCode };
+      // "<prefix>decline...": a saved card whose merchant-initiated charges are declined.
+      const declines = reference.startsWith(`${options.demoReferencePrefix}decline`);
+      return {
+        number: declines ? TEST_CARDS.mitDeclined : TEST_CARDS.authorised,
+        expiry: '3012',
+        brand: '1',
+        merchantCode,
+      };
     }
     return undefined;
   }
@@ -508,9 +528,15 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     }
 
     let reference: string | null = null;
+    let cofTxnid: string | null = null;
     if (authorised && session.saveCard && outcome.card) {
       reference = randomBytes(20).toString('hex');
-      savedCards.set(reference, { ...outcome.card, merchantCode: session.merchant.merchantCode });
+      cofTxnid = newCofTxnid();
+      savedCards.set(reference, {
+        ...outcome.card,
+        merchantCode: session.merchant.merchantCode,
+        cofTxnid,
+      });
     }
 
     const { date, hour } = madridDateTime(now);
@@ -525,6 +551,7 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
       params.Ds_Card_Number = maskCardNumber(outcome.card.number);
       params.Ds_ExpiryDate = outcome.card.expiry;
       params.Ds_Merchant_Identifier = reference;
+      if (cofTxnid) params.Ds_Merchant_Cof_Txnid = cofTxnid;
     }
     if (!session.bizum) params.Ds_Card_Country = '724';
     Object.assign(params, {
@@ -690,6 +717,116 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     return answer(REFUND_APPROVED, authorisationCode);
   }
 
+  /**
+   * A merchant-initiated charge of a saved card through the REST service (redsys-notes §4.2): type
+   * 0 on a new order with DS_MERCHANT_IDENTIFIER, DS_MERCHANT_EXCEP_SCA=MIT and
+   * DS_MERCHANT_DIRECTPAYMENT=true; no page, no notification, the answer is synchronous. The card
+   * saved with TEST_CARDS.mitDeclined (or a demo reference "<prefix>decline...") is declined with
+   * 0190; every other saved card is authorised. Unsigned errors as Redsys: SIS0617 (MIT without a
+   * reference), SIS0616 (another exemption), SIS0466 (a reference not this merchant's), SIS0051 (a
+   * repeated order).
+   */
+  function mitCharge(
+    merchant: SimulatorMerchant,
+    version: SignatureVersion,
+    params: MerchantParameters,
+  ): RestAnswer {
+    const param = (name: string) => getParameter(params, name);
+    const order = param('Ds_Merchant_Order') ?? '';
+    const terminal = param('Ds_Merchant_Terminal') ?? '';
+    const amount = param('Ds_Merchant_Amount');
+    const currency = param('Ds_Merchant_Currency');
+    if (!isValidOrderNumber(order)) return { errorCode: 'SIS0014' };
+    if (!amount) return { errorCode: 'SIS0018' };
+    if (!/^\d{1,12}$/.test(amount) || Number(amount) <= 0) return { errorCode: 'SIS0019' };
+    if (!currency) return { errorCode: 'SIS0015' };
+    if (currency !== '978') return { errorCode: 'SIS0027' };
+    const exception = param('Ds_Merchant_Excep_Sca');
+    if (exception !== 'MIT') return { errorCode: MIT_ERRORS.badException };
+    const identifier = param('Ds_Merchant_Identifier');
+    if (!identifier || identifier === 'REQUIRED') return { errorCode: MIT_ERRORS.noCofData };
+    // Without DIRECTPAYMENT=true Redsys would want the customer (3DS): not possible here.
+    if (param('Ds_Merchant_DirectPayment') !== 'true') return { errorCode: MIT_ERRORS.noCofData };
+    const saved = findSavedCard(identifier, merchant.merchantCode);
+    if (!saved) return { errorCode: MIT_ERRORS.unknownReference };
+    const txnid = param('Ds_Merchant_Cof_Txnid');
+    if (saved.cofTxnid && txnid && txnid !== saved.cofTxnid) {
+      return { errorCode: MIT_ERRORS.noCofData };
+    }
+    const key = orderKey(merchant.merchantCode, terminal, order);
+    if (orders.has(key)) return { errorCode: MIT_ERRORS.repeatedOrder };
+
+    const now = options.now();
+    const dsResponse =
+      saved.number === TEST_CARDS.mitDeclined ? DS_RESPONSE.declined : DS_RESPONSE.authorised;
+    const authorisationCode = isAuthorised(dsResponse) ? newAuthorisationCode() : '';
+    orders.set(key, {
+      merchant,
+      order,
+      terminal: padTerminal(String(Number(terminal))),
+      amount,
+      currency,
+      transactionType: '0',
+      status: 'done',
+      dsResponse,
+      authorisationCode,
+      securePayment: false,
+      updatedAt: now,
+      refunds: [],
+    });
+    mitCharges.push({
+      order,
+      merchantCode: merchant.merchantCode,
+      amountCents: Number(amount),
+      identifier,
+      dsResponse,
+      at: now.toISOString(),
+    });
+    log.info({ order, amount, dsResponse }, 'merchant-initiated charge');
+    const { date, hour } = madridDateTime(now);
+    return createRestResponse({
+      version,
+      secret: merchant.secretKey,
+      params: {
+        Ds_Date: encodeURIComponent(date),
+        Ds_Hour: encodeURIComponent(hour),
+        Ds_Amount: amount,
+        Ds_Currency: currency,
+        Ds_Order: order,
+        Ds_MerchantCode: merchant.merchantCode,
+        Ds_Terminal: padTerminal(String(Number(terminal))),
+        Ds_Response: dsResponse,
+        Ds_AuthorisationCode: authorisationCode,
+        Ds_TransactionType: '0',
+        Ds_SecurePayment: '0',
+        Ds_Language: '1',
+        Ds_MerchantData: '',
+        Ds_Card_Country: '724',
+        Ds_Card_Number: maskCardNumber(saved.number),
+        Ds_Merchant_Identifier: identifier,
+        ...(saved.brand ? { Ds_Card_Brand: saved.brand } : {}),
+        Ds_ProcessedPayMethod: '1',
+      },
+    });
+  }
+
+  /**
+   * POST /sis/rest/trataPeticionREST: a refund (type 3) or a merchant-initiated charge of a saved
+   * card (type 0 with a reference and the MIT exemption); other types are SIS0023.
+   */
+  function restOperation(body: FormBody): RestAnswer {
+    const read = readSignedRequest(body);
+    if (!read.ok) return { errorCode: read.code };
+    const param = (name: string) => getParameter(read.params, name);
+    // A payment over REST needs a saved card and the MIT exemption; a plain one stays SIS0023.
+    const merchantInitiated =
+      param('Ds_Merchant_TransactionType') === '0' &&
+      (param('Ds_Merchant_Excep_Sca') !== undefined ||
+        param('Ds_Merchant_Identifier') !== undefined);
+    if (merchantInitiated) return mitCharge(read.merchant, read.version, read.params);
+    return refund(body);
+  }
+
   /** Sends the last notification of an order again, byte for byte, like a Redsys retry. */
   async function resendNotification(order: string): Promise<NotificationRecord | null> {
     const last = notifications.findLast((notification) => notification.order === order);
@@ -709,11 +846,14 @@ export function createGateway(options: ResolvedOptions, log: FastifyBaseLogger) 
     submitBizumApp,
     queryOperations,
     refund,
+    restOperation,
+    listMitCharges: () => [...mitCharges],
     resendNotification,
     listNotifications: (order?: string) =>
       notifications.filter((notification) => !order || notification.order === order),
     clearNotifications: () => {
       notifications.length = 0;
+      mitCharges.length = 0;
     },
   };
 }

@@ -233,6 +233,20 @@ export const ZPortalNotificationEvent = z.discriminatedUnion('type', [
     type: z.literal('invoice_thread_answered'),
     params: z.object({ thread_id: z.string(), invoice_id: z.string() }),
   }),
+  /**
+   * An auto-pay charge of an instalment was declined (Redsys' code): it stays to pay by hand;
+   * `retry` says whether the card will be tried again (the tenant's retries left).
+   */
+  z.object({
+    type: z.literal('auto_pay_failed'),
+    params: z.object({
+      payment_id: z.string(),
+      invoice_id: z.string(),
+      amount_cents: ZCents,
+      code: z.string(),
+      retry: z.boolean(),
+    }),
+  }),
 ]);
 export type TPortalNotificationEvent = z.infer<typeof ZPortalNotificationEvent>;
 export type TPortalNotificationType = TPortalNotificationEvent['type'];

@@ -59,6 +59,10 @@ export const ErrorCode = {
   invoiceThreadLimit: 'invoice_thread_limit',
   /** The conversation was closed by the organisation: nobody writes in it any more. */
   invoiceThreadClosed: 'invoice_thread_closed',
+  /** The tenant does not offer auto-pay (403). */
+  autoPayNotAllowed: 'auto_pay_not_allowed',
+  /** This saved card cannot pay without the customer (no COF transaction id, expired): 409. */
+  autoPayCardUnsupported: 'auto_pay_card_unsupported',
 } as const;
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ZErrorCode = z.enum(Object.values(ErrorCode) as [TErrorCode, ...TErrorCode[]]);

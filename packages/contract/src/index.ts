@@ -28,3 +28,4 @@ export * from './fiscal-data.ts';
 export * from './returned-debits.ts';
 export * from './invoice-threads.ts';
 export * from './documents.ts';
+export * from './auto-pay.ts';

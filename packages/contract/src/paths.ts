@@ -104,6 +104,8 @@ export const routePaths = {
   receiptLink: { method: 'POST', path: '/documents/receipt', auth: 'bearer' },
   statementLink: { method: 'POST', path: '/documents/statement', auth: 'bearer' },
   invoicesZipLink: { method: 'POST', path: '/documents/invoices-zip', auth: 'bearer' },
+  autoPay: { method: 'GET', path: '/user/auto-pay', auth: 'bearer' },
+  setAutoPay: { method: 'PUT', path: '/payment-methods/:id/auto-pay', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

@@ -11,6 +11,7 @@ import * as sessions from './sessions.ts';
 import * as invoiceThreads from './invoice-threads.ts';
 import { ZVisualConfig } from './visual-config.ts';
 import * as fiscal from './fiscal-data.ts';
+import * as autoPay from './auto-pay.ts';
 
 export type TRouteDef = TRoutePath & {
   summary: string;
@@ -423,6 +424,20 @@ export const routes = {
     summary: 'A short-lived signed URL of several invoices as one ZIP (a selection or a period)',
     body: documents.ZInvoicesZipRequest,
     response: documents.ZInvoicesZipResponse,
+  },
+  autoPay: {
+    ...routePaths.autoPay,
+    summary:
+      'Auto-pay: whether the tenant offers it, which saved card pays and the instalments it will pay',
+    response: autoPay.ZAutoPayResponse,
+  },
+  setAutoPay: {
+    ...routePaths.setAutoPay,
+    summary:
+      'Turn auto-pay on with this saved card (off on the others), or off; stops future charges at once',
+    params: autoPay.ZAutoPayParams,
+    body: autoPay.ZSetAutoPayRequest,
+    response: autoPay.ZAutoPayResponse,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

@@ -56,5 +56,7 @@ export const ZVisualConfig = z.object({
   test_mode: z.boolean(),
   /** The company identity and mailboxes shown on the legal pages (spec §2 "Legal pages"). */
   legal: ZLegalIdentity,
+  /** The payment methods screen offers auto-pay with a saved card (issue 23; the operator's). */
+  auto_pay: z.boolean(),
 });
 export type TVisualConfig = z.infer<typeof ZVisualConfig>;

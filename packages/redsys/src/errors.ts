@@ -5,7 +5,8 @@ export type RedsysErrorCode =
   | 'MISSING_ORDER'
   | 'INVALID_AMOUNT'
   | 'INVALID_QUERY'
-  | 'INVALID_REFUND';
+  | 'INVALID_REFUND'
+  | 'INVALID_CHARGE';
 
 export class RedsysError extends Error {
   readonly code: RedsysErrorCode;

@@ -71,3 +71,5 @@ export {
   isBizumRequest,
 } from './pay-methods.ts';
 export type { PayMethodCode } from './pay-methods.ts';
+export { createMitChargeRequest, readMitChargeAnswer } from './mit.ts';
+export type { CofType, MitChargeAnswer, MitChargeInput } from './mit.ts';

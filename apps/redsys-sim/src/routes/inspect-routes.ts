@@ -12,6 +12,9 @@ export function registerInspectRoutes(app: FastifyInstance, gateway: Gateway) {
     async (request) => ({ notifications: gateway.listNotifications(request.query.order) }),
   );
 
+  // The merchant-initiated charges answered (auto-pay tests count them).
+  app.get('/__sim/mit-charges', async () => ({ charges: gateway.listMitCharges() }));
+
   app.delete('/__sim/notifications', async (_request, reply) => {
     gateway.clearNotifications();
     return reply.code(204).send();

@@ -11,7 +11,8 @@ const SERVICE_BODY_LIMIT = 64 * 1024;
  * Redsys' server-to-server services, at Redsys' own paths and in its shapes, so the portal's one
  * gateway client serves the simulator and the real hosts alike:
  * - POST /apl02/services/SerClsWSConsulta: the SOAP query `consultaOperaciones` (text/xml);
- * - POST /sis/rest/trataPeticionREST: refunds (type 3), JSON.
+ * - POST /sis/rest/trataPeticionREST: refunds (type 3) and merchant-initiated charges of a saved
+ *   card (type 0, MIT), JSON.
  * Both always answer 200, with the outcome in the body, as Redsys does.
  */
 export function registerServiceRoutes(app: FastifyInstance, gateway: Gateway) {
@@ -34,6 +35,6 @@ export function registerServiceRoutes(app: FastifyInstance, gateway: Gateway) {
       typeof body === 'object' && body !== null && !Array.isArray(body)
         ? (body as Record<string, unknown>)
         : {};
-    return gateway.refund(fields);
+    return gateway.restOperation(fields);
   });
 }

@@ -31,6 +31,7 @@ describe('loadVisualConfig', () => {
         privacy_email: 'privacidad@nautico.test',
         dpo_email: '',
       },
+      auto_pay: true,
     });
     const config = await loadVisualConfig();
     expect(config).toEqual({
@@ -56,6 +57,7 @@ describe('loadVisualConfig', () => {
         website: '',
         opening_hours: '',
       },
+      autoPay: true,
     });
     expect(document.title).toBe('Club Náutico');
     expect(document.documentElement.style.getPropertyValue('--color-primary-500')).not.toBe('');

@@ -23,6 +23,8 @@ export type VisualConfig = {
   testMode: boolean;
   /** The company identity and mailboxes the legal pages show ('' where the tenant has none). */
   legal: TLegalIdentity;
+  /** The payment methods screen offers auto-pay with a saved card (issue 23). */
+  autoPay: boolean;
 };
 
 /** Spec §3 defaults: bundled logo, FF9900 and the provider's name; used when the call fails. */
@@ -48,6 +50,7 @@ export const defaultVisualConfig: VisualConfig = {
     website: '',
     opening_hours: '',
   },
+  autoPay: false,
 };
 
 /** The API's visual config as the app uses it, defaults filling what is missing (spec §3). */
@@ -67,6 +70,7 @@ export function toVisualConfig(config: TVisualConfig): VisualConfig {
     testingMode: config.testing_mode === true,
     testMode: config.test_mode === true,
     legal: { ...defaultVisualConfig.legal, ...config.legal },
+    autoPay: config.auto_pay === true,
   };
 }
 

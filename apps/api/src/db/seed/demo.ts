@@ -136,9 +136,9 @@ export async function seedDemo(
       `INSERT INTO tenants (id, company_name, description, primary_color, logo_mime, logo_data,
          canonical_url, legal_name, legal_nif, legal_address, contact_email, privacy_email, mail_from,
          bank_iban, bank_beneficiary, redsys_merchant_code, redsys_terminal, redsys_secret_key,
-         redsys_signature_versions, dpo_email, phone, website, opening_hours, test_mode)
+         redsys_signature_versions, dpo_email, phone, website, opening_hours, test_mode, auto_pay)
        VALUES ($1,$2,$3,$4,'image/svg+xml',$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,
-               $20,$21,$22,true)`,
+               $20,$21,$22,true,true)`,
       [
         tenant.id,
         tenant.companyName,
@@ -317,7 +317,10 @@ export async function seedDemo(
         // One instalment, or three for every sixth invoice (and for the partially paid one).
         const split = monthsAgo % 6 === 3 || (person.months === 60 && monthsAgo === 2);
         const parts = split ? 3 : 1;
-        const method = random() < 0.8 ? 'Domiciliación bancaria' : 'Tarjeta';
+        const drawn = random() < 0.8 ? 'Domiciliación bancaria' : 'Tarjeta';
+        // The month's invoice, due in ten days, is paid by card: what auto-pay with the saved card
+        // covers in the demo (issue 23; a direct debit is the bank's to collect).
+        const method = monthsAgo === 0 ? 'Tarjeta' : drawn;
         for (let seq = 1; seq <= parts; seq++) {
           const amount =
             seq < parts
@@ -421,6 +424,8 @@ export async function seedDemo(
           'entity',
           'status',
           'is_main',
+          // The saved card's first operation's scheme id: the demo card can pay by itself.
+          'redsys_cof_txnid',
         ],
         [
           [
@@ -439,6 +444,7 @@ export async function seedDemo(
             null,
             'active',
             false,
+            String(2110222140220 + people.indexOf(person)),
           ],
           [
             tenant.id,
@@ -456,6 +462,7 @@ export async function seedDemo(
             'CaixaBank',
             'active',
             true,
+            null,
           ],
         ],
       );

@@ -2,12 +2,26 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Metrics } from '../ops/metrics.ts';
 
+/** Queues a job on one of a sweep's worker queues; a job with a waiting or running twin is dropped. */
+export type JobSender = {
+  send: (queue: string, data: object, singletonKey: string) => Promise<void>;
+};
+
+/** A queue of single jobs a sweep sends (auto-pay: one charge per job). */
+export type QueueWorker = { name: string; work: (data: unknown) => Promise<void> };
+
 /** A sweep the portal runs every `everySeconds` (an outbox, the reconciliation). */
 export type PeriodicJob = {
   /** The queue's name, and the `job` label of its metrics. */
   name: string;
   everySeconds: number;
-  run: () => Promise<unknown>;
+  /** `queue` sends jobs to the sweep's `workers` (absent where no queue runs). */
+  run: (queue?: JobSender) => Promise<unknown>;
+  /**
+   * Queues whose jobs the sweep sends, worked on every instance. Their queues keep one job
+   * waiting and one running per singleton key ('stately'); the jobs must be idempotent anyway.
+   */
+  workers?: QueueWorker[];
 };
 
 /** Failed runs are retried this many times, with exponential back-off, before they stay failed. */
@@ -36,6 +50,32 @@ export async function workPeriodicJobs(
   },
 ): Promise<() => void> {
   const timers: NodeJS.Timeout[] = [];
+  const sender: JobSender = {
+    send: async (queue, data, singletonKey) => {
+      await boss.send(queue, data, { singletonKey });
+    },
+  };
+  for (const worker of jobs.flatMap((job) => job.workers ?? [])) {
+    await boss.createQueue(worker.name, {
+      name: worker.name,
+      policy: 'stately',
+      retryLimit: deps.retries?.limit ?? retryLimit,
+      retryDelay: deps.retries?.delaySeconds ?? 30,
+      retryBackoff: true,
+      expireInSeconds,
+    });
+    await boss.work(worker.name, { pollingIntervalSeconds: 2 }, async ([single]) => {
+      if (!single) return;
+      try {
+        await worker.work(single.data);
+        deps.metrics.countJob(worker.name, 'done');
+      } catch (error) {
+        deps.metrics.countJob(worker.name, 'failed');
+        deps.log.error({ err: error, job: worker.name }, 'background job failed');
+        throw error;
+      }
+    });
+  }
   for (const job of jobs) {
     const period = Math.max(1, Math.ceil(job.everySeconds));
     await boss.createQueue(job.name, {
@@ -53,7 +93,7 @@ export async function workPeriodicJobs(
       { pollingIntervalSeconds: Math.min(Math.max(job.everySeconds, 0.5), 2) },
       async () => {
         try {
-          await job.run();
+          await job.run(sender);
           deps.metrics.countJob(job.name, 'done');
         } catch (error) {
           deps.metrics.countJob(job.name, 'failed');

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { openQueue } from '../../db/job-queue.ts';
 import { ingestionJobs } from '../ingestion/jobs.ts';
 import { paymentJobs } from '../payments/jobs.ts';
+import { autoPayJobs } from '../auto-pay/jobs.ts';
 import { webhookJobs } from '../webhooks/jobs.ts';
 import { workPeriodicJobs } from './periodic.ts';
 import { countJobsByState } from './repository.ts';
@@ -21,6 +22,7 @@ export default async function jobs(app: FastifyInstance, { ctx }: { ctx: AppCont
     ...paymentJobs(ctx, app.log),
     ...webhookJobs(ctx, app.log),
     ...ingestionJobs(ctx, app.log),
+    ...autoPayJobs(ctx, app.log),
   ];
   if (periodic.length === 0) return;
 

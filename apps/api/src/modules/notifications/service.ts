@@ -55,6 +55,9 @@ function notificationLink(event: TPortalNotificationEvent): string {
       return returnedDebitCheckinHref(event.params.payment_id, event.params.invoice_id);
     case 'invoice_thread_answered':
       return appPaths.invoiceThread.href(event.params.thread_id);
+    case 'auto_pay_failed':
+      // Paid by hand from the invoice, where the instalment still waits.
+      return appPaths.invoiceDetail.href(event.params.invoice_id);
   }
 }
 

@@ -15,7 +15,7 @@ export type Metrics = {
   /** A Redsys notification handled, by the service's outcome. */
   countNotification(outcome: string): void;
   /** A payment attempt settled, by outcome, and by what settled it. */
-  countPayment(outcome: string, source: 'notification' | 'reconciler'): void;
+  countPayment(outcome: string, source: 'notification' | 'reconciler' | 'auto-pay'): void;
   /** A background job's run, by job and result. */
   countJob(job: string, result: 'done' | 'failed'): void;
 };

@@ -12,6 +12,7 @@ import { AppError, notFound } from '../../lib/app-error.ts';
 import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
 import { spanishBankOf } from '@portal/contract/spanish-banks';
 import { webhookEvents } from '../webhooks/events.ts';
+import { turnOffAutoPayForCard } from '../auto-pay/service.ts';
 
 type Actor = { tenantId: string; customerId: string };
 
@@ -149,6 +150,7 @@ export function createPaymentMethodService(db: Database) {
           );
         }
         await repository.softDelete(sql, id);
+        await turnOffAutoPayForCard(sql, actor.customerId, id);
       });
       return { count: 1 };
     },

@@ -1,8 +1,10 @@
 import {
   QUERY_SERVICE_PATH,
   REST_SERVICE_PATH,
+  createMitChargeRequest,
   createQueryRequest,
   createRefundRequest,
+  readMitChargeAnswer,
   readQueryAnswer,
   readRefundAnswer,
   type QueryAnswer,
@@ -55,6 +57,28 @@ export type RefundInput = {
  */
 export type RefundResult =
   { ok: true; authorisationCode: string | null } | { ok: false; code: string; retryable: boolean };
+
+export type MitChargeInput = {
+  /** A new order for this charge (the attempt's). */
+  order: string;
+  amountCents: number;
+  terminal: string;
+  merchantCode: string;
+  /** The saved card's Ds_Merchant_Identifier and Ds_Merchant_Cof_Txnid. */
+  identifier: string;
+  cofTxnid: string;
+};
+
+/**
+ * A merchant-initiated charge's outcome. `answered`: Redsys' signed answer (authorised or not,
+ * its parameters read like a notification's). `refused`: its unsigned SIS error, no operation.
+ * `unknown`: no trustworthy answer (timeout, network, bad signature...): the charge may or may not
+ * have happened; the reconciliation asks the query service about the order later.
+ */
+export type MitChargeResult =
+  | { kind: 'answered'; authorised: boolean; code: string; params: Record<string, string> }
+  | { kind: 'refused'; code: string }
+  | { kind: 'unknown'; reason: string };
 
 export type RedsysClientOptions = {
   /** Origin of the local simulator, for tenants in the 'simulator' environment. */
@@ -230,6 +254,52 @@ export function createRedsysClient(options: RedsysClientOptions) {
           return { ok: false, code: 'bad_signature', retryable: false };
         case 'malformed':
           return { ok: false, code: 'malformed', retryable: false };
+      }
+    },
+
+    /**
+     * A merchant-initiated charge of a card on file (auto-pay) through `trataPeticionREST`: type 0
+     * on a new order with the card's reference, COF data and the MIT exemption (redsys-notes §4.2).
+     */
+    async mitCharge(gateway: TenantGatewayRow, input: MitChargeInput): Promise<MitChargeResult> {
+      const own = credentials(gateway);
+      if (!own) return { kind: 'refused', code: 'not_configured' };
+      let body;
+      try {
+        body = createMitChargeRequest({ secret: own.secret, ...input });
+      } catch {
+        return { kind: 'refused', code: 'not_configured' };
+      }
+      const posted = await post(
+        `${origin(gateway)}${REST_SERVICE_PATH}`,
+        {
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        },
+        timeoutMs,
+      );
+      if (!posted.ok) {
+        const { reason, status } = posted.failure;
+        return { kind: 'unknown', reason: reason === 'http' ? `http_${status ?? 0}` : reason };
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(posted.text);
+      } catch {
+        return { kind: 'unknown', reason: 'malformed' };
+      }
+      const answer = readMitChargeAnswer(json, { secret: own.secret, order: input.order });
+      switch (answer.kind) {
+        case 'authorised':
+          return { kind: 'answered', authorised: true, code: answer.code, params: answer.params };
+        case 'declined':
+          return { kind: 'answered', authorised: false, code: answer.code, params: answer.params };
+        case 'error':
+          return { kind: 'refused', code: answer.code };
+        case 'bad_signature':
+          return { kind: 'unknown', reason: 'bad_signature' };
+        case 'malformed':
+          return { kind: 'unknown', reason: 'malformed' };
       }
     },
   };

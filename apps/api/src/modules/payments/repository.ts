@@ -33,6 +33,8 @@ export type AttemptRow = {
   language: string;
   kind: 'payment' | 'card_verification';
   card_alias: string;
+  /** 'merchant': an auto-pay charge the portal sent (migration 025). */
+  initiated_by: 'customer' | 'merchant';
   created_at: Date;
   settled_at: Date | null;
   /** How the customer chose to pay (migration 026): the card, Bizum or PayPal. */
@@ -92,7 +94,7 @@ const refundJoins = `payment_refunds r
   JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`;
 
 const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, amount_cents, currency, status,
-  save_card, language, kind, card_alias, created_at, settled_at, pay_method`;
+  save_card, language, kind, card_alias, initiated_by, created_at, settled_at, pay_method`;
 
 async function findRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefined> {
   const rows = await sql.query<RefundRow>(
@@ -234,12 +236,16 @@ export function createPaymentRepository(box: SecretBox) {
         kind?: 'payment' | 'card_verification';
         cardAlias?: string;
         payMethod?: PayMethod;
+        initiatedBy?: 'customer' | 'merchant';
       },
     ): Promise<{ id: string; created_at: Date }> {
       const rows = await sql.query<{ id: string; created_at: Date }>(
         `INSERT INTO payment_attempts (tenant_id, customer_id, order_number, merchant_code, terminal, amount_cents,
-            save_card, payment_method_id, signature_version, language, kind, card_alias, pay_method)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, created_at`,
+            save_card, payment_method_id, signature_version, language, kind, card_alias, pay_method,
+            initiated_by)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+                 $13)
+         RETURNING id, created_at`,
         [
           a.customerId,
           a.orderNumber,
@@ -253,11 +259,45 @@ export function createPaymentRepository(box: SecretBox) {
           a.kind ?? 'payment',
           a.cardAlias ?? '',
           a.payMethod ?? 'card',
+          a.initiatedBy ?? 'customer',
         ],
       );
       const row = rows[0];
       if (!row) throw new Error('insert returned nothing');
       return row;
+    },
+
+    /** Whether an open attempt holds one of these instalments (a payment in progress). */
+    async anyHeld(sql: SqlQuery, instalmentIds: string[]): Promise<boolean> {
+      const rows = await sql.query(
+        `SELECT 1 FROM payment_attempt_items
+          WHERE tenant_id = current_setting('app.tenant_id') AND active AND instalment_id::text = ANY($1)
+          LIMIT 1`,
+        [instalmentIds],
+      );
+      return rows.length > 0;
+    },
+
+    /** An attempt by id, with the card on file it charges (merchant-initiated attempts). */
+    async attemptWithCard(
+      sql: SqlQuery,
+      id: string,
+    ): Promise<
+      | (AttemptRow & { redsys_reference: string | null; redsys_cof_txnid: string | null })
+      | undefined
+    > {
+      const rows = await sql.query<
+        AttemptRow & { redsys_reference: string | null; redsys_cof_txnid: string | null }
+      >(
+        `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents,
+                a.currency, a.status, a.save_card, a.language, a.kind, a.card_alias, a.initiated_by,
+                a.created_at, a.settled_at, m.redsys_reference, m.redsys_cof_txnid
+           FROM payment_attempts a
+           LEFT JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = $1`,
+        [id],
+      );
+      return rows[0];
     },
 
     async insertItems(sql: SqlQuery, attemptId: string, items: PayableRow[]): Promise<void> {
@@ -405,8 +445,8 @@ export function createPaymentRepository(box: SecretBox) {
         }
       >(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
-                a.status, a.save_card, a.language, a.kind, a.card_alias, a.created_at, a.settled_at,
-                a.pay_method, a.ds_response,
+                a.status, a.save_card, a.language, a.kind, a.card_alias, a.initiated_by, a.created_at,
+                a.settled_at, a.pay_method, a.ds_response,
                 coalesce((SELECT array_agg(DISTINCT e.invoice_id ORDER BY e.invoice_id)
                             FROM payment_attempt_items i JOIN instalments e
                               ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
@@ -499,12 +539,13 @@ export function createPaymentRepository(box: SecretBox) {
         masked: string | null;
         expiry: string | null;
         reference: string;
+        cofTxnid: string | null;
       },
     ): Promise<string> {
       const rows = await sql.query<{ id: string }>(
         `INSERT INTO payment_methods (tenant_id, customer_id, kind, alias, holder, card_brand, card_masked, card_expiry,
-            redsys_reference, status)
-         VALUES (current_setting('app.tenant_id'), $1, 'card', $7, $2, $3, $4, $5, $6, 'active') RETURNING id`,
+            redsys_reference, status, redsys_cof_txnid)
+         VALUES (current_setting('app.tenant_id'), $1, 'card', $7, $2, $3, $4, $5, $6, 'active', $8) RETURNING id`,
         [
           card.customerId,
           card.holder,
@@ -513,6 +554,7 @@ export function createPaymentRepository(box: SecretBox) {
           card.expiry,
           card.reference,
           card.alias ?? '',
+          card.cofTxnid,
         ],
       );
       return rows[0]?.id ?? '';

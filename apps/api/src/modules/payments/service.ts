@@ -43,6 +43,7 @@ import {
 } from './repository.ts';
 import { checkCustomerLimits } from '../payment-methods/service.ts';
 import { recordReturnFeesPaid } from '../returned-debits/service.ts';
+import type { MitChargeInput, MitChargeResult } from './redsys-client.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
 export { gatewayOrigin, redsysHosts } from './gateway-origin.ts';
@@ -163,6 +164,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       masked,
       expiry,
       reference: reference.slice(0, 64),
+      // What a later merchant-initiated charge (auto-pay) sends back as DS_MERCHANT_COF_TXNID.
+      cofTxnid: /^[0-9A-Za-z]{1,40}$/.test(params.Ds_Merchant_Cof_Txnid ?? '')
+        ? (params.Ds_Merchant_Cof_Txnid ?? null)
+        : null,
     });
   }
 
@@ -234,8 +239,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       )
         await webhookEvents.paymentSettled(sql, attempt.id);
       // The customer's own "Cancel" on the gateway's page is no news to them (review #14): a
-      // decline or an error is.
-      if (!isCustomerCancel(response)) {
+      // decline or an error is. A declined auto-pay charge is told by the auto-pay module.
+      if (!isCustomerCancel(response) && attempt.initiated_by === 'customer') {
         await createNotification(sql, {
           customerId: attempt.customer_id,
           type: 'payment_failed',
@@ -406,7 +411,133 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return methods;
   }
 
+  /** Sends the receipt of an authorisation that paid instalments; a mail failure is only logged. */
+  async function sendReceipt(tenantId: string, result: Settled) {
+    const receipt =
+      (result.outcome === 'paid' || result.outcome === 'overpaid') &&
+      result.attempt?.kind === 'payment' &&
+      (result.invoices?.length ?? 0) > 0;
+    if (receipt && result.attempt) {
+      const { attempt, invoices = [] } = result;
+      await deps
+        .onPaid({ tenantId, attempt, invoices })
+        .catch((error: unknown) =>
+          deps.log.error({ err: error, tenantId }, 'payment receipt e-mail failed'),
+        );
+    }
+  }
+
   return {
+    /**
+     * A merchant-initiated payment attempt (auto-pay) of a customer's instalments with a card on
+     * file, in the caller's transaction: the caller holds the instalments' locks and records its
+     * own row in the same transaction, so the attempt exists once or not at all. Answers
+     * `in_progress` when another attempt holds one of them (a payment by hand being made),
+     * `not_configured` when the tenant has no gateway. Nothing is sent here: `chargeOnFile` sends it
+     * after the commit.
+     */
+    async startMerchantAttempt(
+      sql: Sql,
+      input: {
+        customerId: string;
+        instalments: { id: string; invoice_id: string; amount_cents: number; status: string }[];
+        paymentMethodId: string;
+        language: Language;
+      },
+    ): Promise<{ id: string; order: string } | 'in_progress' | 'not_configured'> {
+      const gateway = await repository.gateway(sql);
+      const version = gateway ? allowedVersions(gateway)[0] : undefined;
+      if (!gateway?.redsys_merchant_code || !gateway.redsys_terminal || !version) {
+        return 'not_configured';
+      }
+      const ids = input.instalments.map((i) => i.id);
+      if (await repository.anyHeld(sql, ids)) return 'in_progress';
+      const orderNumber = newOrderNumber();
+      const attempt = await repository.insertAttempt(sql, {
+        customerId: input.customerId,
+        orderNumber,
+        merchantCode: gateway.redsys_merchant_code,
+        terminal: gateway.redsys_terminal,
+        amountCents: input.instalments.reduce((sum, i) => sum + i.amount_cents, 0),
+        saveCard: false,
+        paymentMethodId: input.paymentMethodId,
+        signatureVersion: version,
+        language: input.language,
+        initiatedBy: 'merchant',
+      });
+      await repository.insertItems(sql, attempt.id, input.instalments);
+      return { id: attempt.id, order: orderNumber };
+    },
+
+    /**
+     * Sends a merchant-initiated attempt to the gateway (REST, MIT) and settles it with the answer
+     * through the same path as a notification: authorised pays the instalments (or records an
+     * overpayment, refunded as any other), a decline fails it and frees them. An unsigned refusal
+     * (SIS error: no operation happened) fails it too. Without a trustworthy answer the attempt
+     * stays pending for the reconciliation to ask the gateway. Sent only while pending.
+     */
+    async chargeOnFile(
+      tenantId: string,
+      attemptId: string,
+      send: (gateway: TenantGatewayRow, input: MitChargeInput) => Promise<MitChargeResult>,
+    ): Promise<
+      | { outcome: 'paid' | 'overpaid'; code: string }
+      | { outcome: 'declined'; code: string }
+      | { outcome: 'unknown'; code: string }
+      | { outcome: 'skipped' }
+    > {
+      const found = await db.withTenant(tenantId, async (sql) => ({
+        gateway: await repository.gateway(sql),
+        attempt: await repository.attemptWithCard(sql, attemptId),
+      }));
+      const { gateway, attempt } = found;
+      if (!gateway || attempt?.status !== 'pending' || attempt.initiated_by !== 'merchant') {
+        return { outcome: 'skipped' };
+      }
+      const fail = async (code: string) => {
+        await db.withTenant(tenantId, async (sql) => {
+          await repository.lockAttemptInstalments(sql, attempt.id);
+          const failed = await repository.settleAttempt(sql, attempt.id, {
+            status: 'failed',
+            dsResponse: code.slice(0, 12),
+            authorisation: null,
+          });
+          if (failed) await webhookEvents.paymentSettled(sql, attempt.id);
+        });
+        return { outcome: 'declined' as const, code };
+      };
+      if (!attempt.redsys_reference || !attempt.redsys_cof_txnid) return fail('no_cof_txnid');
+      const result = await send(gateway, {
+        order: attempt.order_number,
+        amountCents: attempt.amount_cents,
+        terminal: attempt.terminal,
+        merchantCode: attempt.merchant_code,
+        identifier: attempt.redsys_reference,
+        cofTxnid: attempt.redsys_cof_txnid,
+      });
+      if (result.kind === 'refused') return fail(result.code);
+      if (result.kind === 'unknown') {
+        deps.log.warn(
+          { tenantId, order: attempt.order_number, reason: result.reason },
+          'auto-pay charge without a trustworthy answer: left for the reconciliation',
+        );
+        return { outcome: 'unknown', code: result.reason };
+      }
+      const settled = await db.withTenant(tenantId, (sql) =>
+        settle(sql, tenantId, result.params, gateway),
+      );
+      await sendReceipt(tenantId, settled);
+      if (settled.outcome === 'paid' || settled.outcome === 'overpaid') {
+        return { outcome: settled.outcome, code: result.code };
+      }
+      if (settled.outcome === 'failed') return { outcome: 'declined', code: result.code };
+      deps.log.warn(
+        { tenantId, order: attempt.order_number, outcome: settled.outcome },
+        'ALERT: auto-pay answer not applied',
+      );
+      return { outcome: 'unknown', code: settled.outcome };
+    },
+
     /**
      * What the payment confirmation shows (PRODUCT.md "Screens"): the amount and instalments the
      * server computes, the methods the tenant takes, and the time in Madrid. Read only.
@@ -657,19 +788,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (result.outcome === 'mismatch') {
         deps.log.warn({ tenantId, outcome: result.outcome }, 'ALERT: Redsys notification refused');
       }
-      const receipt =
-        (result.outcome === 'paid' || result.outcome === 'overpaid') &&
-        'attempt' in result &&
-        result.attempt?.kind === 'payment' &&
-        (result.invoices?.length ?? 0) > 0;
-      if (receipt && result.attempt) {
-        const { attempt, invoices = [] } = result;
-        await deps
-          .onPaid({ tenantId, attempt, invoices })
-          .catch((error: unknown) =>
-            deps.log.error({ err: error, tenantId }, 'payment receipt e-mail failed'),
-          );
-      }
+      await sendReceipt(tenantId, result);
       return result.outcome;
     },
 

@@ -28,6 +28,8 @@ export type TenantRow = {
   /** The operator offers passkeys (migration 016). */
   passkeys: boolean;
   updated_at: Date;
+  /** The operator offers auto-pay with a saved card (migration 025). */
+  auto_pay: boolean;
 };
 
 /** What an e-mail of the tenant needs: its branding, its sender and its canonical URL. */
@@ -96,6 +98,10 @@ export type TenantDetails = {
   second_factor: string;
   passkeys: boolean;
   charge_return_fee: boolean;
+  auto_pay: boolean;
+  auto_pay_notice_days: number;
+  auto_pay_retries: number;
+  auto_pay_retry_days: number;
   created_at: Date;
   updated_at: Date;
 };
@@ -139,7 +145,7 @@ export function createTenantRepository() {
         `SELECT id, company_name, description, primary_color, logo_data IS NOT NULL AS has_logo,
                 canonical_url, redsys_environment, test_mode, legal_name, legal_nif, legal_address,
                 contact_email, privacy_email, dpo_email, phone, website, opening_hours,
-                sign_in_link, second_factor, passkeys, updated_at
+                sign_in_link, second_factor, passkeys, updated_at, auto_pay
            FROM tenants WHERE id = $1`,
         [id],
       );
@@ -215,7 +221,8 @@ export function createTenantRepository() {
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
-                second_factor, passkeys, charge_return_fee, created_at, updated_at
+                second_factor, passkeys, charge_return_fee, created_at, updated_at, auto_pay,
+                auto_pay_notice_days, auto_pay_retries, auto_pay_retry_days
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

@@ -53,6 +53,7 @@ export function createTenantService(db: Database) {
           website: tenant.website,
           opening_hours: tenant.opening_hours,
         },
+        auto_pay: tenant.auto_pay,
       };
     },
     /** The sign-in methods besides the password (integration API, issue 24). */

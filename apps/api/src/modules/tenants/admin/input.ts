@@ -210,6 +210,17 @@ const list = (check: (entry: string) => boolean, describe: (bad: string) => stri
     return entries;
   });
 
+/** A whole number from `min` to `max`, written as digits. */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= min && Number(v) <= max, {
+      error: (issue) =>
+        `expected a whole number from ${min} to ${max}, got ${quoted(String(issue.input))}`,
+    })
+    .transform(Number);
+
 /** Redsys' Ds_Merchant_PayMethods codes are short letter codes (C card, z Bizum, R transfer, ...). */
 const payMethodPattern = /^[A-Za-z]{1,8}$/;
 
@@ -320,6 +331,18 @@ export const tenantFields = {
       })
       .transform((v) => v === 'on'),
   },
+  // Issue 23: auto-pay of instalments with a saved card (merchant-initiated charges).
+  'auto-pay': {
+    column: 'auto_pay',
+    schema: z
+      .enum(['on', 'off'], {
+        error: (issue) => `expected on or off, got ${quoted(String(issue.input))}`,
+      })
+      .transform((v) => v === 'on'),
+  },
+  'auto-pay-notice-days': { column: 'auto_pay_notice_days', schema: wholeNumber(0, 30) },
+  'auto-pay-retries': { column: 'auto_pay_retries', schema: wholeNumber(0, 10) },
+  'auto-pay-retry-days': { column: 'auto_pay_retry_days', schema: wholeNumber(1, 30) },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;

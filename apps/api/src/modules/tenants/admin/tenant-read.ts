@@ -133,6 +133,12 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['second-factor', tenant.second_factor],
       ['passkeys', tenant.passkeys ? 'on' : 'off'],
       ['charge-return-fee', tenant.charge_return_fee ? 'on' : 'off'],
+      [
+        'auto-pay',
+        tenant.auto_pay
+          ? `on (notice ${tenant.auto_pay_notice_days} days, ${tenant.auto_pay_retries} retries every ${tenant.auto_pay_retry_days} days)`
+          : 'off',
+      ],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,

@@ -91,7 +91,13 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
   --passkeys on|off                  offer passkeys on the sign-in screen and the profile (on, the
                                      default); off also refuses the passkeys already added
   --charge-return-fee on|off         a returned direct debit's bank fee is added to what the customer
-                                     pays for that instalment (on) or not (off, the default)`;
+                                     pays for that instalment (on) or not (off, the default)
+  --auto-pay on|off                  let customers have a saved card pay each instalment on its due
+                                     date (off, the default; needs Redsys' MIT exemption on the
+                                     terminal); off stops every charge not yet sent
+  --auto-pay-notice-days <0-30>      e-mail the customer this many days before a charge (3)
+  --auto-pay-retries <0-10>          charges retried after a decline (2), every
+  --auto-pay-retry-days <1-30>       this many days (2); then the instalment is paid by hand`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

@@ -68,6 +68,16 @@ const samples: TPortalNotificationEvent[] = [
     },
   },
   { type: 'invoice_thread_answered', params: { thread_id: 't1', invoice_id: 'FV-2026-0012' } },
+  {
+    type: 'auto_pay_failed',
+    params: {
+      payment_id: 'p1',
+      invoice_id: 'F2026-00091',
+      amount_cents: 4590,
+      code: '0190',
+      retry: true,
+    },
+  },
 ];
 
 describe('notifications worded in the reader language from type and parameters', () => {

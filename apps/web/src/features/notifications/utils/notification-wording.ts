@@ -130,5 +130,13 @@ export function wordNotification(notification: NotificationItem, t: Notification
           invoice: notification.params.invoice_id,
         }),
       };
+    case 'auto_pay_failed': {
+      const { amount_cents, invoice_id, retry } = notification.params;
+      const values = { amount: euros(amount_cents), invoice: invoice_id };
+      return {
+        title: t('autoPay.failed.title'),
+        message: retry ? t('autoPay.failed.retry', values) : t('autoPay.failed.final', values),
+      };
+    }
   }
 }

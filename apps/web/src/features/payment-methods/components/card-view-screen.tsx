@@ -9,6 +9,7 @@ import {
   MethodViewFrame,
 } from './method-view';
 import { Page } from '@/components/ui/page';
+import { AutoPaySection } from './auto-pay-section';
 
 /**
  * Spec §2 "Card view" (/credit-card?id=<method id>): the card's brand, masked number, expiry and
@@ -55,6 +56,7 @@ function CardView({ method }: { method: PaymentMethod }) {
         rows={rows}
         editable={['alias']}
       />
+      <AutoPaySection method={method} />
       <MethodActions method={method} />
     </Page>
   );

@@ -1,0 +1,272 @@
+import type { SqlQuery } from '../../db/database.ts';
+
+/*
+ * The auto-pay module writes `auto_pay_cards`, `auto_pay_charges` and `auto_pay_notices`
+ * (migration 025); it reads instalments, saved cards and payment attempts, which other modules
+ * write (the payments module creates and settles the attempts of its charges).
+ */
+
+export type AutoPaySettings = {
+  auto_pay: boolean;
+  auto_pay_notice_days: number;
+  auto_pay_retries: number;
+  auto_pay_retry_days: number;
+};
+
+export type SavedCardRow = {
+  id: string;
+  card_masked: string | null;
+  /** mmyy */
+  card_expiry: string | null;
+  has_cof: boolean;
+  enabled: boolean;
+};
+
+export type AutoPayCardRow = {
+  payment_method_id: string;
+  /** yyyy-mm-dd */
+  since: string;
+  card_masked: string | null;
+  card_expiry: string | null;
+  has_cof: boolean;
+};
+
+export type InstalmentRow = {
+  id: string;
+  invoice_id: string;
+  seq: number;
+  customer_id: string;
+  /** yyyy-mm-dd */
+  due_date: string;
+  amount_cents: number;
+  status: string;
+  method: string;
+};
+
+const instalmentColumns = `e.id, e.invoice_id, e.seq, e.customer_id, to_char(e.due_date, 'YYYY-MM-DD') AS due_date,
+  e.amount_cents, e.status, e.method`;
+
+const numeric = <T extends { amount_cents: number; seq: number }>(rows: T[]): T[] =>
+  rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
+
+/** The customer's card that pays, when it is still a usable saved card. */
+const activeCardJoin = `JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
+   AND m.customer_id = a.customer_id AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL`;
+
+/** The tenants that allow auto-pay (the sweep's one cross-tenant read, on the owner's connection). */
+export async function tenantsWithAutoPay(sql: SqlQuery): Promise<string[]> {
+  const rows = await sql.query<{ id: string }>(`SELECT id FROM tenants WHERE auto_pay ORDER BY id`);
+  return rows.map((r) => r.id);
+}
+
+export function createAutoPayRepository() {
+  return {
+    async settings(sql: SqlQuery): Promise<AutoPaySettings | undefined> {
+      const rows = await sql.query<AutoPaySettings>(
+        `SELECT auto_pay, auto_pay_notice_days, auto_pay_retries, auto_pay_retry_days
+           FROM tenants WHERE id = current_setting('app.tenant_id')`,
+      );
+      return rows[0];
+    },
+
+    /** The customer's saved cards, oldest first, and which one pays. */
+    async cards(sql: SqlQuery, customerId: string): Promise<SavedCardRow[]> {
+      return sql.query<SavedCardRow>(
+        `SELECT m.id, m.card_masked, m.card_expiry,
+                (m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL) AS has_cof,
+                (a.payment_method_id IS NOT NULL) AS enabled
+           FROM payment_methods m
+           LEFT JOIN auto_pay_cards a ON a.tenant_id = m.tenant_id AND a.customer_id = m.customer_id
+                AND a.payment_method_id = m.id
+          WHERE m.tenant_id = current_setting('app.tenant_id') AND m.customer_id = $1
+            AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL
+          ORDER BY m.created_at, m.id`,
+        [customerId],
+      );
+    },
+
+    /** The card that pays the customer's instalments, or nothing (off, or the card is gone). */
+    async current(sql: SqlQuery, customerId: string): Promise<AutoPayCardRow | undefined> {
+      const rows = await sql.query<AutoPayCardRow>(
+        `SELECT a.payment_method_id, to_char(a.since, 'YYYY-MM-DD') AS since, m.card_masked,
+                m.card_expiry,
+                (m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL) AS has_cof
+           FROM auto_pay_cards a ${activeCardJoin}
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1`,
+        [customerId],
+      );
+      return rows[0];
+    },
+
+    /**
+     * Turns auto-pay on with this card (one per customer: the primary key). Moving it to another
+     * card keeps the day it was first turned on.
+     */
+    async enable(sql: SqlQuery, customerId: string, methodId: string, since: string) {
+      await sql.query(
+        `INSERT INTO auto_pay_cards (tenant_id, customer_id, payment_method_id, since)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3::date)
+         ON CONFLICT (tenant_id, customer_id) DO UPDATE SET payment_method_id = EXCLUDED.payment_method_id`,
+        [customerId, methodId, since],
+      );
+    },
+
+    /** Off: no charge is started after this commits (a charge already sent finishes). */
+    async disable(sql: SqlQuery, customerId: string, methodId?: string): Promise<boolean> {
+      const rows = await sql.query(
+        `DELETE FROM auto_pay_cards
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND ($2::text IS NULL OR payment_method_id::text = $2) RETURNING customer_id`,
+        [customerId, methodId ?? null],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * The customer's pending instalments due from `from` on, not held by a payment in progress:
+     * what the card will pay (the service leaves out direct debits).
+     */
+    async upcoming(sql: SqlQuery, customerId: string, from: string): Promise<InstalmentRow[]> {
+      const rows = await sql.query<InstalmentRow>(
+        `SELECT ${instalmentColumns} FROM instalments e
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+            AND e.status = 'pending' AND e.due_date >= $2::date
+            AND NOT EXISTS (SELECT 1 FROM payment_attempt_items i
+                             WHERE i.tenant_id = e.tenant_id AND i.instalment_id = e.id AND i.active)
+          ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 200`,
+        [customerId, from],
+      );
+      return numeric(rows);
+    },
+
+    /**
+     * Instalments of customers with auto-pay whose charge is due on `today`: never charged (and due
+     * since auto-pay was turned on), or last declined at least `retryDays` before `now` with
+     * retries left. Answers each with the number of its next charge.
+     */
+    async dueCharges(
+      sql: SqlQuery,
+      q: { today: string; now: Date; retries: number; retryDays: number },
+    ): Promise<(InstalmentRow & { attempt_no: number })[]> {
+      const rows = await sql.query<InstalmentRow & { attempt_no: number }>(
+        `SELECT ${instalmentColumns}, coalesce(last.attempt_no, 0) + 1 AS attempt_no
+           FROM instalments e
+           JOIN auto_pay_cards a ON a.tenant_id = e.tenant_id AND a.customer_id = e.customer_id
+           ${activeCardJoin}
+           LEFT JOIN LATERAL (
+             SELECT c.attempt_no, c.created_at, p.status FROM auto_pay_charges c
+               JOIN payment_attempts p ON p.tenant_id = c.tenant_id AND p.id = c.payment_attempt_id
+              WHERE c.tenant_id = e.tenant_id AND c.instalment_id = e.id
+              ORDER BY c.attempt_no DESC LIMIT 1) last ON true
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.status = 'pending'
+            AND e.due_date <= $1::date AND e.due_date >= a.since
+            AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
+            AND (last.attempt_no IS NULL
+                 OR (last.status = 'failed' AND last.attempt_no <= $2
+                     AND last.created_at <= $4::timestamptz - make_interval(days => $3)))
+          ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 500`,
+        [q.today, q.retries, q.retryDays, q.now.toISOString()],
+      );
+      return numeric(rows).map((r) => ({ ...r, attempt_no: Number(r.attempt_no) }));
+    },
+
+    /** The instalment, locked for a charge (every start of a payment of it waits). */
+    async lockInstalment(sql: SqlQuery, id: string): Promise<InstalmentRow | undefined> {
+      const rows = await sql.query<InstalmentRow>(
+        `SELECT ${instalmentColumns} FROM instalments e
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.id::text = $1 FOR UPDATE`,
+        [id],
+      );
+      return numeric(rows)[0];
+    },
+
+    /** The last charge of an instalment and its payment attempt's status. */
+    async lastCharge(
+      sql: SqlQuery,
+      instalmentId: string,
+    ): Promise<{ attempt_no: number; status: string } | undefined> {
+      const rows = await sql.query<{ attempt_no: number; status: string }>(
+        `SELECT c.attempt_no, p.status FROM auto_pay_charges c
+           JOIN payment_attempts p ON p.tenant_id = c.tenant_id AND p.id = c.payment_attempt_id
+          WHERE c.tenant_id = current_setting('app.tenant_id') AND c.instalment_id = $1
+          ORDER BY c.attempt_no DESC LIMIT 1`,
+        [instalmentId],
+      );
+      const row = rows[0];
+      return row ? { ...row, attempt_no: Number(row.attempt_no) } : undefined;
+    },
+
+    /**
+     * Records a charge; the unique key (instalment, attempt number) refuses a second one (answers
+     * false, and the caller's transaction rolls back with its payment attempt).
+     */
+    async insertCharge(
+      sql: SqlQuery,
+      c: {
+        instalmentId: string;
+        attemptNo: number;
+        customerId: string;
+        methodId: string;
+        attemptId: string;
+      },
+    ): Promise<boolean> {
+      const rows = await sql.query(
+        `INSERT INTO auto_pay_charges (tenant_id, instalment_id, attempt_no, customer_id,
+            payment_method_id, payment_attempt_id)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, instalment_id, attempt_no) DO NOTHING RETURNING id`,
+        [c.instalmentId, c.attemptNo, c.customerId, c.methodId, c.attemptId],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * Instalments of customers with auto-pay due after `today` and at most `days` later, whose
+     * notice has not been sent (the service leaves out direct debits, then records the notices).
+     */
+    async noticeCandidates(
+      sql: SqlQuery,
+      q: { today: string; days: number },
+    ): Promise<(InstalmentRow & { card_masked: string | null })[]> {
+      const rows = await sql.query<InstalmentRow & { card_masked: string | null }>(
+        `SELECT ${instalmentColumns}, m.card_masked FROM instalments e
+           JOIN auto_pay_cards a ON a.tenant_id = e.tenant_id AND a.customer_id = e.customer_id
+           ${activeCardJoin}
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.status = 'pending'
+            AND e.due_date > $1::date AND e.due_date <= $1::date + $2::int
+            AND e.due_date >= a.since
+            AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM auto_pay_notices n
+                             WHERE n.tenant_id = e.tenant_id AND n.instalment_id = e.id)
+          ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 500`,
+        [q.today, q.days],
+      );
+      return numeric(rows);
+    },
+
+    /** Records the notice of an instalment once; false when it was already recorded. */
+    async insertNotice(sql: SqlQuery, instalmentId: string, customerId: string): Promise<boolean> {
+      const rows = await sql.query(
+        `INSERT INTO auto_pay_notices (tenant_id, instalment_id, customer_id)
+         VALUES (current_setting('app.tenant_id'), $1, $2)
+         ON CONFLICT (tenant_id, instalment_id) DO NOTHING RETURNING instalment_id`,
+        [instalmentId, customerId],
+      );
+      return rows.length > 0;
+    },
+
+    /** Where and in which language the customer reads the portal's e-mails. */
+    async contact(
+      sql: SqlQuery,
+      customerId: string,
+    ): Promise<{ email: string; language: string } | undefined> {
+      const rows = await sql.query<{ email: string; language: string }>(
+        `SELECT coalesce(nullif(invoice_email, ''), email) AS email, language FROM customers
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [customerId],
+      );
+      return rows[0];
+    },
+  };
+}
+export type AutoPayRepository = ReturnType<typeof createAutoPayRepository>;
