@@ -465,7 +465,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         language: input.language,
         initiatedBy: 'merchant',
       });
-      await repository.insertItems(sql, attempt.id, input.instalments);
+      // Auto-pay charges instalments falling due, never a returned debit: no return fee goes with them.
+      await repository.insertItems(
+        sql,
+        attempt.id,
+        input.instalments.map((i) => ({ ...i, fee_cents: 0 })),
+      );
       return { id: attempt.id, order: orderNumber };
     },
 
