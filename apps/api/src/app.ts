@@ -29,6 +29,7 @@ import paymentRoutes, { notificationPath } from './modules/payments/routes.ts';
 import tenantRoutes from './modules/tenants/routes.ts';
 import ingestionRoutes from './modules/ingestion/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
+import mandateRoutes from './modules/mandates/routes.ts';
 import jobs from './modules/jobs/plugin.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
 import opsRoutes, { type Lifecycle } from './modules/ops/routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp({
       await api.register(contactRoutes, ctx);
       await api.register(ingestionRoutes, ctx);
       await api.register(webhookRoutes, ctx);
+      await api.register(mandateRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/:tenant/api/1.0' },

@@ -115,6 +115,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         nif: '12345678Z',
         entity: 'Banco',
         alias: 'Cuenta',
+        mandate_accepted: true,
+        mandate_language: 'es',
       },
     },
     addCard: { body: { alias: 'Tarjeta', language: 'es' } },
@@ -136,6 +138,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         acceptPrivacy: true,
       },
     },
+    sepaMandates: {},
+    sepaMandatePdf: { params: { id: someId }, body: { language: 'es' } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */
@@ -242,6 +246,7 @@ export const validAdminRequests: Record<
   testWebhook: {},
   getSignInMethods: {},
   putSignInMethods: { body: { link: false } },
+  listSepaMandates: { query: { limit: '20', before: someId, status: 'active' } },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

@@ -253,6 +253,14 @@ const cases: Record<TRouteName, Case> = {
     requests: (v) => [['POST', '/notifications/delete', { ids: v.notificationIds }]],
   },
   contact: { kind: 'none', why: "writes the caller's own message (account.test.ts)" },
+  sepaMandates: {
+    kind: 'none',
+    why: "lists only the token's own customer's mandates (sepa-mandates.test.ts)",
+  },
+  sepaMandatePdf: {
+    kind: 'none',
+    why: "another customer's or tenant's mandate is a 404 (sepa-mandates.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {
@@ -326,6 +334,7 @@ describe.each(engines())('isolation of customers and tenants on $name', (engine)
         iban: 'ES91 2100 0418 4502 0005 1332',
         holder: 'Titular',
         nif: '12345678Z',
+        mandate_accepted: true,
       });
     }
     // A notification (a declined payment leaves one) and a pending payment attempt.

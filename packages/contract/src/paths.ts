@@ -84,6 +84,8 @@ export const routePaths = {
   readNotifications: { method: 'POST', path: '/notifications/read', auth: 'bearer' },
   deleteNotifications: { method: 'POST', path: '/notifications/delete', auth: 'bearer' },
   contact: { method: 'POST', path: '/contact', auth: 'bearer' },
+  sepaMandates: { method: 'GET', path: '/sepa-mandates', auth: 'bearer' },
+  sepaMandatePdf: { method: 'POST', path: '/sepa-mandates/:id/pdf', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

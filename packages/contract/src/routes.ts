@@ -8,6 +8,7 @@ import * as redsys from './redsys.ts';
 import * as passkeys from './passkeys.ts';
 import * as sessions from './sessions.ts';
 import { ZVisualConfig } from './visual-config.ts';
+import * as sepa from './sepa-mandates.ts';
 
 export type TRouteDef = TRoutePath & {
   summary: string;
@@ -344,6 +345,19 @@ export const routes = {
     body: account.ZContactRequest,
     response: account.ZContactResponse,
     status: 201,
+  },
+  sepaMandates: {
+    ...routePaths.sepaMandates,
+    summary:
+      "The customer's SEPA direct-debit mandates, and the creditor they are signed for (null: none can be signed)",
+    response: sepa.ZSepaMandatesResponse,
+  },
+  sepaMandatePdf: {
+    ...routePaths.sepaMandatePdf,
+    summary: 'A short-lived signed URL of the mandate PDF',
+    params: sepa.ZSepaMandateParams,
+    body: sepa.ZSepaMandatePdfRequest,
+    response: sepa.ZSepaMandatePdfResponse,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

@@ -17,3 +17,7 @@ export function prepareInvoices(body) {
 export function parseBatch({ name, body }) {
   return tasks.parseBatch(name, body);
 }
+
+export async function renderMandatePdf(input) {
+  return move(await tasks.renderMandatePdf(input));
+}

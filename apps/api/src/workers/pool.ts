@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
+import type { MandatePdfInput } from '../modules/mandates/pdf.ts';
 
 /**
  * Threads by default: one per core but one, which stays with the event loop (at least one), and at
@@ -38,6 +39,8 @@ export type HeavyWork = {
   /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
   parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
   readonly threads: number;
+  /** A SEPA mandate's PDF, drawn on a worker thread (mandates module). */
+  renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
 };
@@ -83,5 +86,9 @@ export function createHeavyWork({
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
       run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
     close: () => pool.close(),
+    async renderMandatePdf(input) {
+      const bytes = await run<Uint8Array>('renderMandatePdf', input);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
   };
 }

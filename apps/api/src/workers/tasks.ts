@@ -1,6 +1,7 @@
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
 export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
+import { renderMandatePdfBytes, type MandatePdfInput } from '../modules/mandates/pdf.ts';
 
 /**
  * The work the pool's threads do (entry.mjs exports each under the same name). Inputs and results
@@ -10,4 +11,9 @@ export async function renderInvoicePdf(input: PdfInput): Promise<Uint8Array> {
   // A buffer of its own (Buffer.concat may hand out a slice of Node's shared pool), so that it
   // can be moved to the main thread.
   return new Uint8Array(await renderInvoicePdfBytes(input));
+}
+
+/** The SEPA mandate PDF (mandates module), a buffer of its own like the invoice's. */
+export async function renderMandatePdf(input: MandatePdfInput): Promise<Uint8Array> {
+  return new Uint8Array(await renderMandatePdfBytes(input));
 }

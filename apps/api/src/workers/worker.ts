@@ -23,3 +23,7 @@ export function parseBatch({
 }) {
   return tasks.parseBatch(name, body);
 }
+
+export async function renderMandatePdf(input: Parameters<typeof tasks.renderMandatePdf>[0]) {
+  return move(await tasks.renderMandatePdf(input));
+}

@@ -97,6 +97,7 @@ export type TenantDetails = {
   passkeys: boolean;
   created_at: Date;
   updated_at: Date;
+  sepa_creditor_id: string;
 };
 
 /** Which parts of the Redsys configuration a tenant has. */
@@ -214,7 +215,7 @@ export function createTenantRepository() {
                 redsys_environment, test_mode, redsys_merchant_code, redsys_terminal,
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
-                second_factor, passkeys, created_at, updated_at
+                second_factor, passkeys, created_at, updated_at, sepa_creditor_id
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

@@ -2,6 +2,7 @@ import type { SqlQuery } from '../../db/database.ts';
 import {
   insertContactUpdatedEvent,
   insertEmailChangedEvent,
+  insertMandateSignedEvent,
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
@@ -27,4 +28,6 @@ export const webhookEvents = {
   /** A customer's sign-in e-mail changed (auth module), confirmed from the new address. */
   customerEmailChanged: (sql: SqlQuery, customerId: string, previousEmail: string) =>
     insertEmailChangedEvent(sql, customerId, previousEmail),
+  /** A customer signed a SEPA mandate (mandates module); the one it replaced is in the payload. */
+  mandateSigned: (sql: SqlQuery, mandateId: string) => insertMandateSignedEvent(sql, mandateId),
 };

@@ -132,6 +132,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
       ['sign-in-link', tenant.sign_in_link ? 'on' : 'off'],
       ['second-factor', tenant.second_factor],
       ['passkeys', tenant.passkeys ? 'on' : 'off'],
+      ['sepa-creditor-id', shown(tenant.sepa_creditor_id)],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,

@@ -89,7 +89,10 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
                                      a code from an authenticator app after the password or link:
                                      not offered, each customer's choice (the default), or required
   --passkeys on|off                  offer passkeys on the sign-in screen and the profile (on, the
-                                     default); off also refuses the passkeys already added`;
+                                     default); off also refuses the passkeys already added
+  --sepa-creditor-id <id>            the SEPA creditor identifier (ES11ZZZB12345674, check digits
+                                     verified): customers sign a direct-debit mandate when they add a
+                                     bank account; '' turns portal mandates off`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {
