@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { downloadFile } from '@/lib/download-file';
 import type { Language } from '@/lib/i18n';
 
 /**
@@ -9,21 +10,6 @@ import type { Language } from '@/lib/i18n';
 export async function getInvoicePdfUrl(invoiceId: string, language: Language): Promise<string> {
   const { url } = await apiRequest('invoicePdf', { body: { invoice_id: invoiceId, language } });
   return url;
-}
-
-/**
- * Downloads through a temporary link with `download`: the signed link is same-origin, so the
- * browser saves the file instead of navigating, and no pop-up blocker stands in the way.
- */
-export function downloadFile(url: string, fileName: string): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
 }
 
 /** Spec §2 "Invoice detail": the download option. */
