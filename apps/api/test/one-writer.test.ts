@@ -44,6 +44,16 @@ const tables = [
     /** Migrations up to 018 are history: the triggers of 006, 007 and 010 were dropped by 018. */
     lastHistoricalMigration: 18,
   },
+  {
+    // Issue 23, item 6: signed mandates are evidence; only the mandates module writes them.
+    table: 'sepa_mandates',
+    writes: writesTo('sepa_mandates'),
+    allowed: { 'apps/api/src/modules/mandates/repository.ts': 'the owner' } as Record<
+      string,
+      string
+    >,
+    lastHistoricalMigration: 0,
+  },
 ];
 
 function* sourceFiles(dir: string): Generator<string> {

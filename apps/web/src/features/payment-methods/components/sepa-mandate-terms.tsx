@@ -105,7 +105,7 @@ export function SepaMandateTerms({
           {row(t('mandate.paymentType'), t('mandate.recurrent'))}
           {row(t('mandate.reference'), t('mandate.referenceAssigned'))}
         </dl>
-        <p className="text-justify leading-relaxed text-gray-800 hyphens-auto dark:text-gray-200">
+        <p className="leading-relaxed sm:text-justify text-gray-800 hyphens-auto dark:text-gray-200">
           {t('mandate.legal')}
         </p>
       </div>
