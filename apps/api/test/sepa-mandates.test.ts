@@ -216,6 +216,11 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
     for (const r of results) expect(r.statusCode, r.body).toBe(201);
     const all = await rows(me.user.code);
     expect(all.filter((r) => r.status === 'active')).toHaveLength(1);
+    // The one left active is the last signed: newest first in the list, each replaced by the next.
+    const list = (await mandates()).mandates;
+    expect(list[0]?.status).toBe('active');
+    expect(list[1]?.replaced_by_reference).toBe(list[0]?.reference);
+    expect(list[2]?.replaced_by_reference).toBe(list[1]?.reference);
   });
 
   it('deleting the account of the active mandate revokes it', async () => {

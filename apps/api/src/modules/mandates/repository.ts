@@ -83,6 +83,10 @@ export function createMandateRepository() {
       );
       return row?.id;
     },
+    /**
+     * The signature's time is the clock's once the customer's lock is held, not the transaction's
+     * start: of two signatures at once, the one that replaces the other is the later one.
+     */
     async insert(
       sql: SqlQuery,
       m: {
@@ -102,8 +106,8 @@ export function createMandateRepository() {
       await sql.query(
         `INSERT INTO sepa_mandates (tenant_id, id, customer_id, payment_method_id, reference,
            creditor_id, creditor_name, creditor_address, debtor_name, debtor_nif, iban, language,
-           signer_ip, user_agent)
-         VALUES (${tenant}, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+           signer_ip, user_agent, signed_at)
+         VALUES (${tenant}, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, clock_timestamp())`,
         [
           m.id,
           m.customerId,
@@ -123,7 +127,7 @@ export function createMandateRepository() {
     },
     async markReplaced(sql: SqlQuery, id: string, replacedBy: string): Promise<void> {
       await sql.query(
-        `UPDATE sepa_mandates SET status = 'replaced', replaced_by = $2, ended_at = now()
+        `UPDATE sepa_mandates SET status = 'replaced', replaced_by = $2, ended_at = clock_timestamp()
           WHERE tenant_id = ${tenant} AND id = $1 AND status = 'active'`,
         [id, replacedBy],
       );
@@ -131,7 +135,7 @@ export function createMandateRepository() {
     /** The active mandate of a bank account being deleted ends: nothing is debited from it. */
     async revokeForMethod(sql: SqlQuery, paymentMethodId: string): Promise<void> {
       await sql.query(
-        `UPDATE sepa_mandates SET status = 'revoked', ended_at = now()
+        `UPDATE sepa_mandates SET status = 'revoked', ended_at = clock_timestamp()
           WHERE tenant_id = ${tenant} AND payment_method_id = $1 AND status = 'active'`,
         [paymentMethodId],
       );
