@@ -136,6 +136,9 @@ const signedInScreens: Screen[] = [
   { name: 'invoice-thread-not-found', path: '/consultas/00000000-0000-4000-8000-000000000000' },
   { name: 'documents', path: '/documentos' },
   { name: 'credit-card-auto-pay', path: cardWithAutoPay },
+  // Issue 23, item 6: the mandates section of a customer without one (sepa-mandate.spec.ts scans
+  // and pictures the mandate form and a list with an active and a replaced mandate).
+  { name: 'sepa-mandates-empty', path: '/metodos-de-pago' },
 ];
 
 /** The saved card's view with auto-pay on (issue 23): the switch on, what it will pay. */

@@ -72,6 +72,8 @@ async function addAccount(page: Page, alias: string): Promise<Method> {
       holder: 'Laura García Martín',
       nif: '12345678Z',
       alias,
+      // Tenant 1 collects by direct debit (demo seed): the SEPA mandate is signed with the account.
+      mandate_accepted: true,
     },
   );
   return method;
@@ -201,6 +203,12 @@ test('a bank account: a wrong IBAN and NIF first, then saved "No verificada" and
   await expect(page.getByLabel(t.fields.entity)).toHaveValue('CaixaBank');
   await nif.fill('12345678Z');
   await expect(page.getByText(t.validation.invalidNif)).toHaveCount(0);
+  // The SEPA mandate of the account (e2e/sepa-mandate.spec.ts tells its story).
+  await page
+    .getByRole('checkbox', {
+      name: new RegExp(`^${escape(t.mandate.accept.split('{{')[0] ?? '')}`),
+    })
+    .check();
   await page.getByRole('button', { name: t.addBankAccount.submit }).click();
 
   await expect(page).toHaveURL(/\/bank-account\?id=/);

@@ -34,6 +34,7 @@ import returnedDebitRoutes from './modules/returned-debits/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import fiscalDataRoutes from './modules/fiscal-data/routes.ts';
 import invoiceThreadRoutes from './modules/invoice-threads/routes.ts';
+import mandateRoutes from './modules/mandates/routes.ts';
 import jobs from './modules/jobs/plugin.ts';
 import manifestRoutes from './modules/tenants/manifest.ts';
 import opsRoutes, { type Lifecycle } from './modules/ops/routes.ts';
@@ -169,6 +170,7 @@ export async function buildApp({
       await api.register(webhookRoutes, ctx);
       await api.register(fiscalDataRoutes, ctx);
       await api.register(invoiceThreadRoutes, ctx);
+      await api.register(mandateRoutes, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/:tenant/api/1.0' },

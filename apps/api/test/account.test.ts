@@ -72,6 +72,7 @@ describe.each(engines())('payment methods, notifications and contact on $name', 
         iban: 'es91 2100 0418 4502 0005 1332',
         holder: ' Laura García ',
         nif: '12345678z',
+        mandate_accepted: true,
       });
       expect(res.statusCode).toBe(201);
       expect(res.json().method).toMatchObject({
@@ -150,6 +151,7 @@ describe.each(engines())('payment methods, notifications and contact on $name', 
         iban: 'ES7921000813610123456789',
         holder: 'Laura',
         nif: '12345678Z',
+        mandate_accepted: true,
       });
       const id = added.json().method.id as string;
       expect((await call(other, 'DELETE', `/payment-methods/${id}`)).statusCode).toBe(404);

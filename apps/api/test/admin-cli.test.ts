@@ -257,6 +257,24 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     expect(await tenantColumns('acme')).toMatchObject({ sign_in_link: true });
   });
 
+  it('sets the SEPA creditor identifier (check digits verified), shows it and clears it', async () => {
+    const update = (value: string) =>
+      admin(['tenant', 'update', '--id', 'acme', '--sepa-creditor-id', value]);
+    const set = await update('es11 zzz b12345674');
+    expect(set.code, set.stderr).toBe(0);
+    expect(await tenantColumns('acme')).toMatchObject({ sepa_creditor_id: 'ES11ZZZB12345674' });
+    expect((await admin(['tenant', 'show', '--id', 'acme'])).stdout).toMatch(
+      /sepa-creditor-id\s+ES11ZZZB12345674/,
+    );
+    const before = await fingerprint();
+    const refused = await update('ES12ZZZB12345674');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--sepa-creditor-id');
+    expect(await fingerprint()).toBe(before);
+    expect((await update('')).code).toBe(0);
+    expect(await tenantColumns('acme')).toMatchObject({ sepa_creditor_id: '' });
+  });
+
   it('warns when the URL would show another tenant', async () => {
     const res = await admin([
       'tenant',

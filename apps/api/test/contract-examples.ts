@@ -115,6 +115,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
         nif: '12345678Z',
         entity: 'Banco',
         alias: 'Cuenta',
+        mandate_accepted: true,
+        mandate_language: 'es',
       },
     },
     addCard: { body: { alias: 'Tarjeta', language: 'es' } },
@@ -159,6 +161,8 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     invoicesZipLink: { body: { invoice_ids: ['F-0'], language: 'es' } },
     autoPay: {},
     setAutoPay: { params: { id: someId }, body: { enabled: true } },
+    sepaMandates: {},
+    sepaMandatePdf: { params: { id: someId }, body: { language: 'es' } },
   };
 
 /** The URL of a call under a tenant, its `:params` filled. */
@@ -290,6 +294,7 @@ export const validAdminRequests: Record<
     body: { message: 'La cuota incluye la matrícula.', author_name: 'Laura' },
   },
   closeInvoiceThread: { params: { id: someId } },
+  listSepaMandates: { query: { limit: '20', before: someId, status: 'active' } },
 };
 
 /** The URL of a provider-integration call under a tenant, its `:params` filled and its query. */

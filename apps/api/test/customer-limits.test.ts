@@ -53,6 +53,7 @@ describe.each(engines())('caps per customer on $name', (engine) => {
       iban: iban(++n),
       holder: 'Titular',
       nif: '12345678Z',
+      mandate_accepted: true,
     });
   const writes = () =>
     db.withOwner(async (sql) => {

@@ -646,6 +646,7 @@ describe.each(engines())('ingestion API on $name', (engine) => {
         iban: 'ES91 2100 0418 4502 0005 1332',
         holder: 'Marta Soler',
         nif: '12345678Z',
+        mandate_accepted: true,
       });
       expect(added.statusCode, added.body).toBe(201);
       const account = added.json<{ method: Method }>().method;
@@ -701,6 +702,7 @@ describe.each(engines())('ingestion API on $name', (engine) => {
         iban: 'ES79 2100 0813 6101 2345 6789',
         holder: 'Pau Soler',
         nif: '12345678Z',
+        mandate_accepted: true,
       });
       expect(added.statusCode, added.body).toBe(201);
       const account = added.json<{ method: Method }>().method;

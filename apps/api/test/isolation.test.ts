@@ -316,6 +316,14 @@ const cases: Record<TRouteName, Case> = {
     kind: 'none',
     why: "another customer's or tenant's card is a 404 and nothing changes (auto-pay.test.ts)",
   },
+  sepaMandates: {
+    kind: 'none',
+    why: "lists only the token's own customer's mandates (sepa-mandates.test.ts)",
+  },
+  sepaMandatePdf: {
+    kind: 'none',
+    why: "another customer's or tenant's mandate is a 404 (sepa-mandates.test.ts)",
+  },
 };
 
 describe.each(engines())('isolation of customers and tenants on $name', (engine) => {
@@ -389,6 +397,7 @@ describe.each(engines())('isolation of customers and tenants on $name', (engine)
         iban: 'ES91 2100 0418 4502 0005 1332',
         holder: 'Titular',
         nif: '12345678Z',
+        mandate_accepted: true,
       });
     }
     // A notification (a declined payment leaves one) and a pending payment attempt.

@@ -169,6 +169,7 @@ describe.each(engines())('notifications as type and parameters on $name', (engin
       iban: 'ES7921000813610123456789',
       holder: 'Laura García',
       nif: '12345678Z',
+      mandate_accepted: true,
       alias: 'Cuenta nueva',
     });
     const methodId = added.json<{ method: { id: string } }>().method.id;

@@ -54,6 +54,16 @@ const tables = [
     >,
     lastHistoricalMigration: 0,
   })),
+  {
+    // Issue 23, item 6: signed mandates are evidence; only the mandates module writes them.
+    table: 'sepa_mandates',
+    writes: writesTo('sepa_mandates'),
+    allowed: { 'apps/api/src/modules/mandates/repository.ts': 'the owner' } as Record<
+      string,
+      string
+    >,
+    lastHistoricalMigration: 0,
+  },
 ];
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -5,6 +5,7 @@ import { emailPattern, ZEmail, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 import { hasUnsafeText } from './input-safety.ts';
 import { isSpanishTaxId } from './tax-id.ts';
+import { ZSepaMandateAcceptance } from './sepa-mandates.ts';
 
 /** A required text: trimmed, not empty, bounded. */
 const text = (max: number) =>
@@ -126,6 +127,7 @@ export const ZAddBankAccountRequest = z.object({
   /** Derived from the IBAN's bank code when known; otherwise what the customer typed. */
   entity: z.string().trim().max(120, FieldError.tooLong).optional(),
   alias: z.string().trim().max(60, FieldError.tooLong).optional(),
+  ...ZSepaMandateAcceptance,
 });
 export type TAddBankAccountRequest = z.input<typeof ZAddBankAccountRequest>;
 

@@ -55,6 +55,8 @@ export const ZWebhookEventType = z.enum([
   'customer.contact_updated',
   /** The customer's sign-in e-mail changed, confirmed from the new address. */
   'customer.email_changed',
+  /** A customer signed a SEPA direct-debit mandate in the portal (issue 23, item 6). */
+  'mandate.signed',
   'ping',
   /** The customer asked to change their fiscal data: decide it with POST /admin/fiscal-data-requests/{id}/decision. */
   'customer.fiscal_data_change_requested',

@@ -4,6 +4,7 @@ import { webhookRoutes } from './admin-webhooks.ts';
 import { fiscalDataAdminRoutes } from './admin-fiscal-data.ts';
 import { returnedDebitRoutes } from './admin-returned-debits.ts';
 import { invoiceThreadAdminRoutes } from './admin-invoice-threads.ts';
+import { sepaMandateAdminRoutes } from './sepa-mandates.ts';
 
 /**
  * The provider's integration API (issue 10), under `/{tenant}/api/1.0/admin/...` and authenticated
@@ -17,6 +18,7 @@ export const adminRoutes = {
   ...fiscalDataAdminRoutes,
   ...returnedDebitRoutes,
   ...invoiceThreadAdminRoutes,
+  ...sepaMandateAdminRoutes,
 };
 export type TAdminRouteName = keyof typeof adminRoutes;
 

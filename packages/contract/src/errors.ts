@@ -122,6 +122,8 @@ export const FieldError = {
   // Every call (input-safety.ts): what no field of any request accepts.
   /** A NUL byte or another control character, or a broken (lone surrogate) character. */
   invalidCharacters: 'invalid_characters',
+  /** Adding a bank account for direct debit without accepting its SEPA mandate (issue 23, item 6). */
+  mandateRequired: 'mandate_required',
 } as const;
 export type TFieldError = (typeof FieldError)[keyof typeof FieldError];
 export const fieldErrorCodes: ReadonlySet<string> = new Set(Object.values(FieldError));

@@ -106,6 +106,8 @@ export const routePaths = {
   invoicesZipLink: { method: 'POST', path: '/documents/invoices-zip', auth: 'bearer' },
   autoPay: { method: 'GET', path: '/user/auto-pay', auth: 'bearer' },
   setAutoPay: { method: 'PUT', path: '/payment-methods/:id/auto-pay', auth: 'bearer' },
+  sepaMandates: { method: 'GET', path: '/sepa-mandates', auth: 'bearer' },
+  sepaMandatePdf: { method: 'POST', path: '/sepa-mandates/:id/pdf', auth: 'bearer' },
 } as const satisfies Record<string, TRoutePath>;
 
 export type TRouteName = keyof typeof routePaths;

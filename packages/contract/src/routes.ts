@@ -12,6 +12,7 @@ import * as invoiceThreads from './invoice-threads.ts';
 import { ZVisualConfig } from './visual-config.ts';
 import * as fiscal from './fiscal-data.ts';
 import * as autoPay from './auto-pay.ts';
+import * as sepa from './sepa-mandates.ts';
 
 export type TRouteDef = TRoutePath & {
   summary: string;
@@ -438,6 +439,19 @@ export const routes = {
     params: autoPay.ZAutoPayParams,
     body: autoPay.ZSetAutoPayRequest,
     response: autoPay.ZAutoPayResponse,
+  },
+  sepaMandates: {
+    ...routePaths.sepaMandates,
+    summary:
+      "The customer's SEPA direct-debit mandates, and the creditor they are signed for (null: none can be signed)",
+    response: sepa.ZSepaMandatesResponse,
+  },
+  sepaMandatePdf: {
+    ...routePaths.sepaMandatePdf,
+    summary: 'A short-lived signed URL of the mandate PDF',
+    params: sepa.ZSepaMandateParams,
+    body: sepa.ZSepaMandatePdfRequest,
+    response: sepa.ZSepaMandatePdfResponse,
   },
 } as const satisfies Record<TRouteName, TRouteDef>;
 

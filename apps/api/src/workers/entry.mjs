@@ -25,3 +25,7 @@ export async function renderReceiptPdf(input) {
 export async function renderStatementPdf(input) {
   return move(await tasks.renderStatementPdf(input));
 }
+
+export async function renderMandatePdf(input) {
+  return move(await tasks.renderMandatePdf(input));
+}

@@ -7,6 +7,7 @@ import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts'
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
 import type { PdfInput } from '../modules/invoices/pdf.ts';
+import type { MandatePdfInput } from '../modules/mandates/pdf.ts';
 
 /**
  * Threads by default: one per core but one, which stays with the event loop (at least one), and at
@@ -43,6 +44,8 @@ export type HeavyWork = {
   renderReceiptPdf(input: ReceiptPdfInput): Promise<Buffer>;
   renderStatementPdf(input: StatementPdfInput): Promise<Buffer>;
   readonly threads: number;
+  /** A SEPA mandate's PDF, drawn on a worker thread (mandates module). */
+  renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
 };
@@ -96,5 +99,9 @@ export function createHeavyWork({
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
       run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
     close: () => pool.close(),
+    async renderMandatePdf(input) {
+      const bytes = await run<Uint8Array>('renderMandatePdf', input);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
   };
 }

@@ -6,6 +6,7 @@ import {
 } from '../modules/documents/statement-pdf.ts';
 export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
+import { renderMandatePdfBytes, type MandatePdfInput } from '../modules/mandates/pdf.ts';
 
 /**
  * The work the pool's threads do (entry.mjs exports each under the same name). Inputs and results
@@ -25,4 +26,9 @@ export function renderReceiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
 /** A statement's PDF (documents module). */
 export function renderStatementPdf(input: StatementPdfInput): Promise<Uint8Array> {
   return renderStatementPdfBytes(input);
+}
+
+/** The SEPA mandate PDF (mandates module), a buffer of its own like the invoice's. */
+export async function renderMandatePdf(input: MandatePdfInput): Promise<Uint8Array> {
+  return new Uint8Array(await renderMandatePdfBytes(input));
 }

@@ -31,3 +31,7 @@ export async function renderReceiptPdf(input: Parameters<typeof tasks.renderRece
 export async function renderStatementPdf(input: Parameters<typeof tasks.renderStatementPdf>[0]) {
   return move(await tasks.renderStatementPdf(input));
 }
+
+export async function renderMandatePdf(input: Parameters<typeof tasks.renderMandatePdf>[0]) {
+  return move(await tasks.renderMandatePdf(input));
+}

@@ -5,6 +5,7 @@ import { insertRows } from '../insert-rows.ts';
 import { spanishIban } from './iban.ts';
 import { demoLogoSvg } from './logos.ts';
 import { seededRandom, seededUuid } from './random.ts';
+import { sepaCreditorCheckDigits } from '@portal/contract/sepa-mandates';
 
 /**
  * The demo data of PRODUCT.md: tenants `1` and `demo`, each with its branding, the demo customer
@@ -171,6 +172,12 @@ export async function seedDemo(
         tenant.redsysPayMethods,
       ]);
     }
+    // Issue 23, item 6: the demo collects by direct debit: adding a bank account signs a SEPA
+    // mandate for the creditor identifier its NIF makes (ES, check digits, ZZZ, NIF).
+    await sql.query(`UPDATE tenants SET sepa_creditor_id = $2 WHERE id = $1`, [
+      tenant.id,
+      `ES${sepaCreditorCheckDigits('ES', tenant.legalNif)}ZZZ${tenant.legalNif}`,
+    ]);
 
     for (const [provider, p] of Object.entries(options.signInProviders ?? {})) {
       await sql.query(

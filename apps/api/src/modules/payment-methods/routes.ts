@@ -21,7 +21,12 @@ export default async function paymentMethodRoutes(app: FastifyInstance, ctx: App
   route(
     app,
     routes.addBankAccount,
-    ({ request, body }) => service.addBankAccount(actorOf(request), body),
+    ({ request, body }) =>
+      service.addBankAccount(actorOf(request), body, {
+        // The signature's evidence: the client's address as the app resolves it (TRUST_PROXY).
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
     auth,
   );
   route(

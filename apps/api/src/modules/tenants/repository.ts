@@ -104,6 +104,7 @@ export type TenantDetails = {
   auto_pay_retry_days: number;
   created_at: Date;
   updated_at: Date;
+  sepa_creditor_id: string;
 };
 
 /** Which parts of the Redsys configuration a tenant has. */
@@ -222,7 +223,7 @@ export function createTenantRepository() {
                 coalesce(redsys_secret_key, '') <> '' AS has_redsys_key,
                 redsys_signature_versions, redsys_pay_methods, auto_refund, sign_in_link,
                 second_factor, passkeys, charge_return_fee, created_at, updated_at, auto_pay,
-                auto_pay_notice_days, auto_pay_retries, auto_pay_retry_days
+                auto_pay_notice_days, auto_pay_retries, auto_pay_retry_days, sepa_creditor_id
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       return tenant;

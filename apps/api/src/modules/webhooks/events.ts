@@ -2,6 +2,7 @@ import type { SqlQuery } from '../../db/database.ts';
 import {
   insertContactUpdatedEvent,
   insertEmailChangedEvent,
+  insertMandateSignedEvent,
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
   insertRefundEvent,
@@ -38,4 +39,6 @@ export const webhookEvents = {
   /** A customer wrote in a conversation about an invoice (invoice-threads module). */
   invoiceThreadMessageCreated: (sql: SqlQuery, messageId: string) =>
     insertThreadMessageEvent(sql, messageId),
+  /** A customer signed a SEPA mandate (mandates module); the one it replaced is in the payload. */
+  mandateSigned: (sql: SqlQuery, mandateId: string) => insertMandateSignedEvent(sql, mandateId),
 };

@@ -359,6 +359,37 @@ export async function insertThreadMessageEvent(sql: SqlQuery, messageId: string)
   );
 }
 
+/** mandate.signed: a SEPA mandate the customer signed in the portal, and the one it replaced. */
+export async function insertMandateSignedEvent(sql: SqlQuery, mandateId: string): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT 'mandate.signed'::text AS type,
+            jsonb_build_object(
+              'mandate_id', m.id,
+              'reference', m.reference,
+              'status', m.status,
+              'customer_code', c.code,
+              'creditor_id', m.creditor_id,
+              'debtor_name', m.debtor_name,
+              'debtor_nif', m.debtor_nif,
+              'iban', m.iban,
+              'payment_type', m.payment_type,
+              'language', m.language,
+              'payment_method_id', m.payment_method_id,
+              'signed_at', m.signed_at,
+              'signer_ip', m.signer_ip,
+              'user_agent', m.user_agent,
+              'replaced_mandate_reference', (
+                SELECT p.reference FROM sepa_mandates p
+                 WHERE p.tenant_id = m.tenant_id AND p.replaced_by = m.id LIMIT 1)
+            ) AS payload
+       FROM sepa_mandates m
+       JOIN customers c ON c.tenant_id = m.tenant_id AND c.id = m.customer_id
+      WHERE m.tenant_id = ${tenant} AND m.id = $1`,
+    [mandateId],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

@@ -6,6 +6,7 @@ import {
   phoneHref,
   ZTenantId,
 } from '@portal/contract';
+import { isSepaCreditorId, normalizeSepaCreditorId } from '@portal/contract/sepa-mandates';
 import { isSignatureVersion, SIGNATURE_VERSIONS } from '@portal/redsys';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
@@ -191,6 +192,16 @@ const iban = z
   })
   .transform((v) => electronicFormatIBAN(v) ?? v);
 
+/** A SEPA creditor identifier (ES11ZZZB12345674), its ISO 7064 mod 97-10 check digits verified. */
+const sepaCreditorId = z
+  .string()
+  .trim()
+  .refine(isSepaCreditorId, {
+    error: (issue) =>
+      `${quoted(String(issue.input))} is not a valid SEPA creditor identifier (e.g. ES11ZZZB12345674: country, check digits, business code, national id)`,
+  })
+  .transform(normalizeSepaCreditorId);
+
 /** A comma-separated list, blanks dropped, each entry once. */
 const list = (check: (entry: string) => boolean, describe: (bad: string) => string) =>
   z.string().transform((value, ctx) => {
@@ -343,6 +354,8 @@ export const tenantFields = {
   'auto-pay-notice-days': { column: 'auto_pay_notice_days', schema: wholeNumber(0, 30) },
   'auto-pay-retries': { column: 'auto_pay_retries', schema: wholeNumber(0, 10) },
   'auto-pay-retry-days': { column: 'auto_pay_retry_days', schema: wholeNumber(1, 30) },
+  // Issue 23, item 6: the SEPA creditor identifier direct-debit mandates are signed for.
+  'sepa-creditor-id': { column: 'sepa_creditor_id', schema: orEmpty(sepaCreditorId) },
 } as const satisfies Record<string, { column: string; schema: z.ZodType<unknown, string> }>;
 
 export type TenantFieldOption = keyof typeof tenantFields;

@@ -139,6 +139,7 @@ function showTenant(tenantId: string, json: boolean): AdminRunner {
           ? `on (notice ${tenant.auto_pay_notice_days} days, ${tenant.auto_pay_retries} retries every ${tenant.auto_pay_retry_days} days)`
           : 'off',
       ],
+      ['sepa-creditor-id', shown(tenant.sepa_creditor_id)],
       ...providers.map((p): [string, string] => [
         `oidc ${p.provider}`,
         `issuer ${p.issuer}, client id ${p.client_id}, client secret ${setOrNot(p.has_secret)}`,

@@ -97,7 +97,10 @@ export const fieldHelp = `Fields of tenant create and update (an empty value cle
                                      terminal); off stops every charge not yet sent
   --auto-pay-notice-days <0-30>      e-mail the customer this many days before a charge (3)
   --auto-pay-retries <0-10>          charges retried after a decline (2), every
-  --auto-pay-retry-days <1-30>       this many days (2); then the instalment is paid by hand`;
+  --auto-pay-retry-days <1-30>       this many days (2); then the instalment is paid by hand
+  --sepa-creditor-id <id>            the SEPA creditor identifier (ES11ZZZB12345674, check digits
+                                     verified): customers sign a direct-debit mandate when they add a
+                                     bank account; '' turns portal mandates off`;
 
 /** Why `key` cannot sign with one of `versions` (Redsys' V1 key is base64 of 24 bytes). */
 function redsysKeyProblem(key: string, versions: readonly string[]): string | undefined {

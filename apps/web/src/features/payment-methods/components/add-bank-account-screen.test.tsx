@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import es from '@/locales/es/payment-methods.json';
-import { renderScreen, sampleAccount, signIn, stubApi } from '../testing/fixtures';
+import { demoCreditor, renderScreen, sampleAccount, signIn, stubApi } from '../testing/fixtures';
 import { AddBankAccountScreen } from './add-bank-account-screen';
 
 beforeEach(signIn);
@@ -103,5 +103,69 @@ describe('add a bank account (spec §2 "Add bank account", §5)', () => {
       expect(errorOf(field('NIF/NIE/CIF del titular'))).toBe(es.validation.invalidNif),
     );
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('the SEPA mandate signed with the account (issue 23, item 6)', () => {
+  const withCreditor = { creditor: demoCreditor, mandates: [] };
+  const fill = async () => {
+    await userEvent.type(field('IBAN'), 'ES91 2100 0418 4502 0005 1332');
+    await userEvent.type(field('Titular'), 'Laura García');
+    await userEvent.type(field('NIF/NIE/CIF del titular'), '12345678Z');
+  };
+
+  it('shows the mandate with the creditor, the debtor and IBAN typed, and "Pago recurrente"', async () => {
+    stubApi(() => undefined, withCreditor);
+    await renderScreen(<AddBankAccountScreen />, '/add-bank-account');
+    const mandate = await screen.findByRole('region', { name: es.mandate.title });
+    expect(mandate.textContent).toContain(demoCreditor.name);
+    expect(mandate.textContent).toContain(demoCreditor.address);
+    expect(mandate.textContent).toContain(demoCreditor.identifier);
+    expect(mandate.textContent).toContain(es.mandate.recurrent);
+    expect(mandate.textContent).toContain(es.mandate.legal);
+    await fill();
+    expect(mandate.textContent).toContain('Laura García');
+    expect(mandate.textContent).toContain('ES91 2100 0418 4502 0005 1332');
+  });
+
+  it('sends nothing without the acceptance, then sends it with the language', async () => {
+    const calls = stubApi(
+      (call) =>
+        call.method === 'POST'
+          ? { status: 201, json: { method: { ...sampleAccount, id: 'new-2' } } }
+          : undefined,
+      withCreditor,
+    );
+    await renderScreen(<AddBankAccountScreen />, '/add-bank-account');
+    await screen.findByRole('region', { name: es.mandate.title });
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: es.addBankAccount.submit }));
+    const box = screen.getByRole('checkbox', {
+      name: es.mandate.accept.replace('{{creditor}}', demoCreditor.name),
+    });
+    expect(errorOf(box)).toContain(es.mandate.required);
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(calls).toHaveLength(0);
+
+    await userEvent.click(box);
+    expect(errorOf(box)).not.toContain(es.mandate.required);
+    await userEvent.click(screen.getByRole('button', { name: es.addBankAccount.submit }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toMatchObject({ mandate_accepted: true, mandate_language: 'es' });
+  });
+
+  it('says mandates are not available where the tenant signs none, and saves without one', async () => {
+    const calls = stubApi((call) =>
+      call.method === 'POST'
+        ? { status: 201, json: { method: { ...sampleAccount, id: 'new-3' } } }
+        : undefined,
+    );
+    await renderScreen(<AddBankAccountScreen />, '/add-bank-account');
+    expect(await screen.findByText(es.mandate.unavailable)).toBeTruthy();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: es.addBankAccount.submit }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).not.toHaveProperty('mandate_accepted');
   });
 });

@@ -1,12 +1,14 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api-client';
+import { getLanguage } from '@/lib/i18n';
 import { cn } from '@/utils/cn';
 import { useAddBankAccount } from '../api/add-bank-account';
+import { useSepaMandates } from '../api/get-sepa-mandates';
 import { usePaymentMethodsTexts } from '../texts';
 import {
   addBankAccountBody,
@@ -18,6 +20,7 @@ import {
 } from '../utils/bank-account-form';
 import { type FieldErrors, hasErrors, maxLengths, serverFieldErrors } from '../utils/field-rules';
 import { Notice } from './notice';
+import { SepaMandateTerms } from './sepa-mandate-terms';
 import { limitReached } from '../utils/limit-error';
 import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
@@ -30,6 +33,8 @@ const fieldOrder: readonly BankAccountField[] = ['iban', 'holder', 'nif', 'entit
  * required (the entity comes from the IBAN's bank code when it is known), and an optional alias.
  * Errors show on sending and clear as the customer types; the server's verdict shows the same way.
  * A saved account is "No verificada" until the provider verifies it: its view comes next.
+ * Where the tenant collects by direct debit, the customer signs the account's SEPA mandate here
+ * (issue 23, item 6): nothing is saved without its explicit acceptance.
  */
 export function AddBankAccountScreen() {
   const t = usePaymentMethodsTexts();
@@ -41,6 +46,11 @@ export function AddBankAccountScreen() {
   const formId = useId();
   const fieldId = (name: BankAccountField) => `${formId}-${name}`;
   const derivedEntity = entityOfIban(form.iban);
+  const mandates = useSepaMandates();
+  const needsMandate = Boolean(mandates.data?.creditor);
+  const [accepted, setAccepted] = useState(false);
+  const [mandateError, setMandateError] = useState(false);
+  const mandateRef = useRef<HTMLInputElement>(null);
 
   const change = (field: BankAccountField, value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
@@ -64,28 +74,47 @@ export function AddBankAccountScreen() {
     if (add.isPending) return;
     const found = validateBankAccount(form);
     setErrors(found);
+    const missingMandate = needsMandate && !accepted;
+    setMandateError(missingMandate);
     if (hasErrors(found)) {
       focusFirst(found);
       return;
     }
-    add.mutate(addBankAccountBody(form), {
-      onSuccess: (method) =>
-        navigate(`${paths.bankAccount}?id=${encodeURIComponent(method.id)}`, {
-          state: withFlash({ kind: 'accountAdded' }),
-        }),
-      onError: (error) => {
-        if (error instanceof ApiError && error.status === 422) {
-          const fromServer = serverFieldErrors(error.errors, fieldOrder);
-          setErrors(fromServer);
-          focusFirst(fromServer);
-        }
+    if (missingMandate) {
+      mandateRef.current?.focus();
+      return;
+    }
+    const mandate = needsMandate
+      ? { mandate_accepted: accepted, mandate_language: getLanguage() }
+      : {};
+    add.mutate(
+      { ...addBankAccountBody(form), ...mandate },
+      {
+        onSuccess: (method) =>
+          navigate(`${paths.bankAccount}?id=${encodeURIComponent(method.id)}`, {
+            state: withFlash({ kind: 'accountAdded' }),
+          }),
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 422) {
+            const fromServer = serverFieldErrors(error.errors, fieldOrder);
+            setErrors(fromServer);
+            focusFirst(fromServer);
+            if (error.errors?.mandate_accepted && !hasErrors(fromServer)) {
+              // The tenant started collecting by direct debit meanwhile: show the mandate to sign.
+              setMandateError(true);
+              void mandates.refetch();
+            }
+          }
+        },
       },
-    });
+    );
   };
 
   const limit = limitReached(add.error);
   const isFieldError =
-    add.error instanceof ApiError && add.error.status === 422 && hasErrors(errors);
+    add.error instanceof ApiError &&
+    add.error.status === 422 &&
+    (hasErrors(errors) || mandateError);
   const field = (name: BankAccountField) => ({
     id: fieldId(name),
     value: form[name],
@@ -141,6 +170,20 @@ export function AddBankAccountScreen() {
           hint={t('fields.accountAliasHint')}
           autoComplete="off"
           {...field('alias')}
+        />
+
+        <SepaMandateTerms
+          holder={form.holder}
+          iban={form.iban}
+          accepted={accepted}
+          onAcceptedChange={(value) => {
+            setAccepted(value);
+            if (value) setMandateError(false);
+            if (add.isError) add.reset();
+          }}
+          error={mandateError}
+          disabled={add.isPending}
+          checkboxRef={mandateRef}
         />
 
         <div className="space-y-3 border-t border-gray-200 pt-5 dark:border-gray-700">

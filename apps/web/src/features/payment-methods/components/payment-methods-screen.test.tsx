@@ -5,6 +5,7 @@ import es from '@/locales/es/payment-methods.json';
 import {
   type Answer,
   type ApiCall,
+  demoCreditor,
   renderScreen,
   sampleAccount,
   sampleCard,
@@ -201,3 +202,59 @@ function attemptAnswer(status: 'pending' | 'paid' | 'failed', saved: boolean) {
     settled_at: status === 'pending' ? null : '2026-11-21T15:31:00.000Z',
   };
 }
+
+describe('the SEPA mandates on the payment methods screen (issue 23, item 6)', () => {
+  const mandate = {
+    id: 'md-1',
+    reference: 'M-20261126-8F3A1C9E2B7D',
+    status: 'active',
+    debtor_name: 'Laura García Martín',
+    iban: 'ES91 2100 0418 4502 0005 1332',
+    payment_method_id: 'pm-account',
+    signed_at: '2026-11-26T10:15:00.000Z',
+    replaced_by_reference: null,
+  };
+  const replaced = {
+    ...mandate,
+    id: 'md-0',
+    reference: 'M-20250301-1A2B3C4D5E6F',
+    status: 'replaced',
+    replaced_by_reference: mandate.reference,
+  };
+
+  it('lists each mandate with its state and asks for its PDF link', async () => {
+    const calls = stubApi(
+      (call) =>
+        call.path === '/payment-methods'
+          ? { json: { methods: [sampleAccount] } }
+          : call.path === '/sepa-mandates/md-0/pdf'
+            ? { json: { url: '/demo/api/1.0/sepa-mandates/pdf/token' } }
+            : undefined,
+      { creditor: demoCreditor, mandates: [mandate, replaced] },
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
+    const list = await screen.findByRole('list', { name: es.mandate.listTitle });
+    const items = within(list).getAllByRole('article');
+    expect(items[0]?.textContent).toContain(es.mandate.states.active);
+    expect(items[1]?.textContent).toContain(es.mandate.states.replaced);
+    expect(items[1]?.textContent).toContain(
+      es.mandate.replacedBy.replace('{{reference}}', mandate.reference),
+    );
+    await userEvent.click(
+      within(items[1] as HTMLElement).getByRole('button', {
+        name: es.mandate.downloadPdf.replace('{{reference}}', replaced.reference),
+      }),
+    );
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/sepa-mandates/md-0/pdf' });
+    click.mockRestore();
+  });
+
+  it('shows no mandates section where the tenant signs none and the customer has none', async () => {
+    stubApi(() => ({ json: { methods: [sampleAccount] } }));
+    await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
+    await screen.findByRole('heading', { name: es.list.savedTitle });
+    await waitFor(() => expect(screen.queryByText(es.mandate.listTitle)).toBeNull());
+  });
+});

@@ -13,6 +13,7 @@ import { CardAttemptBanner } from './card-attempt-banner';
 import { TransferIcon } from './method-icons';
 import { MethodItem } from './method-item';
 import { Notice } from './notice';
+import { SepaMandatesSection } from './sepa-mandates-section';
 import { useFlash } from './use-flash';
 import { Page } from '@/components/ui/page';
 
@@ -71,6 +72,8 @@ export function PaymentMethodsScreen() {
           <SavedMethods onDeleted={(name) => setDeleted({ name })} />
         </div>
       </section>
+
+      <SepaMandatesSection />
 
       <section aria-labelledby="add-method" className="mt-8">
         <h2 id="add-method" className={sectionTitleClasses}>

@@ -40,14 +40,28 @@ export const sampleAccount: PaymentMethod = {
   is_main: true,
 };
 
+/** `GET /sepa-mandates` of a tenant that signs no mandates in the portal. */
+export const noMandates = { creditor: null, mandates: [] };
+
+/** `GET /sepa-mandates` of a tenant that collects by direct debit. */
+export const demoCreditor = {
+  name: 'Club Demo SL',
+  address: 'Calle Mayor 1, 28013 Madrid',
+  identifier: 'ES11ZZZB12345674',
+};
+
 export type ApiCall = { method: string; path: string; body: unknown };
 export type Answer = { status?: number; json?: unknown };
 
 /**
  * Replaces `fetch`: `answer` gets each call (method, path after `/{tenant}/api/1.0`, JSON body)
- * and says what to answer; nothing is a 404. Returns the calls, in order.
+ * and says what to answer; nothing is a 404. Returns the calls, in order. `GET /sepa-mandates`
+ * answers `mandates` (a tenant without mandates by default) and is not among the calls.
  */
-export function stubApi(answer: (call: ApiCall) => Answer | undefined): ApiCall[] {
+export function stubApi(
+  answer: (call: ApiCall) => Answer | undefined,
+  mandates: unknown = noMandates,
+): ApiCall[] {
   const calls: ApiCall[] = [];
   vi.stubGlobal(
     'fetch',
@@ -58,8 +72,12 @@ export function stubApi(answer: (call: ApiCall) => Answer | undefined): ApiCall[
         path: url.pathname.replace(/^\/[^/]+\/api\/1\.0/, ''),
         body: init?.body ? (JSON.parse(String(init.body)) as unknown) : undefined,
       };
-      calls.push(call);
-      const result = answer(call) ?? { status: 404, json: { code: 'not_found', message: 'x' } };
+      // The SEPA mandates (issue 23, item 6) are the fixture's: `mandates`, not counted in `calls`.
+      const isMandates = call.method === 'GET' && call.path === '/sepa-mandates';
+      if (!isMandates) calls.push(call);
+      const result = isMandates
+        ? { json: mandates }
+        : (answer(call) ?? { status: 404, json: { code: 'not_found', message: 'x' } });
       return new Response(JSON.stringify(result.json ?? {}), {
         status: result.status ?? 200,
         headers: { 'Content-Type': 'application/json' },
