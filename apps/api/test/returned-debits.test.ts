@@ -94,7 +94,7 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
   };
   const detail = async (id: string) =>
     (await me.post('/invoice', { invoice_id: id })).json<{
-      invoice: { state: string; payments: Instalment[] };
+      invoice: { state: string; pending: number; to_pay: number; payments: Instalment[] };
     }>().invoice;
   const notificationsOf = async () =>
     (await me.post('/notifications', { filter: 'all' }))
@@ -247,7 +247,9 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
   });
 
   it('pays a returned instalment without the fee when the tenant does not charge it', async () => {
-    const payment = (await detail('RD-2')).payments[1];
+    const invoice = await detail('RD-2');
+    expect(invoice.to_pay).toBe(invoice.pending);
+    const payment = invoice.payments[1];
     const preview = (
       await me.post('/redsys/checkout-preview', { payment_ids: [payment?.payment_id] })
     ).json<{
@@ -288,8 +290,11 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
       const withFee = await balance();
       expect(Math.round((withFee.outstanding - without.outstanding) * 100)).toBe(400);
       expect(Math.round((withFee.pay.amount - without.pay.amount) * 100)).toBe(400);
-      const payment = (await detail('RD-1')).payments[0];
+      const invoice = await detail('RD-1');
+      const payment = invoice.payments[0];
       expect(payment?.returned).toMatchObject({ fee: 4, fee_charged: true });
+      // The invoice's "Pagar" says the amount the confirmation will ask for: owed plus the fee.
+      expect(Math.round((invoice.to_pay - invoice.pending) * 100)).toBe(400);
       const preview = (
         await me.post('/redsys/checkout-preview', { payment_ids: [payment?.payment_id] })
       ).json<{

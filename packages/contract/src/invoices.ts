@@ -140,6 +140,11 @@ export const ZInvoiceDetail = z.object({
   import: ZAmount,
   /** What is still owed. */
   pending: ZAmount,
+  /**
+   * What its "Pagar" pays: `pending` plus the bank fees of its returned debits where the tenant
+   * charges them (issue 23, item 4); the payment confirmation asks Redsys for the same amount.
+   */
+  to_pay: ZAmount,
   customer_name: z.string(),
   status: z.number().int(),
   state: ZInvoiceState,

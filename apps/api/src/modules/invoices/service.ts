@@ -80,6 +80,17 @@ function returnedDebit(row: Pick<InstalmentRow, 'status' | 'returned'>): {
   };
 }
 
+/** The bank fees paid with an invoice's returned instalments (where the tenant charges them). */
+function chargedReturnFeesCents(rows: Pick<InstalmentRow, 'status' | 'returned'>[]): number {
+  return rows.reduce(
+    (sum, row) =>
+      row.status === 'returned' && row.returned?.fee_charged
+        ? sum + Number(row.returned.fee_cents)
+        : sum,
+    0,
+  );
+}
+
 /** One page plus one row tells whether there is a next page without counting. */
 function paged<T>(rows: T[]): { items: T[]; hasMore: boolean } {
   return { items: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
@@ -157,6 +168,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         total: centsToAmount(invoice.total_cents),
         import: centsToAmount(invoice.total_cents),
         pending: centsToAmount(invoice.owed_cents),
+        to_pay: centsToAmount(invoice.owed_cents + chargedReturnFeesCents(instalments)),
         customer_name: invoice.customer_name,
         status: statusOf(invoice),
         state: invoiceState(

@@ -13,6 +13,7 @@ const detail = {
   total: 65.34,
   import: 65.34,
   pending: 43.56,
+  to_pay: 43.56,
   customer_name: 'Laura García Martín',
   status: 0,
   state: 'overdue',

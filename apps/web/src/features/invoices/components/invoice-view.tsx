@@ -86,7 +86,7 @@ export function InvoiceView({ invoice, aside }: { invoice: InvoiceDetail; aside?
           </section>
           <InvoiceOptions
             invoiceId={invoice.invoice_id}
-            amountToPay={isPayable ? invoice.pending : null}
+            amountToPay={isPayable ? invoice.to_pay : null}
           />
           {aside}
         </div>
