@@ -23,8 +23,9 @@ import { fillText, notificationsTexts } from './support/texts.ts';
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const takeScreenshots = process.env.GALLERY_SCREENSHOTS === '1';
-const port = Number(process.env.E2E_FISCAL_PORT ?? e2ePort + 80);
-const smtpPort = Number(process.env.E2E_FISCAL_SMTP_PORT ?? e2ePort + 85);
+// Not +80: the main server's Redsys simulator listens on 3180 (playwright.config.ts).
+const port = Number(process.env.E2E_FISCAL_PORT ?? e2ePort + 50);
+const smtpPort = Number(process.env.E2E_FISCAL_SMTP_PORT ?? e2ePort + 55);
 const dataDir = join(tmpdir(), `portal-e2e-fiscal-${port}`);
 const tenant = 'fiscal';
 const origin = `http://${tenant}.localhost:${port}`;
