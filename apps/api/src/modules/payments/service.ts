@@ -477,7 +477,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     /**
      * Sends a merchant-initiated attempt to the gateway (REST, MIT) and settles it with the answer
      * through the same path as a notification: authorised pays the instalments (or records an
-     * overpayment, refunded as any other), a decline fails it and frees them. An unsigned refusal
+     * overpayment, refunded like every other), a decline fails it and frees them. An unsigned refusal
      * (SIS error: no operation happened) fails it too. Without a trustworthy answer the attempt
      * stays pending for the reconciliation to ask the gateway. Sent only while pending.
      */
