@@ -14,6 +14,7 @@ function longInvoice(lines: number): PdfInput {
     total: lines * 12.1,
     import: lines * 12.1,
     pending: lines * 12.1,
+    to_pay: lines * 12.1,
     customer_name: 'Laura García Martín',
     status: 0,
     state: 'pending',

@@ -31,6 +31,7 @@ function input(language: PdfInput['language']): PdfInput {
     total: 12.1,
     import: 12.1,
     pending: 6.05,
+    to_pay: 6.05,
     customer_name: 'Laura García',
     status: 0,
     state: 'partially_paid',
