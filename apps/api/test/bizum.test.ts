@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
+import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -136,6 +137,18 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(status).toMatchObject({ status: 'paid', method: 'bizum', card_saved: false });
     const paid = (await allPayments()).find((x) => x.payment_id === item?.payment_id);
     expect(paid).toMatchObject({ status: 'paid', method: 'Bizum' });
+
+    // Its receipt names Bizum as the way it was paid, and no card.
+    const link = await me.post('/documents/receipt', { payment_id: id });
+    expect(link.statusCode, link.body).toBe(200);
+    const pdf = await app.inject({ method: 'GET', url: link.json<{ url: string }>().url });
+    expect(pdf.statusCode).toBe(200);
+    const parser = new PDFParse({ data: new Uint8Array(pdf.rawPayload) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain('Forma de pago');
+    expect(text).toContain('Bizum');
+    expect(text).not.toContain('Tarjeta');
 
     // The same notification again (a Redsys retry) changes nothing, like a card's.
     expect((await notify('demo', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);

@@ -22,6 +22,8 @@ export type ReceiptData = {
   /** Only the masked form Redsys answers (454881******0004), or null when it sent none. */
   card_masked: string | null;
   card_brand: string | null;
+  /** How it was paid: the card row only for a card; Bizum and PayPal are named instead. */
+  method: 'card' | 'bizum' | 'paypal';
   items: { invoice_id: string; seq: number; due_date: string; amount_cents: number }[];
 };
 
@@ -66,7 +68,9 @@ export function renderReceiptPdfBytes(input: ReceiptPdfInput): Promise<Uint8Arra
     [m.paidOn, `${formatApiDate(receipt.date)} ${receipt.time}`],
     [m.order, receipt.order_id],
     [m.authorisation, receipt.authorisation_code ?? '—'],
-    [m.card, card || pdfMessages[input.language].methods.card],
+    receipt.method === 'card'
+      ? [m.card, card || pdfMessages[input.language].methods.card]
+      : [m.method, receipt.method === 'bizum' ? 'Bizum' : 'PayPal'],
   ];
   for (const [label, value] of rows) {
     doc.font('Helvetica').fontSize(10).fillColor('#71717a').text(label, left, y, { width: 180 });

@@ -10,6 +10,8 @@ export type ReceiptRow = {
   time: string;
   card_masked: string | null;
   card_brand: string | null;
+  /** How it was paid (migration 026): a Bizum payment has no card. */
+  pay_method: 'card' | 'bizum' | 'paypal';
   /** The gateway's signed answer that settled the payment (base64 JSON), for the masked card. */
   merchant_parameters: string | null;
   items: { invoice_id: string; seq: number; due_date: string; amount_cents: number }[];
@@ -56,7 +58,7 @@ export function createDocumentRepository() {
         `SELECT a.id::text AS id, a.order_number, a.amount_cents, a.ds_authorisation_code,
                 ${settledDay} AS date,
                 to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'HH24:MI') AS time,
-                m.card_masked, m.card_brand,
+                m.card_masked, m.card_brand, a.pay_method,
                 (SELECT n.merchant_parameters FROM redsys_notifications n
                   WHERE n.tenant_id = a.tenant_id AND n.attempt_id = a.id AND n.outcome IN ('paid', 'overpaid')
                   ORDER BY n.received_at LIMIT 1) AS merchant_parameters,

@@ -44,7 +44,7 @@ export function createDocumentService(db: Database) {
       };
     },
 
-    /** A completed card payment of the customer; another's, a failed or a pending one is a 404. */
+    /** A completed payment of the customer (card, Bizum or PayPal); another's, a failed or a pending one is a 404. */
     async receipt(actor: Actor, paymentId: string): Promise<ReceiptData> {
       const row = await db.readTenant(actor.tenantId, (sql) =>
         repository.findReceipt(sql, actor.customerId, paymentId),
@@ -58,8 +58,9 @@ export function createDocumentService(db: Database) {
         amount_cents: Number(row.amount_cents),
         date: row.date,
         time: row.time,
-        card_masked: row.card_masked ?? gateway.masked,
-        card_brand: row.card_brand ?? gateway.brand,
+        card_masked: row.pay_method === 'card' ? (row.card_masked ?? gateway.masked) : null,
+        card_brand: row.pay_method === 'card' ? (row.card_brand ?? gateway.brand) : null,
+        method: row.pay_method,
         items: row.items.map((i) => ({ ...i, amount_cents: Number(i.amount_cents) })),
       };
     },

@@ -68,7 +68,7 @@ const fieldErrorOf = (error: unknown, field: string): string | undefined =>
 /**
  * "Recibos y extractos" (issue 23, item 3): a period (quick choices or the app's date fields) with
  * the statement as PDF or CSV and the period's invoices as one ZIP; below, a receipt for each
- * completed card payment (the one a receipt e-mail points at, `?recibo=`, stands out).
+ * completed payment, by card or Bizum (the one a receipt e-mail points at, `?recibo=`, stands out).
  */
 export function DocumentsScreen() {
   const { t } = useTranslation('invoices');
