@@ -1,10 +1,9 @@
 import { amountToRedsys } from './amount.ts';
 import { RedsysError } from './errors.ts';
-import { getParameter } from './merchant-parameters.ts';
 import type { MerchantParameters } from './merchant-parameters.ts';
-import { createPaymentRequest, readRestResponse } from './messages.ts';
+import { createPaymentRequest } from './messages.ts';
 import type { SignedMessage } from './messages.ts';
-import { SIGNATURE_VERSIONS } from './signature.ts';
+import { readRestAnswer } from './rest-answer.ts';
 
 /*
  * A refund (devolución, transaction type 3) sent server to server through the REST service
@@ -72,32 +71,15 @@ export function readRefundAnswer(
   body: unknown,
   check: { secret: string; order: string },
 ): RefundAnswer {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { kind: 'malformed', detail: 'not a JSON object' };
-  }
-  const fields = body as Record<string, unknown>;
-  if (fields.Ds_Signature === undefined && fields.Ds_MerchantParameters === undefined) {
-    const code = fields.errorCode;
-    if (typeof code === 'string' && /^[A-Z0-9]{1,12}$/.test(code)) return { kind: 'error', code };
-    return { kind: 'malformed', detail: 'neither a signed message nor an errorCode' };
-  }
-  const read = readRestResponse(fields, check.secret, SIGNATURE_VERSIONS);
-  if (!read.ok) {
-    return read.reason === 'BAD_SIGNATURE'
-      ? { kind: 'bad_signature' }
-      : { kind: 'malformed', detail: read.reason };
-  }
-  const param = (name: string) => getParameter(read.params, name);
-  if (param('Ds_Order') !== check.order) return { kind: 'malformed', detail: 'another order' };
-  const type = param('Ds_TransactionType');
-  if (type !== undefined && type !== '3') return { kind: 'malformed', detail: 'not a refund' };
-  const response = param('Ds_Response') ?? '';
+  const answer = readRestAnswer(body, { ...check, type: '3', typeName: 'refund' });
+  if (answer.kind !== 'read') return answer;
+  const { params, param, response } = answer;
   if (response === REFUND_APPROVED) {
     return {
       kind: 'refunded',
       authorisationCode: param('Ds_AuthorisationCode') || null,
-      params: read.params,
+      params,
     };
   }
-  return { kind: 'refused', code: response || 'none', params: read.params };
+  return { kind: 'refused', code: response || 'none', params };
 }
