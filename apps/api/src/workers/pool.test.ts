@@ -123,4 +123,23 @@ describe('the heavy-work pool', () => {
     expect(settled.slice(0, refused.length).every((s) => s.startsWith('refused'))).toBe(true);
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
   });
+
+  it('gives the heavy work of the database (a batch) a slot of the same gate as the threads', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 1 });
+    const order: string[] = [];
+    let finishBatch = () => {};
+    const batch = pool.inSlot(async () => {
+      order.push('batch started');
+      await new Promise<void>((go) => (finishBatch = go));
+      order.push('batch done');
+    });
+    // The one slot is the batch's: the PDF waits in line, a third task is refused at once.
+    const pdf = pool.renderInvoicePdf(longInvoice(1)).then(() => order.push('pdf done'));
+    await expect(pool.inSlot(async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
+    await new Promise((go) => setTimeout(go, 200));
+    expect(order).toEqual(['batch started']);
+    finishBatch();
+    await Promise.all([batch, pdf]);
+    expect(order).toEqual(['batch started', 'batch done', 'pdf done']);
+  });
 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ErrorCode } from '@portal/contract';
 import { Piscina } from 'piscina';
+import { createAdmission } from '../lib/admission.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
@@ -44,6 +45,12 @@ export type HeavyWork = {
   renderReceiptPdf(input: ReceiptPdfInput): Promise<Buffer>;
   renderStatementPdf(input: StatementPdfInput): Promise<Buffer>;
   readonly threads: number;
+  /**
+   * Heavy work done elsewhere than on a thread (an ingestion batch's writes, which cost
+   * PostgreSQL about a second of one core per 10,000 invoices), run in one of the same slots as
+   * the threads' tasks: heavy work of every kind together never takes more cores than `threads`.
+   */
+  inSlot<T>(task: () => Promise<T>): Promise<T>;
   /** A SEPA mandate's PDF, drawn on a worker thread (mandates module). */
   renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
@@ -54,6 +61,11 @@ export type HeavyWork = {
  * The heavy-work pool: `threads` worker threads, started on first use and ended after a minute
  * idle (an idle server keeps no thread's memory), and at most `maxQueue` tasks waiting for one;
  * the next task is refused at once with a 503 and Retry-After instead of waiting without bound.
+ *
+ * One gate of `threads` slots admits the threads' tasks and the heavy work that runs in the
+ * database (`inSlot`): with two cores, a PDF drawn while a batch is written took both, and the other
+ * tenants' reads waited for a core (the isolation benchmark's p99 went to 8x). Through the gate the
+ * heavy work of every kind takes at most `threads` cores (one core but one), one after another.
  */
 export function createHeavyWork({
   threads,
@@ -72,9 +84,10 @@ export function createHeavyWork({
     // busy, the event loop, PostgreSQL and the other tenants' work go first, the heavy work after.
     niceIncrement: 10,
   });
+  const gate = createAdmission({ maxInFlight: threads, maxQueued: maxQueue, refuse: workersBusy });
   async function run<R>(name: string, task: unknown): Promise<R> {
     try {
-      return (await pool.run(task, { name })) as R;
+      return (await gate.run(() => pool.run(task, { name }))) as R;
     } catch (error) {
       // piscina's own error of a full queue (errors.ts, TaskQueueAtLimit).
       if (error instanceof Error && error.message === 'Task queue is at limit') throw workersBusy();
@@ -83,6 +96,7 @@ export function createHeavyWork({
   }
   return {
     threads,
+    inSlot: (task) => gate.run(task),
     async renderInvoicePdf(input) {
       const bytes = await run<Uint8Array>('renderInvoicePdf', input);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { ErrorCode } from '@portal/contract';
+import { createAdmission, type Admission } from '../../lib/admission.ts';
 import { AppError } from '../../lib/app-error.ts';
 
 /** argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane): @node-rs/argon2's defaults. */
@@ -38,59 +39,11 @@ export function needsRehash(stored: string): boolean {
   );
 }
 
-export type Admission = {
-  /** Runs `task` when a slot is free; waits in line if the line is short; else throws a 503. */
-  run<T>(task: () => Promise<T>): Promise<T>;
-  readonly inFlight: number;
-  readonly queued: number;
-};
-
 /** The 503 of a full line: the client retries in a second (the web app shows "try again"). */
 const tooBusy = (): AppError =>
   new AppError(503, ErrorCode.unavailable, 'Too many sign-ins at once, retry shortly', {
     'retry-after': '1',
   });
-
-/**
- * Admission control: at most `maxInFlight` tasks run at once, at most `maxQueued` wait (first
- * come, first served), and the next one is refused at once. Without it, a burst of sign-ins queues
- * every argon2 verification on libuv's thread pool and answers grow without bound (1,000
- * concurrent attempts: answers after 20 s and more, resilience/load.resilience.ts).
- */
-export function createAdmission({
-  maxInFlight,
-  maxQueued,
-}: {
-  maxInFlight: number;
-  maxQueued: number;
-}): Admission {
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const next = waiting.shift();
-    // The slot passes to the next in line, or is freed.
-    if (next) next();
-    else inFlight -= 1;
-  };
-  return {
-    get inFlight() {
-      return inFlight;
-    },
-    get queued() {
-      return waiting.length;
-    },
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (inFlight < maxInFlight) inFlight += 1;
-      else if (waiting.length < maxQueued) await new Promise<void>((go) => waiting.push(go));
-      else throw tooBusy();
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
-  };
-}
 
 /**
  * The process-wide gate of password work (a verification or a hash, ~20-50 ms of one core and
@@ -104,4 +57,7 @@ export const passwordSlots = Math.max(1, Math.min(availableParallelism() - 1, th
 export const passwordAdmission: Admission = createAdmission({
   maxInFlight: passwordSlots,
   maxQueued: 16 * passwordSlots,
+  refuse: tooBusy,
 });
+
+export { createAdmission, type Admission };

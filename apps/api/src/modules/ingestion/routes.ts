@@ -50,7 +50,8 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       defs.ingestInvoices,
       async ({ request }) => {
         const batch = accepted(await ctx.heavyWork.prepareInvoices(request.body));
-        return service.ingestInvoices(request.tenant.id, batch);
+        // Its writes take one of the heavy-work slots, as a PDF does (workers/pool.ts).
+        return ctx.heavyWork.inSlot(() => service.ingestInvoices(request.tenant.id, batch));
       },
       offLoop,
     );
@@ -59,7 +60,9 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       defs.ingestCustomers,
       async ({ request }) => {
         const body = accepted(await ctx.heavyWork.parseBatch('ingestCustomers', request.body));
-        return service.ingestCustomers(request.tenant.id, body.customers);
+        return ctx.heavyWork.inSlot(() =>
+          service.ingestCustomers(request.tenant.id, body.customers),
+        );
       },
       offLoop,
     );
@@ -79,7 +82,9 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       defs.ingestNotifications,
       async ({ request }) => {
         const body = accepted(await ctx.heavyWork.parseBatch('ingestNotifications', request.body));
-        return service.ingestNotifications(request.tenant.id, body.notifications);
+        return ctx.heavyWork.inSlot(() =>
+          service.ingestNotifications(request.tenant.id, body.notifications),
+        );
       },
       offLoop,
     );
