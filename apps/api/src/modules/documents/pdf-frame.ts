@@ -1,6 +1,10 @@
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
-import type { PdfCustomer, PdfTenant } from '../invoices/pdf.ts';
+import {
+  drawIssuer,
+  newPdfDocument,
+  pdfLeft,
+  type PdfCustomer,
+  type PdfTenant,
+} from '../invoices/pdf.ts';
 import { pdfMessages } from '../invoices/pdf-messages.ts';
 import type { Language } from '../mail/messages.ts';
 
@@ -10,7 +14,7 @@ export const euros = (cents: number): string => money.format(cents / 100);
 export const formatApiDate = (api: string | null): string =>
   api && /^\d{8}$/.test(api) ? `${api.slice(6, 8)}/${api.slice(4, 6)}/${api.slice(0, 4)}` : '';
 
-export const left = 48;
+export const left = pdfLeft;
 
 /**
  * A document of the invoice PDF's look: the tenant's colour band, logo and legal identity on the
@@ -29,43 +33,9 @@ export function startDocument(input: {
   const { tenant, customer } = input;
   const m = pdfMessages[input.language];
   const color = `#${tenant.primary_color.replace(/^#/, '')}`;
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margin: 48,
-    info: {
-      Title: input.title,
-      Author: tenant.legal_name || tenant.company_name,
-      ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
-    },
-  });
+  const doc = newPdfDocument(input.title, tenant, input.createdAt);
   const width = doc.page.width - 96;
-  doc.rect(0, 0, doc.page.width, 8).fill(color);
-  let logoWidth = 0;
-  if (tenant.logo_data && tenant.logo_mime) {
-    try {
-      if (tenant.logo_mime === 'image/svg+xml') {
-        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), left, 32, {
-          width: 56,
-          height: 56,
-        });
-      } else {
-        doc.image(Buffer.from(tenant.logo_data), left, 32, { fit: [56, 56] });
-      }
-      logoWidth = 68;
-    } catch {
-      logoWidth = 0;
-    }
-  }
-  doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
-  doc.text(tenant.legal_name || tenant.company_name, left + logoWidth, 34, {
-    width: 280 - logoWidth,
-  });
-  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
-  if (tenant.legal_nif) doc.text(`${m.nif}: ${tenant.legal_nif}`, { width: 280 - logoWidth });
-  if (tenant.legal_address) doc.text(tenant.legal_address, { width: 280 - logoWidth });
-  if (tenant.contact_email) doc.text(tenant.contact_email, { width: 280 - logoWidth });
-  const afterIssuer = doc.y;
+  const afterIssuer = drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 280 });
 
   doc.font('Helvetica-Bold').fontSize(16).fillColor(color);
   doc.text(input.title, left + 280, 34, { width: width - 280, align: 'right' });

@@ -48,37 +48,48 @@ export type PdfInput = {
   createdAt?: Date;
 };
 
-export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
-  const { invoice, tenant, customer, todayApi } = input;
-  if (!isPdfLanguage(input.language)) throw new TypeError('The PDF has no such language');
-  const m = pdfMessages[input.language];
-  const color = `#${tenant.primary_color.replace(/^#/, '')}`;
-  const doc = new PDFDocument({
+/** The left margin of every PDF of the portal. */
+export const pdfLeft = 48;
+
+/** An A4 document of the portal's PDFs: pages kept for the footer, the tenant as the author. */
+export function newPdfDocument(
+  title: string,
+  tenant: PdfTenant,
+  createdAt?: Date | undefined,
+): PDFKit.PDFDocument {
+  return new PDFDocument({
     size: 'A4',
     bufferPages: true,
     margin: 48,
     info: {
-      Title: `${m.invoice} ${invoice.invoice_id}`,
+      Title: title,
       Author: tenant.legal_name || tenant.company_name,
-      ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
+      ...(createdAt ? { CreationDate: createdAt } : {}),
     },
   });
-  const left = 48;
-  const width = doc.page.width - 96;
+}
 
+/**
+ * The top of every PDF of the portal (invoice, receipt, statement, mandate): the tenant's colour
+ * band, its logo and its legal identity in a column `width` wide on the left. Answers the height
+ * below the identity.
+ */
+export function drawIssuer(
+  doc: PDFKit.PDFDocument,
+  tenant: PdfTenant,
+  { color, nifLabel, width }: { color: string; nifLabel: string; width: number },
+): number {
   doc.rect(0, 0, doc.page.width, 8).fill(color);
-
-  // Header: logo, then the issuer's fiscal identity.
   let logoWidth = 0;
   if (tenant.logo_data && tenant.logo_mime) {
     try {
       if (tenant.logo_mime === 'image/svg+xml') {
-        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), left, 32, {
+        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), pdfLeft, 32, {
           width: 56,
           height: 56,
         });
       } else {
-        doc.image(Buffer.from(tenant.logo_data), left, 32, { fit: [56, 56] });
+        doc.image(Buffer.from(tenant.logo_data), pdfLeft, 32, { fit: [56, 56] });
       }
       logoWidth = 68;
     } catch {
@@ -86,13 +97,27 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
     }
   }
   doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
-  doc.text(tenant.legal_name || tenant.company_name, left + logoWidth, 34, {
-    width: 300 - logoWidth,
+  doc.text(tenant.legal_name || tenant.company_name, pdfLeft + logoWidth, 34, {
+    width: width - logoWidth,
   });
   doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
-  if (tenant.legal_nif) doc.text(`${m.nif}: ${tenant.legal_nif}`, { width: 300 - logoWidth });
-  if (tenant.legal_address) doc.text(tenant.legal_address, { width: 300 - logoWidth });
-  if (tenant.contact_email) doc.text(tenant.contact_email, { width: 300 - logoWidth });
+  if (tenant.legal_nif) doc.text(`${nifLabel}: ${tenant.legal_nif}`, { width: width - logoWidth });
+  if (tenant.legal_address) doc.text(tenant.legal_address, { width: width - logoWidth });
+  if (tenant.contact_email) doc.text(tenant.contact_email, { width: width - logoWidth });
+  return doc.y;
+}
+
+export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
+  const { invoice, tenant, customer, todayApi } = input;
+  if (!isPdfLanguage(input.language)) throw new TypeError('The PDF has no such language');
+  const m = pdfMessages[input.language];
+  const color = `#${tenant.primary_color.replace(/^#/, '')}`;
+  const doc = newPdfDocument(`${m.invoice} ${invoice.invoice_id}`, tenant, input.createdAt);
+  const left = pdfLeft;
+  const width = doc.page.width - 96;
+
+  // Header: the colour band, the logo, then the issuer's fiscal identity.
+  drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 300 });
 
   doc.font('Helvetica-Bold').fontSize(20).fillColor(color);
   doc.text(m.invoice, left + 300, 34, { width: width - 300, align: 'right' });
