@@ -38,9 +38,12 @@ export const generatorVersion = 1;
 
 export const loadPassword = 'Carga1234!';
 
-/** `load01`, `load02`, ...: valid tenant ids that sort in order. */
+/**
+ * `load01` ... `load99`, then `load0100` ... `load9999` (the 1,000-tenant shape of issue 22): valid
+ * tenant ids, the first 99 as they always were, so the kept data sets stay valid.
+ */
 export const loadTenantId = (tenantIndex: number): string =>
-  `load${String(tenantIndex + 1).padStart(2, '0')}`;
+  `load${String(tenantIndex + 1).padStart(tenantIndex < 99 ? 2 : 4, '0')}`;
 
 export const loadCustomerEmail = (customerIndex: number): string =>
   `cliente${customerIndex + 1}@carga.test`;
@@ -379,7 +382,7 @@ export async function generateLoad(
   for (const n of [shape.tenants, shape.customersPerTenant, shape.invoicesPerCustomer]) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid shape: ${JSON.stringify(shape)}`);
   }
-  if (shape.tenants > 99) throw new Error('At most 99 generated tenants');
+  if (shape.tenants > 9999) throw new Error('At most 9,999 generated tenants');
   await migrate(db);
   const passwordHash = options.passwordHash ?? (await hashPassword(loadPassword));
   const publicUrl = options.publicUrl ?? 'http://localhost:3000';
