@@ -4,9 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { AlertIcon } from '@/components/ui/icons';
 import { Page } from '@/components/ui/page';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { FormAlert, TextField } from '@/components/ui/text-field';
@@ -18,6 +16,7 @@ import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { useUpdateContactData } from '../api/update-contact-data';
 import { type UserProfile, useUserProfile } from '../api/get-user-profile';
+import { FormLoadError, FormLoading } from './form-screen-states';
 
 type Field = keyof TContactData;
 
@@ -54,34 +53,14 @@ export function ContactDataScreen() {
       {profile.data ? (
         <ContactDataForm profile={profile.data} />
       ) : profile.isError ? (
-        <div
-          role="alert"
-          className={cn(cardClasses, 'mt-6 flex flex-col items-center gap-4 p-6 text-center')}
-        >
-          <AlertIcon className="size-8 text-red-700 dark:text-red-300" />
-          <p className="font-medium text-gray-900 dark:text-gray-50">
-            {t('contactData.loadError')}
-          </p>
-          <Button
-            variant="secondary"
-            onClick={() => void profile.refetch()}
-            disabled={profile.isFetching}
-          >
-            {t('contactData.retry')}
-          </Button>
-        </div>
+        <FormLoadError
+          message={t('contactData.loadError')}
+          retryLabel={t('contactData.retry')}
+          onRetry={() => void profile.refetch()}
+          retrying={profile.isFetching}
+        />
       ) : (
-        <div aria-busy="true" className={cn(cardClasses, 'mt-6 space-y-4 p-5')}>
-          <p role="status" className="sr-only">
-            {t('contactData.loading')}
-          </p>
-          {[1, 2, 3, 4].map((row) => (
-            <div key={row} className="space-y-2">
-              <Skeleton className="h-4 w-32" />
-              <Skeleton className="h-12 w-full" />
-            </div>
-          ))}
-        </div>
+        <FormLoading label={t('contactData.loading')} />
       )}
     </Page>
   );

@@ -10,9 +10,7 @@ import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { AlertIcon } from '@/components/ui/icons';
 import { Page } from '@/components/ui/page';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { FormAlert, TextArea, TextField } from '@/components/ui/text-field';
@@ -25,6 +23,7 @@ import { cn } from '@/utils/cn';
 import { useFiscalDataRequests } from '../api/get-fiscal-data-requests';
 import { type UserProfile, useUserProfile } from '../api/get-user-profile';
 import { useRequestFiscalDataChange } from '../api/request-fiscal-data-change';
+import { FormLoadError, FormLoading } from './form-screen-states';
 
 type Field = keyof TFiscalDataChangeRequest;
 
@@ -92,35 +91,17 @@ export function FiscalDataScreen() {
           <FiscalDataForm profile={profile.data} />
         )
       ) : failed ? (
-        <div
-          role="alert"
-          className={cn(cardClasses, 'mt-6 flex flex-col items-center gap-4 p-6 text-center')}
-        >
-          <AlertIcon className="size-8 text-red-700 dark:text-red-300" />
-          <p className="font-medium text-gray-900 dark:text-gray-50">{t('form.loadError')}</p>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              void profile.refetch();
-              void requests.refetch();
-            }}
-            disabled={profile.isFetching || requests.isFetching}
-          >
-            {t('card.retry')}
-          </Button>
-        </div>
+        <FormLoadError
+          message={t('form.loadError')}
+          retryLabel={t('card.retry')}
+          onRetry={() => {
+            void profile.refetch();
+            void requests.refetch();
+          }}
+          retrying={profile.isFetching || requests.isFetching}
+        />
       ) : (
-        <div aria-busy="true" className={cn(cardClasses, 'mt-6 space-y-4 p-5')}>
-          <p role="status" className="sr-only">
-            {t('form.loading')}
-          </p>
-          {[1, 2, 3, 4].map((row) => (
-            <div key={row} className="space-y-2">
-              <Skeleton className="h-4 w-32" />
-              <Skeleton className="h-12 w-full" />
-            </div>
-          ))}
-        </div>
+        <FormLoading label={t('form.loading')} />
       )}
     </Page>
   );
