@@ -70,6 +70,31 @@ export function newPdfDocument(
 }
 
 /**
+ * The tenant's logo (SVG or a raster image) in a `size` square at the top left; answers the width
+ * it takes with its gap (0 without a logo, or when it cannot be drawn: the PDF goes out without it).
+ */
+export function drawLogo(
+  doc: PDFKit.PDFDocument,
+  logo: { logo_mime: string | null; logo_data: Uint8Array | null },
+  size: number,
+): number {
+  if (!logo.logo_data || !logo.logo_mime) return 0;
+  try {
+    if (logo.logo_mime === 'image/svg+xml') {
+      SVGtoPDF(doc, Buffer.from(logo.logo_data).toString('utf8'), pdfLeft, 32, {
+        width: size,
+        height: size,
+      });
+    } else {
+      doc.image(Buffer.from(logo.logo_data), pdfLeft, 32, { fit: [size, size] });
+    }
+    return size + 12;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * The top of every PDF of the portal (invoice, receipt, statement, mandate): the tenant's colour
  * band, its logo and its legal identity in a column `width` wide on the left. Answers the height
  * below the identity.
@@ -80,22 +105,7 @@ export function drawIssuer(
   { color, nifLabel, width }: { color: string; nifLabel: string; width: number },
 ): number {
   doc.rect(0, 0, doc.page.width, 8).fill(color);
-  let logoWidth = 0;
-  if (tenant.logo_data && tenant.logo_mime) {
-    try {
-      if (tenant.logo_mime === 'image/svg+xml') {
-        SVGtoPDF(doc, Buffer.from(tenant.logo_data).toString('utf8'), pdfLeft, 32, {
-          width: 56,
-          height: 56,
-        });
-      } else {
-        doc.image(Buffer.from(tenant.logo_data), pdfLeft, 32, { fit: [56, 56] });
-      }
-      logoWidth = 68;
-    } catch {
-      logoWidth = 0;
-    }
-  }
+  const logoWidth = drawLogo(doc, tenant, 56);
   doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
   doc.text(tenant.legal_name || tenant.company_name, pdfLeft + logoWidth, 34, {
     width: width - logoWidth,

@@ -1,6 +1,6 @@
 import type { TSepaMandateStatus } from '@portal/contract/sepa-mandates';
 import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
+import { drawLogo } from '../invoices/pdf.ts';
 import type { Language } from '../mail/messages.ts';
 import { mandatePdfMessages } from './pdf-messages.ts';
 
@@ -75,22 +75,7 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
   const width = doc.page.width - 96;
   doc.rect(0, 0, doc.page.width, 8).fill(color);
 
-  let logoWidth = 0;
-  if (brand.logo_data && brand.logo_mime) {
-    try {
-      if (brand.logo_mime === 'image/svg+xml') {
-        SVGtoPDF(doc, Buffer.from(brand.logo_data).toString('utf8'), left, 32, {
-          width: 48,
-          height: 48,
-        });
-      } else {
-        doc.image(Buffer.from(brand.logo_data), left, 32, { fit: [48, 48] });
-      }
-      logoWidth = 60;
-    } catch {
-      logoWidth = 0;
-    }
-  }
+  const logoWidth = drawLogo(doc, brand, 48);
   doc.font('Helvetica-Bold').fontSize(16).fillColor(color);
   doc.text(m.title, left + logoWidth, 34, { width: width - logoWidth });
   doc.font('Helvetica').fontSize(9).fillColor('#52525b');
