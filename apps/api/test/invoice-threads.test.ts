@@ -199,7 +199,12 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     const listed = await admin('GET', '/invoice-threads?status=open');
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json<{ threads: { id: string; messages: number }[] }>().threads).toEqual([
-      expect.objectContaining({ id: threadId, messages: 1, customer_code: me.user.code }),
+      expect.objectContaining({
+        id: threadId,
+        messages: 1,
+        unread: 1,
+        customer_code: me.user.code,
+      }),
     ]);
 
     const res = await admin('POST', `/invoice-threads/${threadId}/messages`, {
@@ -279,6 +284,55 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
         `SELECT count(*)::int AS n FROM webhook_events WHERE type = 'invoice_thread.message_created'`,
       ),
     ).toBe(3);
+  });
+
+  it("counts the customer's messages the organisation has not read, filters them, and marks them read", async () => {
+    type Listed = { threads: { id: string; unread: number; messages: number }[] };
+    const unreadOnes = async (filter: string) => {
+      const res = await admin('GET', `/invoice-threads?${filter}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Listed>().threads;
+    };
+    // The answer marked it read up to then: the two later customer messages are unread.
+    expect(await unreadOnes('unread=true')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 2, messages: 4 }),
+    ]);
+    expect((await unreadOnes('unread=false')).map((t) => t.id)).not.toContain(threadId);
+
+    // Another tenant's key cannot mark it, nor see it.
+    const foreign = await admin('POST', `/invoice-threads/${threadId}/read`, undefined, {
+      key: oneKey,
+      tenant: '1',
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await unreadOnes('unread=true')).map((t) => t.id)).toContain(threadId);
+
+    const read = await admin('POST', `/invoice-threads/${threadId}/read`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<{ thread: { id: string; unread: number } }>().thread).toMatchObject({
+      id: threadId,
+      unread: 0,
+    });
+    expect(await unreadOnes('unread=true')).toEqual([]);
+    expect(await unreadOnes('unread=false')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 0 }),
+    ]);
+    // Reading is the organisation's own marker: the customer's unread state does not change.
+    expect((await list()).unread).toBe(0);
+
+    // A later customer message is unread again.
+    const reply = await call(me, 'POST', `/invoice-threads/${threadId}/messages`, {
+      message: 'Una pregunta más',
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect(await unreadOnes('unread=true')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 1 }),
+    ]);
+    expect((await admin('GET', '/invoice-threads?unread=yes')).statusCode).toBe(422);
+    expect(
+      (await admin('POST', '/invoice-threads/00000000-0000-4000-8000-000000000000/read'))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('a closed conversation takes no more messages from either side', async () => {

@@ -60,6 +60,12 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
   );
   route(
     app,
+    invoiceThreadAdminRoutes.readInvoiceThread,
+    ({ request, params }) => service.markReadByOrganisation(request.tenant.id, params.id),
+    apiKey,
+  );
+  route(
+    app,
     invoiceThreadAdminRoutes.closeInvoiceThread,
     ({ request, params }) => service.close(request.tenant.id, params.id),
     apiKey,

@@ -57,6 +57,7 @@ const toAdminThread = (t: AdminThreadRow): TAdminThread => ({
   created_at: t.created_at.toISOString(),
   last_message_at: t.last_message_at.toISOString(),
   messages: t.messages,
+  unread: t.unread,
 });
 
 const toAdminMessage = (m: AdminMessageRow): TAdminThreadMessage => ({
@@ -207,11 +208,17 @@ export function createInvoiceThreadService(deps: {
 
     async listForAdmin(
       tenantId: string,
-      q: { status?: TThreadStatus | undefined; limit: number; before?: string | undefined },
+      q: {
+        status?: TThreadStatus | undefined;
+        unread?: 'true' | 'false' | undefined;
+        limit: number;
+        before?: string | undefined;
+      },
     ): Promise<TAdminThreadsResponse> {
       const rows = await db.readTenant(tenantId, (sql) =>
         repository.listForAdmin(sql, {
           status: q.status ?? null,
+          unread: q.unread === undefined ? null : q.unread === 'true',
           limit: q.limit + 1,
           before: q.before ?? null,
         }),
@@ -288,6 +295,24 @@ export function createInvoiceThreadService(deps: {
           customer_code: result.admin.customer_code,
         }),
       };
+    },
+
+    /**
+     * The organisation has read the conversation: its read marker moves to now (answering moves
+     * it too), so its customer messages so far stop counting as unread. Closed ones too.
+     */
+    async markReadByOrganisation(
+      tenantId: string,
+      threadId: string,
+    ): Promise<{ thread: TAdminThread }> {
+      const thread = await db.withTenant(tenantId, async (sql) => {
+        const found = await repository.lockThread(sql, threadId, null);
+        if (!found) return undefined;
+        await repository.markRead(sql, found.id, 'organisation');
+        return repository.findForAdmin(sql, found.id);
+      });
+      if (!thread) throw notFound('Conversation');
+      return { thread: toAdminThread(thread) };
     },
 
     async close(tenantId: string, threadId: string): Promise<{ thread: TAdminThread }> {
