@@ -153,6 +153,7 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     dismissFiscalDataDecision: { params: { id: someId } },
     invoiceThreads: { body: { page: '1' } },
     openInvoiceThread: { body: { invoice_id: 'FV-NOBODY', message: '¿Por qué sube la cuota?' } },
+    unreadInvoiceThreads: {},
     invoiceThread: { params: { id: someId } },
     replyInvoiceThread: { params: { id: someId }, body: { message: 'Gracias' } },
     receipts: {},

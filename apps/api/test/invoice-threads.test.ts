@@ -236,6 +236,13 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
 
     const unread = await list();
     expect(unread.unread).toBe(1);
+    // The menu's badge asks for the count alone; the other customer's is theirs.
+    const badge = await call(me, 'GET', '/invoice-threads/unread-count');
+    expect(badge.statusCode, badge.body).toBe(200);
+    expect(badge.json()).toEqual({ unread: 1 });
+    expect((await call(other, 'GET', '/invoice-threads/unread-count')).json()).toEqual({
+      unread: 0,
+    });
     expect(unread.threads[0]).toMatchObject({
       unread: true,
       last_message: { body: 'Incluye la matrícula del trimestre.' },
@@ -246,6 +253,7 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(read.json<Thread>().messages.map((m) => m.author)).toEqual(['customer', 'organisation']);
     const after = await list();
     expect(after.unread).toBe(0);
+    expect((await call(me, 'GET', '/invoice-threads/unread-count')).json()).toEqual({ unread: 0 });
     expect(after.threads[0]?.unread).toBe(false);
     // An organisation's answer tells no webhook (the provider wrote it).
     expect(

@@ -27,6 +27,12 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
   );
   route(
     app,
+    routes.unreadInvoiceThreads,
+    async ({ request }) => ({ unread: await service.unread(actorOf(request)) }),
+    customer,
+  );
+  route(
+    app,
     routes.invoiceThread,
     ({ request, params }) => service.get(actorOf(request), params.id),
     customer,

@@ -134,6 +134,11 @@ export function createInvoiceThreadService(deps: {
       };
     },
 
+    /** How many of the customer's conversations are unread (the menu's badge). */
+    unread(actor: Actor): Promise<number> {
+      return db.readTenant(actor.tenantId, (sql) => repository.unreadCount(sql, actor.customerId));
+    },
+
     /**
      * Opens a conversation about one of the customer's invoices with its first message. While
      * one about the same invoice is open, the message goes there instead of opening a second.

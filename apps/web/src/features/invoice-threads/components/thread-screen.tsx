@@ -9,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { ApiError } from '@/lib/api-client';
+import { unreadThreads } from '@/lib/unread-threads';
 import { useTranslation } from '@/lib/use-translation';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
@@ -31,12 +32,13 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
 
-  // Read now: the lists' unread marks and the bell's count are stale.
+  // Read now: the lists' unread marks, the menu's badge and the bell's count are stale.
   const loadedAt = thread.dataUpdatedAt;
   useEffect(() => {
     if (loadedAt === 0) return;
     void queryClient.invalidateQueries({ queryKey: [...threadsKey, 'list'] });
     void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+    void unreadThreads.refresh();
   }, [loadedAt, queryClient]);
 
   if (thread.isPending) {
