@@ -206,6 +206,12 @@ for (const { width, height, email } of journeys) {
     expect(await unreadForOrganisation()).toContainEqual(
       expect.objectContaining({ id: threadId, unread: 1 }),
     );
+    // Someone there reads it before answering: the customer sees it was read.
+    expect((await organisation(`/invoice-threads/${threadId}/read`)).status).toBe(200);
+    expect((await unreadForOrganisation()).map((thread) => thread.id)).not.toContain(threadId);
+    await page.reload();
+    await expect(page.getByText(/^Leído por /)).toBeVisible();
+    await lookAt(page, 'invoice-thread-read', width, height);
 
     // The organisation answers through the ingestion API.
     const answer = 'Incluye la matrícula del trimestre. Un saludo.';
@@ -214,7 +220,6 @@ for (const { width, height, email } of journeys) {
       author_name: 'Laura, administración',
     });
     expect(answered.status).toBe(201);
-    expect((await unreadForOrganisation()).map((thread) => thread.id)).not.toContain(threadId);
     const mail = await smtp.waitFor(email, 30_000, 'invoice-thread-answer');
     expect(mail.raw).toContain(`/consultas/${threadId}`);
 

@@ -10,7 +10,7 @@ import { signedIn } from './session.ts';
 
 type Session = Awaited<ReturnType<typeof signedIn>>;
 type Thread = {
-  thread: { id: string; invoice_id: string; status: string };
+  thread: { id: string; invoice_id: string; status: string; organisation_read_at: string | null };
   messages: { id: string; author: string; author_name: string; body: string }[];
 };
 type Summary = { id: string; invoice_id: string; unread: boolean; last_message: { body: string } };
@@ -111,7 +111,11 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json<Thread>();
     threadId = body.thread.id;
-    expect(body.thread).toMatchObject({ invoice_id: invoice, status: 'open' });
+    expect(body.thread).toMatchObject({
+      invoice_id: invoice,
+      status: 'open',
+      organisation_read_at: null,
+    });
     expect(body.messages).toEqual([
       expect.objectContaining({
         author: 'customer',
@@ -321,6 +325,13 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
       id: threadId,
       unread: 0,
     });
+    // The customer sees that their messages so far were read.
+    const seen = (await call(me, 'GET', `/invoice-threads/${threadId}`)).json<Thread>();
+    const lastMine = seen.messages.at(-1) as { created_at?: string } | undefined;
+    expect(seen.thread.organisation_read_at).not.toBeNull();
+    expect(
+      Date.parse(seen.thread.organisation_read_at ?? '') >= Date.parse(lastMine?.created_at ?? ''),
+    ).toBe(true);
     expect(await unreadOnes('unread=true')).toEqual([]);
     expect(await unreadOnes('unread=false')).toEqual([
       expect.objectContaining({ id: threadId, unread: 0 }),

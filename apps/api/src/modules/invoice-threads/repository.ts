@@ -168,6 +168,16 @@ export function createInvoiceThreadRepository() {
       );
     },
 
+    /** Until when the reader has read the conversation; null when never. */
+    async readAt(sql: SqlQuery, threadId: string, reader: TThreadAuthor): Promise<Date | null> {
+      const rows = await sql.query<{ read_at: Date }>(
+        `SELECT read_at FROM invoice_thread_reads
+          WHERE tenant_id = ${tenant} AND thread_id = $1 AND reader = $2`,
+        [threadId, reader],
+      );
+      return rows[0]?.read_at ?? null;
+    },
+
     async close(sql: SqlQuery, threadId: string): Promise<void> {
       await sql.query(
         `UPDATE invoice_threads SET status = 'closed', closed_at = now()

@@ -42,11 +42,12 @@ const toMessage = (m: MessageRow): TThreadMessage => ({
   created_at: m.created_at.toISOString(),
 });
 
-const toThread = (t: ThreadRow): TThreadResponse['thread'] => ({
+const toThread = (t: ThreadRow, organisationReadAt: Date | null): TThreadResponse['thread'] => ({
   id: t.id,
   invoice_id: t.invoice_id,
   status: t.status,
   created_at: t.created_at.toISOString(),
+  organisation_read_at: organisationReadAt?.toISOString() ?? null,
 });
 
 const toAdminThread = (t: AdminThreadRow): TAdminThread => ({
@@ -118,7 +119,10 @@ export function createInvoiceThreadService(deps: {
       }));
       return {
         threads: rows.slice(0, pageSize).map((r) => ({
-          ...toThread(r),
+          id: r.id,
+          invoice_id: r.invoice_id,
+          status: r.status,
+          created_at: r.created_at.toISOString(),
           unread: r.unread,
           last_message: toMessage({
             id: r.last_id,
@@ -167,10 +171,17 @@ export function createInvoiceThreadService(deps: {
         });
         await repository.markRead(sql, thread.id, 'customer');
         await webhookEvents.invoiceThreadMessageCreated(sql, message.id);
-        return { thread, messages: await repository.messages(sql, thread.id) };
+        return {
+          thread,
+          messages: await repository.messages(sql, thread.id),
+          readAt: await repository.readAt(sql, thread.id, 'organisation'),
+        };
       });
       if (!result) throw notFound('Invoice');
-      return { thread: toThread(result.thread), messages: result.messages.map(toMessage) };
+      return {
+        thread: toThread(result.thread, result.readAt),
+        messages: result.messages.map(toMessage),
+      };
     },
 
     /** One of the customer's conversations; reading it marks it read. */
@@ -179,10 +190,17 @@ export function createInvoiceThreadService(deps: {
         const thread = await repository.lockThread(sql, threadId, actor.customerId);
         if (!thread) return undefined;
         await repository.markRead(sql, thread.id, 'customer');
-        return { thread, messages: await repository.messages(sql, thread.id) };
+        return {
+          thread,
+          messages: await repository.messages(sql, thread.id),
+          readAt: await repository.readAt(sql, thread.id, 'organisation'),
+        };
       });
       if (!result) throw notFound('Conversation');
-      return { thread: toThread(result.thread), messages: result.messages.map(toMessage) };
+      return {
+        thread: toThread(result.thread, result.readAt),
+        messages: result.messages.map(toMessage),
+      };
     },
 
     async reply(

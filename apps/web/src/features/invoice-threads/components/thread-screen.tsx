@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { AlertIcon, SearchIcon } from '@/components/ui/icons';
+import { AlertIcon, Icon, SearchIcon } from '@/components/ui/icons';
 import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusBadge } from '@/components/ui/status-badge';
@@ -31,6 +31,7 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
   const reply = useReplyThread();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
+  const { companyName } = useVisualConfig();
 
   // Read now: the lists' unread marks, the menu's badge and the bell's count are stale.
   const loadedAt = thread.dataUpdatedAt;
@@ -85,6 +86,12 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
 
   const { thread: about, messages } = thread.data;
   const isOpen = about.status === 'open';
+  const last = messages.at(-1);
+  // The customer wrote last and the organisation has read it since (it has not answered yet).
+  const isLastRead =
+    last?.author === 'customer' &&
+    about.organisation_read_at !== null &&
+    Date.parse(about.organisation_read_at) >= Date.parse(last.created_at);
 
   const send = async (message: string): Promise<boolean> => {
     setFailure(null);
@@ -123,6 +130,14 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
             <MessageBubble key={message.id} message={message} />
           ))}
         </ol>
+        {isLastRead && (
+          <p className="mt-1 flex items-center justify-end gap-1 text-xs text-gray-600 dark:text-gray-300">
+            <Icon className="size-4">
+              <path d="M5 12.5l4.5 4.5L19 7.5" />
+            </Icon>
+            {t('thread.readByOrganisation', { company: companyName })}
+          </p>
+        )}
       </section>
 
       <div className={cn(cardClasses, 'mt-6 p-4 sm:p-5')}>
