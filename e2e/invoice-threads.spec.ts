@@ -50,7 +50,10 @@ const t = JSON.parse(
 ) as ThreadsTexts;
 const common = JSON.parse(
   readFileSync(new URL('../apps/web/src/locales/es/common.json', import.meta.url), 'utf8'),
-) as { nav: { openMenu: string }; menu: { invoiceThreads: string } };
+) as {
+  nav: { openMenu: string; openMenuUnreadThreads_one: string };
+  menu: { invoiceThreads: string; invoiceThreadsUnread_one: string };
+};
 const fill = (text: string, values: Record<string, string>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
 
@@ -192,6 +195,24 @@ for (const { width, height, email } of journeys) {
     ).toBeVisible();
     await expect(page.getByText(question)).toBeVisible();
 
+    // The organisation's list counts the question as unread until it answers.
+    const unreadForOrganisation = async () => {
+      const res = await fetch(`${api}/admin/invoice-threads?unread=true`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { threads: { id: string; unread: number }[] }).threads;
+    };
+    expect(await unreadForOrganisation()).toContainEqual(
+      expect.objectContaining({ id: threadId, unread: 1 }),
+    );
+    // Someone there reads it before answering: the customer sees it was read.
+    expect((await organisation(`/invoice-threads/${threadId}/read`)).status).toBe(200);
+    expect((await unreadForOrganisation()).map((thread) => thread.id)).not.toContain(threadId);
+    await page.reload();
+    await expect(page.getByText(/^Leído por /)).toBeVisible();
+    await lookAt(page, 'invoice-thread-read', width, height);
+
     // The organisation answers through the ingestion API.
     const answer = 'Incluye la matrícula del trimestre. Un saludo.';
     const answered = await organisation(`/invoice-threads/${threadId}/messages`, {
@@ -202,10 +223,18 @@ for (const { width, height, email } of journeys) {
     const mail = await smtp.waitFor(email, 30_000, 'invoice-thread-answer');
     expect(mail.raw).toContain(`/consultas/${threadId}`);
 
-    // "Mis consultas", from the menu: the conversation is marked as having a new answer.
+    // "Mis consultas", from the menu, which counts it (and says so on the menu button): the
+    // conversation is marked as having a new answer.
     await page.goto(`${origin}/home`);
-    await page.getByRole('button', { name: common.nav.openMenu }).click();
-    await page.getByRole('link', { name: common.menu.invoiceThreads }).click();
+    await page
+      .getByRole('button', { name: fill(common.nav.openMenuUnreadThreads_one, { count: '1' }) })
+      .click();
+    const menuEntry = page.getByRole('link', {
+      name: fill(common.menu.invoiceThreadsUnread_one, { count: '1' }),
+    });
+    await expect(menuEntry).toContainText('1');
+    await lookAt(page, 'menu-threads-unread', width, height);
+    await menuEntry.click();
     await expect(page.getByRole('heading', { level: 1, name: t.list.title })).toBeVisible();
     const item = page.getByRole('link', {
       name: new RegExp(invoiceId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
@@ -222,6 +251,12 @@ for (const { width, height, email } of journeys) {
     await expect(page.getByRole('heading', { level: 1, name: t.list.title })).toBeVisible();
     await expect(item).toBeVisible();
     await expect(item.getByText(t.list.new)).toHaveCount(0);
+    // Read: the menu counts nothing any more.
+    await page.getByRole('button', { name: common.nav.openMenu, exact: true }).click();
+    await expect(
+      page.getByRole('link', { name: common.menu.invoiceThreads, exact: true }),
+    ).toBeVisible();
+    await page.keyboard.press('Escape');
 
     // Reply.
     await item.click();

@@ -29,6 +29,7 @@ type Texts = {
     receipts: { title: string; downloadLabel: string };
   };
   zipSelection: { start: string; select: string; download: string; selected_other: string };
+  payments: { receiptLabel: string };
 };
 const t = read<Texts>('invoices');
 const checkout = read<{
@@ -163,6 +164,25 @@ test.describe('receipts, statements and invoice archives', () => {
     await checkScreen(page, 'documents-receipt-highlighted');
     const file = await download(page, () => current.getByRole('button').click());
     expect((await bytesOf(file)).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // And from the invoice's own row of "Mis pagos" (from its date on: a handful of rows).
+    const day = invoice.invoice_date;
+    await page.goto(
+      `${account.tenant.origin}/mis-pagos?from=${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`,
+    );
+    for (const width of [390, 1280]) {
+      await page.setViewportSize(width === 390 ? { width, height: 844 } : { width, height: 800 });
+      const rowReceipt = page
+        .getByRole('button', {
+          name: t.payments.receiptLabel.replace('{{invoice}}', invoice.invoice_id),
+        })
+        .first();
+      await expect(rowReceipt).toBeVisible();
+      const fromRow = await download(page, () => rowReceipt.click());
+      expect(fromRow.suggestedFilename()).toMatch(/^justificante-\w+\.pdf$/);
+      expect((await bytesOf(fromRow)).subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    await checkScreen(page, 'payments-receipt');
   });
 
   for (const viewport of [

@@ -153,6 +153,7 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     dismissFiscalDataDecision: { params: { id: someId } },
     invoiceThreads: { body: { page: '1' } },
     openInvoiceThread: { body: { invoice_id: 'FV-NOBODY', message: '¿Por qué sube la cuota?' } },
+    unreadInvoiceThreads: {},
     invoiceThread: { params: { id: someId } },
     replyInvoiceThread: { params: { id: someId }, body: { message: 'Gracias' } },
     receipts: {},
@@ -287,12 +288,13 @@ export const validAdminRequests: Record<
       ],
     },
   },
-  listInvoiceThreads: { query: { status: 'open', limit: '20', before: someId } },
+  listInvoiceThreads: { query: { status: 'open', unread: 'true', limit: '20', before: someId } },
   listInvoiceThreadMessages: { query: { limit: '50', since: someId, thread_id: someId } },
   answerInvoiceThread: {
     params: { id: someId },
     body: { message: 'La cuota incluye la matrícula.', author_name: 'Laura' },
   },
+  readInvoiceThread: { params: { id: someId } },
   closeInvoiceThread: { params: { id: someId } },
   listSepaMandates: { query: { limit: '20', before: someId, status: 'active' } },
 };

@@ -32,7 +32,7 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
   let me: Session;
   let other: Session;
   let otherTenant: Session;
-  let paid: { paymentId: string; order: string; invoices: string[] };
+  let paid: { paymentId: string; order: string; invoices: string[]; instalmentId: string };
 
   const get = (url: string) => app.inject({ method: 'GET', url });
   const notify = (message: object) =>
@@ -73,6 +73,7 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
       paymentId: body.payment_id,
       order: p.Ds_Merchant_Order ?? '',
       invoices: [first.invoice_id],
+      instalmentId: first.payment_id,
     };
   }
 
@@ -128,6 +129,34 @@ describe.each(engines())('receipts, statements and invoice archives on $name', (
       expect(await textOf((await get(english.json<{ url: string }>().url)).rawPayload)).toContain(
         'PAYMENT RECEIPT',
       );
+    });
+
+    it("names the receipt on the paid instalment's row of Mis pagos, and none where paid elsewhere", async () => {
+      type Row = { payment_id: string; status: string; receipt_id?: string };
+      const rowsOf = async (who: Session) => {
+        const rows: Row[] = [];
+        for (let page = 1; page < 50; page++) {
+          const res = await who.post('/payments', { ...range, page: String(page) });
+          expect(res.statusCode, res.body).toBe(200);
+          const body = res.json<{ payments: Row[]; has_more: boolean }>();
+          rows.push(...body.payments);
+          if (!body.has_more) break;
+        }
+        return rows;
+      };
+      const rows = await rowsOf(me);
+      expect(rows.find((r) => r.payment_id === paid.instalmentId)).toMatchObject({
+        status: 'paid',
+        receipt_id: paid.paymentId,
+      });
+      // The seed's instalments paid by direct debit or at the desk have no receipt here.
+      const elsewhere = rows.filter(
+        (r) => r.status === 'paid' && r.payment_id !== paid.instalmentId,
+      );
+      expect(elsewhere.length).toBeGreaterThan(0);
+      expect(elsewhere.filter((r) => r.receipt_id !== undefined)).toEqual([]);
+      expect(rows.filter((r) => r.status !== 'paid' && r.receipt_id !== undefined)).toEqual([]);
+      expect((await rowsOf(other)).map((r) => r.receipt_id).filter(Boolean)).toEqual([]);
     });
 
     it('is linked from the receipt e-mail through the portal, never by a link that opens it alone', async () => {

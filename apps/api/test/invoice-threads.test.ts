@@ -10,7 +10,7 @@ import { signedIn } from './session.ts';
 
 type Session = Awaited<ReturnType<typeof signedIn>>;
 type Thread = {
-  thread: { id: string; invoice_id: string; status: string };
+  thread: { id: string; invoice_id: string; status: string; organisation_read_at: string | null };
   messages: { id: string; author: string; author_name: string; body: string }[];
 };
 type Summary = { id: string; invoice_id: string; unread: boolean; last_message: { body: string } };
@@ -111,7 +111,11 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json<Thread>();
     threadId = body.thread.id;
-    expect(body.thread).toMatchObject({ invoice_id: invoice, status: 'open' });
+    expect(body.thread).toMatchObject({
+      invoice_id: invoice,
+      status: 'open',
+      organisation_read_at: null,
+    });
     expect(body.messages).toEqual([
       expect.objectContaining({
         author: 'customer',
@@ -199,7 +203,12 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     const listed = await admin('GET', '/invoice-threads?status=open');
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json<{ threads: { id: string; messages: number }[] }>().threads).toEqual([
-      expect.objectContaining({ id: threadId, messages: 1, customer_code: me.user.code }),
+      expect.objectContaining({
+        id: threadId,
+        messages: 1,
+        unread: 1,
+        customer_code: me.user.code,
+      }),
     ]);
 
     const res = await admin('POST', `/invoice-threads/${threadId}/messages`, {
@@ -231,6 +240,13 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
 
     const unread = await list();
     expect(unread.unread).toBe(1);
+    // The menu's badge asks for the count alone; the other customer's is theirs.
+    const badge = await call(me, 'GET', '/invoice-threads/unread-count');
+    expect(badge.statusCode, badge.body).toBe(200);
+    expect(badge.json()).toEqual({ unread: 1 });
+    expect((await call(other, 'GET', '/invoice-threads/unread-count')).json()).toEqual({
+      unread: 0,
+    });
     expect(unread.threads[0]).toMatchObject({
       unread: true,
       last_message: { body: 'Incluye la matrícula del trimestre.' },
@@ -241,6 +257,7 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
     expect(read.json<Thread>().messages.map((m) => m.author)).toEqual(['customer', 'organisation']);
     const after = await list();
     expect(after.unread).toBe(0);
+    expect((await call(me, 'GET', '/invoice-threads/unread-count')).json()).toEqual({ unread: 0 });
     expect(after.threads[0]?.unread).toBe(false);
     // An organisation's answer tells no webhook (the provider wrote it).
     expect(
@@ -279,6 +296,62 @@ describe.each(engines())('conversations about invoices on $name', (engine) => {
         `SELECT count(*)::int AS n FROM webhook_events WHERE type = 'invoice_thread.message_created'`,
       ),
     ).toBe(3);
+  });
+
+  it("counts the customer's messages the organisation has not read, filters them, and marks them read", async () => {
+    type Listed = { threads: { id: string; unread: number; messages: number }[] };
+    const unreadOnes = async (filter: string) => {
+      const res = await admin('GET', `/invoice-threads?${filter}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Listed>().threads;
+    };
+    // The answer marked it read up to then: the two later customer messages are unread.
+    expect(await unreadOnes('unread=true')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 2, messages: 4 }),
+    ]);
+    expect((await unreadOnes('unread=false')).map((t) => t.id)).not.toContain(threadId);
+
+    // Another tenant's key cannot mark it, nor see it.
+    const foreign = await admin('POST', `/invoice-threads/${threadId}/read`, undefined, {
+      key: oneKey,
+      tenant: '1',
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await unreadOnes('unread=true')).map((t) => t.id)).toContain(threadId);
+
+    const read = await admin('POST', `/invoice-threads/${threadId}/read`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<{ thread: { id: string; unread: number } }>().thread).toMatchObject({
+      id: threadId,
+      unread: 0,
+    });
+    // The customer sees that their messages so far were read.
+    const seen = (await call(me, 'GET', `/invoice-threads/${threadId}`)).json<Thread>();
+    const lastMine = seen.messages.at(-1) as { created_at?: string } | undefined;
+    expect(seen.thread.organisation_read_at).not.toBeNull();
+    expect(
+      Date.parse(seen.thread.organisation_read_at ?? '') >= Date.parse(lastMine?.created_at ?? ''),
+    ).toBe(true);
+    expect(await unreadOnes('unread=true')).toEqual([]);
+    expect(await unreadOnes('unread=false')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 0 }),
+    ]);
+    // Reading is the organisation's own marker: the customer's unread state does not change.
+    expect((await list()).unread).toBe(0);
+
+    // A later customer message is unread again.
+    const reply = await call(me, 'POST', `/invoice-threads/${threadId}/messages`, {
+      message: 'Una pregunta más',
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect(await unreadOnes('unread=true')).toEqual([
+      expect.objectContaining({ id: threadId, unread: 1 }),
+    ]);
+    expect((await admin('GET', '/invoice-threads?unread=yes')).statusCode).toBe(422);
+    expect(
+      (await admin('POST', '/invoice-threads/00000000-0000-4000-8000-000000000000/read'))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('a closed conversation takes no more messages from either side', async () => {

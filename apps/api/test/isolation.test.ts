@@ -277,6 +277,10 @@ const cases: Record<TRouteName, Case> = {
     kind: 'ids',
     requests: (v) => [['POST', '/invoice-threads', { invoice_id: v.invoiceId, message: 'Hola' }]],
   },
+  unreadInvoiceThreads: {
+    kind: 'none',
+    why: "a count of the caller's own conversations only (invoice-threads.test.ts)",
+  },
   invoiceThread: {
     kind: 'none',
     why: "another customer's or tenant's conversation is a 404 (invoice-threads.test.ts)",

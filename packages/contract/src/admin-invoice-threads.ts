@@ -31,6 +31,7 @@ const exampleThread = {
   created_at: '2026-11-26T10:15:00.000Z',
   last_message_at: '2026-11-26T10:15:00.000Z',
   messages: 1,
+  unread: 1,
 };
 
 /** A message as the provider reads it (and as the webhook `invoice_thread.message_created` tells). */
@@ -58,6 +59,11 @@ export const ZAdminThread = z
     last_message_at: z.string(),
     /** How many messages it holds. */
     messages: z.number().int(),
+    /**
+     * How many of the customer's messages came after the organisation last read it (answering
+     * or `POST .../read`); 0 when it is read.
+     */
+    unread: z.number().int(),
   })
   .meta({ examples: [exampleThread] });
 export type TAdminThread = z.infer<typeof ZAdminThread>;
@@ -67,6 +73,14 @@ export const ZAdminThreadsQuery = z.object({
     description: 'Only conversations in this state',
     examples: ['open'],
   }),
+  unread: z
+    .enum(['true', 'false'], FieldError.invalidValue)
+    .optional()
+    .meta({
+      description:
+        "`true`: only conversations with customer messages the organisation has not read; `false`: only read ones",
+      examples: ['true'],
+    }),
   ...pageQueryFields('Conversations', exampleThreadId),
 });
 export type TAdminThreadsQuery = z.input<typeof ZAdminThreadsQuery>;
@@ -145,6 +159,10 @@ export const ZAdminThreadCloseResponse = z
   .object({ thread: ZAdminThread })
   .meta({ examples: [{ thread: { ...exampleThread, status: 'closed' } }] });
 
+export const ZAdminThreadReadResponse = z
+  .object({ thread: ZAdminThread })
+  .meta({ examples: [{ thread: { ...exampleThread, unread: 0 } }] });
+
 /** The organisation's calls about conversations (API key). */
 export const invoiceThreadAdminRoutes = {
   listInvoiceThreads: {
@@ -173,6 +191,15 @@ export const invoiceThreadAdminRoutes = {
     body: ZAdminThreadAnswerRequest,
     response: ZAdminThreadAnswerResponse,
     status: 201,
+  },
+  readInvoiceThread: {
+    method: 'POST',
+    path: '/admin/invoice-threads/:id/read',
+    auth: 'apiKey',
+    summary:
+      "Mark a conversation read by the organisation: its customer messages so far stop counting as unread",
+    params: ZAdminThreadParams,
+    response: ZAdminThreadReadResponse,
   },
   closeInvoiceThread: {
     method: 'POST',

@@ -85,6 +85,11 @@ export const ZThreadResponse = z.object({
     invoice_id: z.string(),
     status: ZThreadStatus,
     created_at: z.string(),
+    /**
+     * Until when the organisation has read it (it answered, or marked it read through its API);
+     * null while it has not. The customer's screen says when their last message was read.
+     */
+    organisation_read_at: z.string().nullable(),
   }),
   messages: z.array(ZThreadMessage),
 });

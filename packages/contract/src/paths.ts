@@ -98,6 +98,7 @@ export const routePaths = {
   },
   invoiceThreads: { method: 'POST', path: '/invoice-threads/list', auth: 'bearer' },
   openInvoiceThread: { method: 'POST', path: '/invoice-threads', auth: 'bearer' },
+  unreadInvoiceThreads: { method: 'GET', path: '/invoice-threads/unread-count', auth: 'bearer' },
   invoiceThread: { method: 'GET', path: '/invoice-threads/:id', auth: 'bearer' },
   replyInvoiceThread: { method: 'POST', path: '/invoice-threads/:id/messages', auth: 'bearer' },
   receipts: { method: 'GET', path: '/documents/receipts', auth: 'bearer' },

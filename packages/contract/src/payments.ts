@@ -37,6 +37,11 @@ export const ZPayment = z.object({
   status: ZPaymentStatus,
   /** With status `returned`: the bank's return (reason code, fee), when the provider reported it. */
   returned: ZReturnedDebit.optional(),
+  /**
+   * Paid through the portal (card or Bizum): that completed payment's id, whose receipt is
+   * `POST /documents/receipt`. Absent for instalments paid any other way (no receipt).
+   */
+  receipt_id: z.string().optional(),
 });
 export type TPayment = z.infer<typeof ZPayment>;
 

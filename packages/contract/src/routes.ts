@@ -389,6 +389,11 @@ export const routes = {
     response: invoiceThreads.ZThreadResponse,
     status: 201,
   },
+  unreadInvoiceThreads: {
+    ...routePaths.unreadInvoiceThreads,
+    summary: 'How many conversations about invoices are unread (the menu\'s "Mis consultas" badge)',
+    response: account.ZUnreadCountResponse,
+  },
   invoiceThread: {
     ...routePaths.invoiceThread,
     summary: 'One conversation with its messages (marks it read)',

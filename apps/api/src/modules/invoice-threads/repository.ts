@@ -30,7 +30,11 @@ export type SummaryRow = ThreadRow & {
   last_created_at: Date;
 };
 
-export type AdminThreadRow = ThreadRow & { customer_code: string; messages: number };
+export type AdminThreadRow = ThreadRow & {
+  customer_code: string;
+  messages: number;
+  unread: number;
+};
 export type AdminMessageRow = MessageRow & { invoice_id: string; customer_code: string };
 
 const threadColumns =
@@ -45,6 +49,23 @@ const unreadExpr = `EXISTS (
        SELECT r.read_at FROM invoice_thread_reads r
         WHERE r.tenant_id = t.tenant_id AND r.thread_id = t.id AND r.reader = 'customer'),
        '-infinity'::timestamptz))`;
+
+/**
+ * The customer's messages the organisation has not read: written after its read marker (moved by
+ * answering and by `POST /admin/invoice-threads/:id/read`).
+ */
+const orgUnreadExpr = `(
+  SELECT count(*)::int FROM invoice_thread_messages c
+   WHERE c.tenant_id = t.tenant_id AND c.thread_id = t.id AND c.author = 'customer'
+     AND c.created_at > COALESCE((
+       SELECT r.read_at FROM invoice_thread_reads r
+        WHERE r.tenant_id = t.tenant_id AND r.thread_id = t.id AND r.reader = 'organisation'),
+       '-infinity'::timestamptz))`;
+
+const adminColumns = `${threadColumns}, c.code AS customer_code,
+  (SELECT count(*)::int FROM invoice_thread_messages m
+    WHERE m.tenant_id = t.tenant_id AND m.thread_id = t.id) AS messages,
+  ${orgUnreadExpr} AS unread`;
 
 /** The SQL of `invoice_threads`, `invoice_thread_messages` and `invoice_thread_reads` (their one writer). */
 export function createInvoiceThreadRepository() {
@@ -147,6 +168,16 @@ export function createInvoiceThreadRepository() {
       );
     },
 
+    /** Until when the reader has read the conversation; null when never. */
+    async readAt(sql: SqlQuery, threadId: string, reader: TThreadAuthor): Promise<Date | null> {
+      const rows = await sql.query<{ read_at: Date }>(
+        `SELECT read_at FROM invoice_thread_reads
+          WHERE tenant_id = ${tenant} AND thread_id = $1 AND reader = $2`,
+        [threadId, reader],
+      );
+      return rows[0]?.read_at ?? null;
+    },
+
     async close(sql: SqlQuery, threadId: string): Promise<void> {
       await sql.query(
         `UPDATE invoice_threads SET status = 'closed', closed_at = now()
@@ -212,30 +243,32 @@ export function createInvoiceThreadRepository() {
 
     async listForAdmin(
       sql: SqlQuery,
-      q: { status: TThreadStatus | null; limit: number; before: string | null },
+      q: {
+        status: TThreadStatus | null;
+        unread: boolean | null;
+        limit: number;
+        before: string | null;
+      },
     ): Promise<AdminThreadRow[]> {
       return sql.query<AdminThreadRow>(
-        `SELECT ${threadColumns}, c.code AS customer_code,
-                (SELECT count(*)::int FROM invoice_thread_messages m
-                  WHERE m.tenant_id = t.tenant_id AND m.thread_id = t.id) AS messages
+        `SELECT ${adminColumns}
            FROM invoice_threads t
            JOIN customers c ON c.tenant_id = t.tenant_id AND c.id = t.customer_id
           WHERE t.tenant_id = ${tenant}
             AND ($1::text IS NULL OR t.status = $1)
+            AND ($4::boolean IS NULL OR (${orgUnreadExpr} > 0) = $4::boolean)
             AND ($3::uuid IS NULL OR (t.created_at, t.id) < (
                   SELECT created_at, id FROM invoice_threads
                    WHERE tenant_id = ${tenant} AND id = $3::uuid))
           ORDER BY t.created_at DESC, t.id DESC
           LIMIT $2`,
-        [q.status, q.limit, q.before],
+        [q.status, q.limit, q.before, q.unread],
       );
     },
 
     async findForAdmin(sql: SqlQuery, threadId: string): Promise<AdminThreadRow | undefined> {
       const rows = await sql.query<AdminThreadRow>(
-        `SELECT ${threadColumns}, c.code AS customer_code,
-                (SELECT count(*)::int FROM invoice_thread_messages m
-                  WHERE m.tenant_id = t.tenant_id AND m.thread_id = t.id) AS messages
+        `SELECT ${adminColumns}
            FROM invoice_threads t
            JOIN customers c ON c.tenant_id = t.tenant_id AND c.id = t.customer_id
           WHERE t.tenant_id = ${tenant} AND t.id = $1`,

@@ -27,6 +27,12 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
   );
   route(
     app,
+    routes.unreadInvoiceThreads,
+    async ({ request }) => ({ unread: await service.unread(actorOf(request)) }),
+    customer,
+  );
+  route(
+    app,
     routes.invoiceThread,
     ({ request, params }) => service.get(actorOf(request), params.id),
     customer,
@@ -56,6 +62,12 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
     app,
     invoiceThreadAdminRoutes.answerInvoiceThread,
     ({ request, params, body }) => service.answer(request.tenant.id, params.id, body, request.log),
+    apiKey,
+  );
+  route(
+    app,
+    invoiceThreadAdminRoutes.readInvoiceThread,
+    ({ request, params }) => service.markReadByOrganisation(request.tenant.id, params.id),
     apiKey,
   );
   route(

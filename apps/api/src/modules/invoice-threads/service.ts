@@ -42,11 +42,12 @@ const toMessage = (m: MessageRow): TThreadMessage => ({
   created_at: m.created_at.toISOString(),
 });
 
-const toThread = (t: ThreadRow): TThreadResponse['thread'] => ({
+const toThread = (t: ThreadRow, organisationReadAt: Date | null): TThreadResponse['thread'] => ({
   id: t.id,
   invoice_id: t.invoice_id,
   status: t.status,
   created_at: t.created_at.toISOString(),
+  organisation_read_at: organisationReadAt?.toISOString() ?? null,
 });
 
 const toAdminThread = (t: AdminThreadRow): TAdminThread => ({
@@ -57,6 +58,7 @@ const toAdminThread = (t: AdminThreadRow): TAdminThread => ({
   created_at: t.created_at.toISOString(),
   last_message_at: t.last_message_at.toISOString(),
   messages: t.messages,
+  unread: t.unread,
 });
 
 const toAdminMessage = (m: AdminMessageRow): TAdminThreadMessage => ({
@@ -117,7 +119,10 @@ export function createInvoiceThreadService(deps: {
       }));
       return {
         threads: rows.slice(0, pageSize).map((r) => ({
-          ...toThread(r),
+          id: r.id,
+          invoice_id: r.invoice_id,
+          status: r.status,
+          created_at: r.created_at.toISOString(),
           unread: r.unread,
           last_message: toMessage({
             id: r.last_id,
@@ -131,6 +136,11 @@ export function createInvoiceThreadService(deps: {
         has_more: rows.length > pageSize,
         unread,
       };
+    },
+
+    /** How many of the customer's conversations are unread (the menu's badge). */
+    unread(actor: Actor): Promise<number> {
+      return db.readTenant(actor.tenantId, (sql) => repository.unreadCount(sql, actor.customerId));
     },
 
     /**
@@ -161,10 +171,17 @@ export function createInvoiceThreadService(deps: {
         });
         await repository.markRead(sql, thread.id, 'customer');
         await webhookEvents.invoiceThreadMessageCreated(sql, message.id);
-        return { thread, messages: await repository.messages(sql, thread.id) };
+        return {
+          thread,
+          messages: await repository.messages(sql, thread.id),
+          readAt: await repository.readAt(sql, thread.id, 'organisation'),
+        };
       });
       if (!result) throw notFound('Invoice');
-      return { thread: toThread(result.thread), messages: result.messages.map(toMessage) };
+      return {
+        thread: toThread(result.thread, result.readAt),
+        messages: result.messages.map(toMessage),
+      };
     },
 
     /** One of the customer's conversations; reading it marks it read. */
@@ -173,10 +190,17 @@ export function createInvoiceThreadService(deps: {
         const thread = await repository.lockThread(sql, threadId, actor.customerId);
         if (!thread) return undefined;
         await repository.markRead(sql, thread.id, 'customer');
-        return { thread, messages: await repository.messages(sql, thread.id) };
+        return {
+          thread,
+          messages: await repository.messages(sql, thread.id),
+          readAt: await repository.readAt(sql, thread.id, 'organisation'),
+        };
       });
       if (!result) throw notFound('Conversation');
-      return { thread: toThread(result.thread), messages: result.messages.map(toMessage) };
+      return {
+        thread: toThread(result.thread, result.readAt),
+        messages: result.messages.map(toMessage),
+      };
     },
 
     async reply(
@@ -207,11 +231,17 @@ export function createInvoiceThreadService(deps: {
 
     async listForAdmin(
       tenantId: string,
-      q: { status?: TThreadStatus | undefined; limit: number; before?: string | undefined },
+      q: {
+        status?: TThreadStatus | undefined;
+        unread?: 'true' | 'false' | undefined;
+        limit: number;
+        before?: string | undefined;
+      },
     ): Promise<TAdminThreadsResponse> {
       const rows = await db.readTenant(tenantId, (sql) =>
         repository.listForAdmin(sql, {
           status: q.status ?? null,
+          unread: q.unread === undefined ? null : q.unread === 'true',
           limit: q.limit + 1,
           before: q.before ?? null,
         }),
@@ -288,6 +318,24 @@ export function createInvoiceThreadService(deps: {
           customer_code: result.admin.customer_code,
         }),
       };
+    },
+
+    /**
+     * The organisation has read the conversation: its read marker moves to now (answering moves
+     * it too), so its customer messages so far stop counting as unread. Closed ones too.
+     */
+    async markReadByOrganisation(
+      tenantId: string,
+      threadId: string,
+    ): Promise<{ thread: TAdminThread }> {
+      const thread = await db.withTenant(tenantId, async (sql) => {
+        const found = await repository.lockThread(sql, threadId, null);
+        if (!found) return undefined;
+        await repository.markRead(sql, found.id, 'organisation');
+        return repository.findForAdmin(sql, found.id);
+      });
+      if (!thread) throw notFound('Conversation');
+      return { thread: toAdminThread(thread) };
     },
 
     async close(tenantId: string, threadId: string): Promise<{ thread: TAdminThread }> {

@@ -245,7 +245,7 @@ export function createInvoiceRepository() {
         states: ('pending' | 'overdue')[];
         order: 'asc' | 'desc';
       },
-    ): Promise<InstalmentRow[]> {
+    ): Promise<(InstalmentRow & { receipt_id: string | null })[]> {
       const conditions: string[] = [];
       if (q.states.includes('pending'))
         conditions.push(`(status IN ${unpaidStates} AND due_date >= $4)`);
@@ -255,10 +255,18 @@ export function createInvoiceRepository() {
         ? `AND (${conditions.join(' OR ')})`
         : 'AND $4::date IS NOT NULL';
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      return sql.query<InstalmentRow>(
+      // A paid instalment's completed portal payment (card or Bizum): its receipt (documents).
+      return sql.query<InstalmentRow & { receipt_id: string | null }>(
         `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
                 to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
-                ${returnedDebitJsonSql('instalments')} AS returned
+                ${returnedDebitJsonSql('instalments')} AS returned,
+                CASE WHEN status = 'paid' THEN (
+                  SELECT a.id::text FROM payment_attempt_items pi
+                    JOIN payment_attempts a ON a.tenant_id = pi.tenant_id AND a.id = pi.attempt_id
+                   WHERE pi.tenant_id = instalments.tenant_id AND pi.instalment_id = instalments.id
+                     AND a.customer_id = instalments.customer_id
+                     AND a.kind = 'payment' AND a.status = 'paid'
+                   ORDER BY coalesce(a.settled_at, a.created_at) DESC LIMIT 1) END AS receipt_id
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
             AND due_date BETWEEN $2 AND $3 ${filter}

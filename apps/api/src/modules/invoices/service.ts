@@ -268,6 +268,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           method_kind: instalmentMethodKind(e.method),
           status: paymentStatus(e, todayApi),
           ...returnedDebit(e),
+          ...(e.receipt_id ? { receipt_id: e.receipt_id } : {}),
         })),
         has_more: hasMore,
       };

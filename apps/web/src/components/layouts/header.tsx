@@ -1,11 +1,12 @@
-import { type Ref, useEffect, useSyncExternalStore } from 'react';
+import type { Ref } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Link, NavLink } from 'react-router';
 import { paths } from '@/config/paths';
 import { CompanyLogo } from '@/components/ui/company-logo';
 import { BackIcon, BellIcon, MenuIcon, UserIcon } from '@/components/ui/icons';
 import { apiRequest } from '@/lib/api-client';
-import { getAuth, subscribeAuth } from '@/lib/auth-store';
+import { createUnreadCount } from '@/lib/unread-count';
+import { unreadThreads } from '@/lib/unread-threads';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { focusRing, iconButton, iconButtonBase } from './layout-classes';
@@ -44,6 +45,7 @@ export function Header({
 }: HeaderProps) {
   const { t } = useTranslation();
   const { companyName, logoUrl } = useVisualConfig();
+  const unreadThreadCount = unreadThreads.useCount({ active: isSignedIn });
 
   return (
     <header className="sticky top-0 z-30 border-b border-gray-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80 print:hidden dark:border-gray-800 dark:bg-gray-900/95 dark:supports-[backdrop-filter]:bg-gray-900/80">
@@ -90,14 +92,25 @@ export function Header({
           <button
             ref={menuButtonRef}
             type="button"
-            className={iconButton}
-            aria-label={t('nav.openMenu')}
+            className={cn(iconButton, 'relative')}
+            aria-label={
+              unreadThreadCount > 0
+                ? t('nav.openMenuUnreadThreads', { count: unreadThreadCount })
+                : t('nav.openMenu')
+            }
             aria-haspopup="dialog"
             aria-expanded={isMenuOpen}
             aria-controls={menuId}
             onClick={onOpenMenu}
           >
             <MenuIcon />
+            {/* "Mis consultas", in the menu, has an unread answer (its count is there). */}
+            {unreadThreadCount > 0 && (
+              <span
+                aria-hidden="true"
+                className="absolute top-2 right-2 size-2.5 rounded-full bg-red-700 ring-2 ring-white dark:bg-red-500 dark:ring-gray-900"
+              />
+            )}
           </button>
           {isSignedIn && (
             <Link
@@ -115,88 +128,25 @@ export function Header({
 }
 
 // ---- The bell's unread count ----
-// A tiny store outside React, not react-query: the header is on every screen, /login included,
-// where there is neither a query client nor a session (and the login bundle stays small). It asks
-// `GET /notifications/unread-count` only while a bell is shown, that is while signed in.
+// Asks `GET /notifications/unread-count` only while a bell is shown, that is while signed in.
 
 /** How often a shown bell asks again; also on window focus and after reading or deleting. */
 export const unreadRefreshMs = 60_000;
 
-/** Whose count it is: a count is never shown to the next customer signing in on this browser. */
-let unread: { owner: string; count: number } | null = null;
-/** Ticket of the latest change: an answer that arrives after a newer one is dropped. */
-let latestChange = 0;
-let lastAskedAt = 0;
-const unreadListeners = new Set<() => void>();
-
-const ownerOf = (): string => getAuth().user?.id ?? '';
-
-function storeUnread(count: number): void {
-  unread = { owner: ownerOf(), count };
-  for (const listener of unreadListeners) listener();
-}
+const unreadNotifications = createUnreadCount(
+  async (signal) => (await apiRequest('unreadNotifications', signal ? { signal } : {})).unread,
+);
 
 /** Gives the bell a count the server just answered (the notification list carries it too). */
-export function setUnreadNotifications(count: number): void {
-  latestChange += 1;
-  storeUnread(count);
-}
+export const setUnreadNotifications = unreadNotifications.set;
 
 /** Asks the server for the count again: after notifications were read or deleted. */
-export async function refreshUnreadNotifications(signal?: AbortSignal): Promise<void> {
-  if (!getAuth().accessToken) return;
-  const ticket = ++latestChange;
-  lastAskedAt = Date.now();
-  try {
-    const answer = await apiRequest('unreadNotifications', signal ? { signal } : {});
-    if (ticket === latestChange) storeUnread(answer.unread);
-  } catch {
-    // The bell keeps its last count; the next focus or interval asks again.
-  }
-}
-
-function subscribeUnread(listener: () => void): () => void {
-  unreadListeners.add(listener);
-  return () => unreadListeners.delete(listener);
-}
-
-/** The signed-in customer's unread count (0 until known), kept fresh while mounted. */
-function useUnreadNotifications(): number {
-  const state = useSyncExternalStore(
-    subscribeUnread,
-    () => unread,
-    () => null,
-  );
-  const owner = useSyncExternalStore(subscribeAuth, ownerOf, () => '');
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const refresh = (minAgeMs: number) => {
-      const age = Date.now() - lastAskedAt;
-      if (document.visibilityState === 'hidden' || (age >= 0 && age < minAgeMs)) return;
-      void refreshUnreadNotifications(controller.signal);
-    };
-    // Focus and visibility often change together on coming back: one request for both.
-    const onReturn = () => refresh(2_000);
-    refresh(0);
-    const timer = window.setInterval(() => refresh(unreadRefreshMs / 2), unreadRefreshMs);
-    window.addEventListener('focus', onReturn);
-    document.addEventListener('visibilitychange', onReturn);
-    return () => {
-      controller.abort();
-      window.clearInterval(timer);
-      window.removeEventListener('focus', onReturn);
-      document.removeEventListener('visibilitychange', onReturn);
-    };
-  }, [owner]);
-
-  return state && state.owner === owner ? state.count : 0;
-}
+export const refreshUnreadNotifications = unreadNotifications.refresh;
 
 /** The bell: a link to the inbox whose name says how many are unread; a badge when any are. */
 function NotificationsBell() {
   const { t } = useTranslation();
-  const count = useUnreadNotifications();
+  const count = unreadNotifications.useCount({ active: true, pollMs: unreadRefreshMs });
   // In `common`: the header shows on every screen, before any screen's own texts are loaded.
   const label = count > 0 ? t('nav.notificationsUnread', { count }) : t('nav.notifications');
   return (

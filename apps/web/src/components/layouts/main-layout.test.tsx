@@ -1,9 +1,11 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setAuth } from '@/lib/auth-store';
 import { i18n, i18nReady } from '@/lib/i18n';
+import { unreadThreads } from '@/lib/unread-threads';
+import { mockApi } from '@/testing/mock-api';
 import { renderWithRouter } from '@/testing/render-app';
 import { MainLayout, type RouteHandle } from './main-layout';
 
@@ -139,6 +141,46 @@ describe('header', () => {
       '/user-profile',
     );
     expect(screen.getAllByRole('navigation', { name: 'Navegación principal' })).toHaveLength(2);
+  });
+});
+
+describe('the "Mis consultas" entry (unread conversations)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('counts unread conversations in its name and a badge, also on the menu button, and drops them once read', async () => {
+    let unread = 2;
+    const calls = mockApi({
+      '/invoice-threads/unread-count': () => ({ json: { unread } }),
+      '/notifications/unread-count': () => ({ json: { unread: 0 } }),
+    });
+    signIn();
+    await renderWithRouter(<MainLayout>content</MainLayout>);
+    await act(() => unreadThreads.refresh());
+    expect(calls.some((c) => c.path === '/invoice-threads/unread-count')).toBe(true);
+
+    const menuButton = await screen.findByRole('button', {
+      name: 'Abrir menú, 2 consultas sin leer',
+    });
+    const user = userEvent.setup();
+    await user.click(menuButton);
+    const menu = await screen.findByRole('dialog', { name: 'Menú' });
+    const entry = within(menu).getByRole('link', { name: 'Mis consultas, 2 sin leer' });
+    expect(entry.getAttribute('href')).toBe('/consultas');
+    expect(entry.textContent).toBe('Mis consultas2');
+
+    // A conversation was opened (read): its screen asks again.
+    unread = 0;
+    await act(() => unreadThreads.refresh());
+    expect(within(menu).getByRole('link', { name: 'Mis consultas' }).textContent).toBe(
+      'Mis consultas',
+    );
+    expect(screen.getByRole('button', { name: 'Abrir menú', hidden: true })).toBeTruthy();
+
+    // A list of conversations carries the count too.
+    act(() => unreadThreads.set(120));
+    expect(
+      within(menu).getByRole('link', { name: 'Mis consultas, 120 sin leer' }).textContent,
+    ).toBe('Mis consultas99+');
   });
 });
 

@@ -32,6 +32,7 @@ import { useModal } from '@/components/ui/use-modal';
 import { useLogout } from '@/lib/auth';
 import { languageNames, toLanguage } from '@/lib/i18n';
 import { readStorage, storageKeys, writeStorage } from '@/lib/storage';
+import { unreadThreads } from '@/lib/unread-threads';
 import { useTheme } from '@/lib/theme';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
@@ -57,6 +58,9 @@ const activeRow = cn(
   'text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-700',
 );
 const icon = 'size-5 shrink-0 text-gray-600 dark:text-gray-300';
+/** The colours of the header bell's badge. */
+const countBadge =
+  'flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-red-700 px-1.5 text-[0.6875rem] leading-none font-bold text-white tabular-nums dark:bg-red-500 dark:text-gray-950';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const headingId = useId();
@@ -78,17 +82,31 @@ function MenuLink({
   label,
   icon: Icon,
   onNavigate,
+  badge,
 }: {
   to: string;
   label: string;
   icon: ReactNode;
   onNavigate: () => void;
+  /** A count shown beside the label; its `name` says it in words (the badge is only seen). */
+  badge?: { count: number; name: string } | undefined;
 }) {
+  const hasBadge = badge !== undefined && badge.count > 0;
   return (
     <li>
-      <Link to={to} className={activeRow} onClick={onNavigate}>
+      <Link
+        to={to}
+        className={activeRow}
+        onClick={onNavigate}
+        aria-label={hasBadge ? badge.name : undefined}
+      >
         {Icon}
         <span className="flex-1">{label}</span>
+        {hasBadge && (
+          <span aria-hidden="true" className={countBadge}>
+            {badge.count > 99 ? '99+' : badge.count}
+          </span>
+        )}
       </Link>
     </li>
   );
@@ -144,6 +162,8 @@ export function SideMenu({
   const logout = useLogout();
   const [dialog, setDialog] = useState<'language' | 'company' | null>(null);
   const isPaymentFailing = useSyncExternalStore(subscribeFailing, readFailing, () => false);
+  // Asked again each time the menu opens (the header's dot keeps it known in between).
+  const unreadThreadCount = unreadThreads.useCount({ active: isSignedIn, askAgain: open });
   useModal(panelRef, open, onClose, { returnFocusRef });
 
   const setFailing = (value: boolean) => {
@@ -272,6 +292,10 @@ export function SideMenu({
                 label={t('menu.invoiceThreads')}
                 icon={<MailIcon className={icon} />}
                 onNavigate={onClose}
+                badge={{
+                  count: unreadThreadCount,
+                  name: t('menu.invoiceThreadsUnread', { count: unreadThreadCount }),
+                }}
               />
             )}
           </Section>

@@ -114,6 +114,34 @@ describe('a conversation', () => {
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 
+  it('says when the organisation has read the last message, and not before', async () => {
+    let readAt: string | null = null;
+    mockApi({
+      '/invoice-threads/th1': () => ({
+        json: {
+          thread: {
+            id: 'th1',
+            invoice_id: 'FV-1',
+            status: 'open',
+            created_at: '2026-11-26T10:15:00.000Z',
+            organisation_read_at: readAt,
+          },
+          messages: [message('m1', 'customer', '¿Por qué sube?')],
+        },
+      }),
+    });
+    const { unmount } = await renderWithQuery(<ThreadScreen threadId="th1" />, {
+      path: '/consultas/th1',
+    });
+    expect(await screen.findByText('¿Por qué sube?')).toBeTruthy();
+    expect(screen.queryByText(/^Leído por/)).toBeNull();
+    unmount();
+
+    readAt = '2026-11-26T11:00:00.000Z';
+    await renderWithQuery(<ThreadScreen threadId="th1" />, { path: '/consultas/th1' });
+    expect(await screen.findByText(/^Leído por \S/)).toBeTruthy();
+  });
+
   it("is 'not found' for someone else's or an unknown conversation", async () => {
     mockApi({});
     await renderWithQuery(<ThreadScreen threadId="nope" />, { path: '/consultas/nope' });

@@ -3,12 +3,13 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { AlertIcon, SearchIcon } from '@/components/ui/icons';
+import { AlertIcon, Icon, SearchIcon } from '@/components/ui/icons';
 import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { ApiError } from '@/lib/api-client';
+import { unreadThreads } from '@/lib/unread-threads';
 import { useTranslation } from '@/lib/use-translation';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
@@ -30,13 +31,15 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
   const reply = useReplyThread();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
+  const { companyName } = useVisualConfig();
 
-  // Read now: the lists' unread marks and the bell's count are stale.
+  // Read now: the lists' unread marks, the menu's badge and the bell's count are stale.
   const loadedAt = thread.dataUpdatedAt;
   useEffect(() => {
     if (loadedAt === 0) return;
     void queryClient.invalidateQueries({ queryKey: [...threadsKey, 'list'] });
     void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+    void unreadThreads.refresh();
   }, [loadedAt, queryClient]);
 
   if (thread.isPending) {
@@ -83,6 +86,12 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
 
   const { thread: about, messages } = thread.data;
   const isOpen = about.status === 'open';
+  const last = messages.at(-1);
+  // The customer wrote last and the organisation has read it since (it has not answered yet).
+  const isLastRead =
+    last?.author === 'customer' &&
+    about.organisation_read_at !== null &&
+    Date.parse(about.organisation_read_at) >= Date.parse(last.created_at);
 
   const send = async (message: string): Promise<boolean> => {
     setFailure(null);
@@ -121,6 +130,14 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
             <MessageBubble key={message.id} message={message} />
           ))}
         </ol>
+        {isLastRead && (
+          <p className="mt-1 flex items-center justify-end gap-1 text-xs text-gray-600 dark:text-gray-300">
+            <Icon className="size-4">
+              <path d="M5 12.5l4.5 4.5L19 7.5" />
+            </Icon>
+            {t('thread.readByOrganisation', { company: companyName })}
+          </p>
+        )}
       </section>
 
       <div className={cn(cardClasses, 'mt-6 p-4 sm:p-5')}>

@@ -11,6 +11,7 @@ import { isUnpaid } from '@/lib/payment-status';
 import { cn } from '@/utils/cn';
 import type { PaymentListItem } from '../api/get-payments';
 import { PayPaymentLink } from './pay-payment-link';
+import { ReceiptButton } from './receipt-button';
 import { SelectCheckbox } from './select-checkbox';
 import type { RowSelection } from './selection';
 
@@ -80,6 +81,15 @@ export function PaymentCard({
         {!selection && isUnpaid(payment.status) && (
           <div className="flex justify-end border-t border-gray-100 pt-3 dark:border-gray-700">
             <PayPaymentLink payment={payment} />
+          </div>
+        )}
+        {!selection && payment.receipt_id && (
+          <div className="flex justify-end border-t border-gray-100 pt-3 dark:border-gray-700">
+            <ReceiptButton
+              receiptId={payment.receipt_id}
+              invoiceId={payment.invoice_id}
+              className="items-end"
+            />
           </div>
         )}
       </div>

@@ -169,6 +169,42 @@ describe('payments list (spec §2 "Payments list", §4)', () => {
     expect(within(table).getAllByRole('checkbox')).toHaveLength(3);
   });
 
+  it.each([390, 1280])(
+    'offers the receipt of a row paid in the portal, and none where paid elsewhere (%i px)',
+    async (width) => {
+      stubViewport(width);
+      const portalPaid = {
+        ...payments[2],
+        payment_id: 'p5',
+        invoice_id: 'F5',
+        receipt_id: 'a-5',
+      };
+      const calls = mockApi({
+        '/payments': () => ({ json: { payments: [...payments, portalPaid], has_more: false } }),
+        '/documents/receipt': () => ({ json: { url: '/1/api/1.0/documents/receipt/signed' } }),
+      });
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+      await renderWithQuery(<PaymentListScreen />, { path: '/mis-pagos' });
+      const button = await screen.findByRole('button', {
+        name: 'Descargar el justificante del pago de la factura F5',
+      });
+      expect(button.textContent).toBe('Justificante');
+      // F3 was paid too, but not through the portal: no receipt to offer.
+      expect(screen.getAllByRole('button', { name: /justificante/i })).toHaveLength(1);
+
+      await userEvent.click(button);
+      await vi.waitFor(() => expect(click).toHaveBeenCalled());
+      expect(calls.find((c) => c.path === '/documents/receipt')?.body).toEqual({
+        payment_id: 'a-5',
+        language: 'es',
+      });
+      expect((click.mock.contexts[0] as HTMLAnchorElement).getAttribute('href')).toBe(
+        '/1/api/1.0/documents/receipt/signed',
+      );
+      click.mockRestore();
+    },
+  );
+
   it('shows the spec’s text when loading more fails (spec §8)', async () => {
     mockApi({
       '/payments': (body) =>

@@ -12,6 +12,7 @@ import { isUnpaid } from '@/lib/payment-status';
 import { cn } from '@/utils/cn';
 import type { PaymentListItem } from '../api/get-payments';
 import { PayPaymentLink } from './pay-payment-link';
+import { ReceiptButton } from './receipt-button';
 import { SelectCheckbox } from './select-checkbox';
 import type { RowSelection } from './selection';
 
@@ -21,7 +22,7 @@ const td = 'px-4 py-3 align-middle text-gray-900 dark:text-gray-100';
 
 /**
  * The payments list on a desktop (`lg` and up): due date, invoice (opens it), amount, method, the
- * server's status and the row's "Pagar"; in select-to-pay mode a first column of checkboxes.
+ * server's status and the row's "Pagar" (or, paid in the portal, its "Justificante"); in select-to-pay mode a first column of checkboxes.
  */
 export function PaymentTable({
   payments,
@@ -111,6 +112,13 @@ export function PaymentTable({
                 </td>
                 <td className={cn(td, 'text-right')}>
                   {!selection && isUnpaid(payment.status) && <PayPaymentLink payment={payment} />}
+                  {!selection && payment.receipt_id && (
+                    <ReceiptButton
+                      receiptId={payment.receipt_id}
+                      invoiceId={payment.invoice_id}
+                      className="items-end"
+                    />
+                  )}
                 </td>
               </tr>
             );
