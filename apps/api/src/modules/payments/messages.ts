@@ -1,3 +1,4 @@
+import { CONSUMER_LANGUAGES } from '@portal/redsys';
 import type { Language } from '../mail/messages.ts';
 
 /**
@@ -63,13 +64,8 @@ export const paymentMessages = {
   },
 } satisfies Record<Language, Record<string, string | ((...args: string[]) => string)>>;
 
-/** Redsys' Ds_Merchant_ConsumerLanguage codes. */
-export const redsysLanguage: Record<Language, string> = {
-  es: '001',
-  en: '002',
-  ca: '003',
-  eu: '013',
-};
+/** Redsys' Ds_Merchant_ConsumerLanguage codes (the simulator reads the same list). */
+export const redsysLanguage: Record<Language, string> = CONSUMER_LANGUAGES;
 
 export const formatEuros = (cents: number): string =>
   new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' }).format(cents / 100);
