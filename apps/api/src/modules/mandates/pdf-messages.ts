@@ -136,9 +136,9 @@ export const mandatePdfMessages: Record<Language, MandatePdfMessages> = {
     acceptance:
       'Bezeroaren atarian elektronikoki sinatua: zordunak berariaz onartu zuen agindu hau.',
     state: 'Egoera',
-    states: { active: 'Aktiboa', replaced: 'Ordeztua', revoked: 'Baliogabetua' },
+    states: { active: 'Aktiboa', replaced: 'Ordeztuta', revoked: 'Baliogabetuta' },
     replaces: 'Ordeztutako agindua',
-    replacedBy: 'Agindu honek ordeztua',
+    replacedBy: 'Agindu honek ordeztuta',
     page: 'Orria',
   },
 };
