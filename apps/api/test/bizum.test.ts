@@ -5,6 +5,7 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
+import { startSmtp } from '../../../tools/test-smtp.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
@@ -34,10 +35,12 @@ describe.each(engines())('Bizum on $name', (engine) => {
   let me: Awaited<ReturnType<typeof signedIn>>;
   let other: Awaited<ReturnType<typeof signedIn>>;
   let cardsOnly: Awaited<ReturnType<typeof signedIn>>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
   beforeAll(async () => {
     db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    smtp = await startSmtp();
+    app = await buildTestApp(db, { SMTP_URL: smtp.url, PUBLIC_URL: 'http://localhost:3000' });
     me = await signedIn(app, 'demo');
     other = await signedIn(app, 'demo', secondEmail);
     cardsOnly = await signedIn(app, '1');
@@ -45,6 +48,7 @@ describe.each(engines())('Bizum on $name', (engine) => {
   afterAll(async () => {
     await app.close();
     await db.close();
+    await smtp.close();
   });
 
   const unpaid = async (who = me) =>
@@ -149,6 +153,11 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(text).toContain('Forma de pago');
     expect(text).toContain('Bizum');
     expect(text).not.toContain('Tarjeta');
+    // So does the receipt e-mail (it said "con tarjeta" for every payment).
+    const mail = await smtp.waitFor('cliente@demo.test', 10_000, undefined, p.Ds_Merchant_Order);
+    const body = mail.raw.replace(/=\r?\n/g, '');
+    expect(body).toContain('Hemos recibido tu pago con Bizum.');
+    expect(body).not.toContain('pago con tarjeta');
 
     // The same notification again (a Redsys retry) changes nothing, like a card's.
     expect((await notify('demo', signedNotification(p, '0000', bizumPaid))).statusCode).toBe(200);

@@ -383,6 +383,39 @@ describe('the card page', () => {
     expect(ca.body).toContain('<html lang="ca">');
   });
 
+  it.each([
+    ['013', 'eu', '>Ordaindu<', 'Txartelaren zenbakia'],
+    ['010', 'ca', '>Pagar<', 'Número de targeta'],
+    ['004', 'es', '>Pagar<', 'Número de tarjeta'],
+    ['', 'es', '>Pagar<', 'Número de tarjeta'],
+  ])(
+    'the card page for Ds_Merchant_ConsumerLanguage %j is in %s',
+    async (code, lang, pay, label) => {
+      const page = await post(
+        '/sis/realizarPago',
+        signedForm(paymentParams(receiver.url, { Ds_Merchant_ConsumerLanguage: code })),
+      );
+      expect(page.body).toContain(`<html lang="${lang}">`);
+      expect(page.body).toContain(pay);
+      expect(page.body).toContain(label);
+    },
+  );
+
+  it('words its error page in Basque for 013 (the code stays as Redsys gives it)', async () => {
+    const page = await post(
+      '/sis/realizarPago',
+      signedForm(
+        paymentParams(receiver.url, {
+          Ds_Merchant_ConsumerLanguage: '013',
+          Ds_Merchant_Amount: '',
+        }),
+      ),
+    );
+    expect(page.body).toContain('<html lang="eu">');
+    expect(page.body).toContain('Ezin da eragiketa egin');
+    expect(page.body).toContain('SIS0018');
+  });
+
   it('a completed order cannot be posted again (SIS0051)', async () => {
     const params = paymentParams(receiver.url);
     await payWithCard(params, AUTHORISED);

@@ -8,6 +8,8 @@ import {
   readRefundAnswer,
 } from '@portal/redsys';
 import { buildSimulator } from './app.ts';
+import { MESSAGES, type Language } from './i18n.ts';
+import { escapeHtml } from './pages/html.ts';
 import { startNotificationReceiver } from './testing/notification-receiver.ts';
 import {
   URL_KO,
@@ -90,10 +92,59 @@ describe('the Bizum pages', () => {
     expect(page.body).toMatch(/\/sis\/operaciones\/[0-9a-f]{32}\/bizum"/);
   });
 
-  it('speak English for Ds_Merchant_ConsumerLanguage 002', async () => {
-    const page = await openBizum(bizumParams({ Ds_Merchant_ConsumerLanguage: '002' }));
-    expect(page.body).toContain('Pay with Bizum');
-    expect(page.body).toContain('<html lang="en">');
+  // Each step speaks the language the merchant sent, as Redsys' pages do: the number page, its
+  // error and the bank app's page, with no text left in another language.
+  it.each([
+    ['001', 'es'],
+    ['002', 'en'],
+    ['003', 'ca'],
+    ['013', 'eu'],
+    ['13', 'eu'],
+  ] as const)('speak the language of Ds_Merchant_ConsumerLanguage %s (%s)', async (code, lang) => {
+    const t = MESSAGES[lang];
+    const others = (Object.keys(MESSAGES) as Language[]).filter((l) => l !== lang);
+    const ownWords = (body: string, keys: readonly (keyof typeof t)[]) => {
+      expect(body).toContain(`<html lang="${lang}">`);
+      for (const key of keys) {
+        expect(body, `${lang} ${key}`).toContain(escapeHtml(t[key]));
+        for (const other of others) {
+          // Shared words, and one inside the other ('Cancel' in 'Cancelar'), prove nothing.
+          if (t[key].includes(MESSAGES[other][key])) continue;
+          expect(body, `${other} ${key} on a ${lang} page`).not.toContain(
+            escapeHtml(MESSAGES[other][key]),
+          );
+        }
+      }
+    };
+    const params = bizumParams({ Ds_Merchant_ConsumerLanguage: code });
+    const page = await openBizum(params);
+    ownWords(page.body, [
+      'banner',
+      'bizumTitle',
+      'bizumPhone',
+      'bizumPhoneHint',
+      'bizumContinue',
+      'cancel',
+      'bizumTestTitle',
+      'bizumTestHint',
+      'amount',
+      'merchant',
+      'order',
+    ]);
+    expect(page.body).toContain(`<title>${escapeHtml(t.bizumTitle)} · Redsys (${t.simulator})`);
+    const invalid = await post(formAction(page.body), { phone: '912345678', action: 'pay' });
+    ownWords(invalid.body, ['bizumTitle', 'bizumInvalidPhone']);
+    const app = await post(formAction(page.body), { phone: '612 345 678', action: 'pay' });
+    ownWords(app.body, [
+      'bizumAppTitle',
+      'bizumAppText',
+      'bizumAppHint',
+      'bizumAppConfirm',
+      'bizumAppReject',
+      'cancel',
+    ]);
+    const done = await post(formAction(app.body), { action: 'pay' });
+    expect(done.headers.location).toBe(URL_OK);
   });
 
   it('keep the page with an error on a number that is not a Spanish mobile', async () => {

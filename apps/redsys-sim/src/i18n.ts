@@ -1,17 +1,19 @@
-/** Pages speak the customer's language from Ds_Merchant_ConsumerLanguage (Redsys' codes). */
-export type Language = 'es' | 'en' | 'ca';
+import { consumerLanguageOf, type ConsumerLanguage } from '@portal/redsys';
 
-// Redsys language codes: 001 es, 002 en, 003 ca, 013 eu. Basque has no translation here yet and
-// falls back to Spanish (the page then says lang="es", which is true).
-const BY_REDSYS_CODE: Record<number, Language> = { 1: 'es', 2: 'en', 3: 'ca' };
+/**
+ * Pages speak the customer's language from Ds_Merchant_ConsumerLanguage (Redsys' codes, read by
+ * @portal/redsys: 001 es, 002 en, 003 ca, 010 Valencian as ca, 013 eu). Any other code, or none,
+ * gets Spanish.
+ */
+export type Language = ConsumerLanguage;
 
 export function languageOf(consumerLanguage: string | undefined): Language {
-  if (!consumerLanguage || !/^\d{1,3}$/.test(consumerLanguage)) return 'es';
-  return BY_REDSYS_CODE[Number(consumerLanguage)] ?? 'es';
+  return consumerLanguageOf(consumerLanguage) ?? 'es';
 }
 
 const es = {
   banner: 'Simulador local de Redsys (entorno de pruebas)',
+  simulator: 'simulador',
   cardTitle: 'Pago con tarjeta',
   amount: 'Importe',
   merchant: 'Comercio',
@@ -67,6 +69,7 @@ export type Messages = typeof es;
 
 const en: Messages = {
   banner: 'Local Redsys simulator (test environment)',
+  simulator: 'simulator',
   cardTitle: 'Card payment',
   amount: 'Amount',
   merchant: 'Merchant',
@@ -102,7 +105,7 @@ const en: Messages = {
   resultDenied: 'Operation not authorised',
   resultText: 'You can close this window and return to the shop.',
   responseCode: 'Response code',
-  bizumTitle: 'Pay with Bizum',
+  bizumTitle: 'Bizum payment',
   bizumPhone: 'Mobile phone',
   bizumPhoneHint: 'The number registered for Bizum with your bank.',
   bizumInvalidPhone: 'Enter a 9-digit Spanish mobile number (starting with 6 or 7).',
@@ -113,7 +116,7 @@ const en: Messages = {
     "Open your bank's app and accept the payment. In this simulator, the app is these two buttons.",
   bizumAppConfirm: 'Accept in the app',
   bizumAppReject: 'Reject in the app',
-  bizumTestTitle: 'Bizum in testing',
+  bizumTestTitle: 'Test Bizum',
   bizumTestHint:
     'In testing, every Spanish mobile number works; in the app you can accept or reject.',
   processing: 'Processing',
@@ -121,6 +124,7 @@ const en: Messages = {
 
 const ca: Messages = {
   banner: 'Simulador local de Redsys (entorn de proves)',
+  simulator: 'simulador',
   cardTitle: 'Pagament amb targeta',
   amount: 'Import',
   merchant: 'Comerç',
@@ -172,4 +176,59 @@ const ca: Messages = {
   processing: 'Processant',
 };
 
-export const MESSAGES: Record<Language, Messages> = { es, en, ca };
+const eu: Messages = {
+  banner: 'Redsysen simulagailu lokala (proba-ingurunea)',
+  simulator: 'simulagailua',
+  cardTitle: 'Txartel bidezko ordainketa',
+  amount: 'Zenbatekoa',
+  merchant: 'Merkataria',
+  order: 'Eskaera',
+  cardNumber: 'Txartelaren zenbakia',
+  expiry: 'Iraungitze-data (HH/UU)',
+  expiryPlaceholder: 'HH/UU',
+  cvc: 'Segurtasun-kodea (CVC)',
+  pay: 'Ordaindu',
+  cancel: 'Utzi',
+  testCards: 'Redsysen proba-txartelak',
+  testCardsHint: 'Etorkizuneko edozein iraungitze-data eta 3 zifrako edozein CVC.',
+  cardAuthorised: 'Baimendua',
+  cardDeclined: 'Ukatua',
+  cardChallenge: '3DS autentifikazioa eskatzen du (123456 kodea)',
+  forcedDecline: 'Proba-modua: ordainketa hau ukatu egingo da.',
+  checkCard: 'Berrikusi txartelaren datuak.',
+  invalidCardNumber: 'Txartelaren zenbakia ez da baliozkoa.',
+  invalidExpiry: 'Iraungitze-data ez da baliozkoa edo iragana da.',
+  invalidCvc: 'Segurtasun-kodeak 3 edo 4 zifra izan behar ditu.',
+  challengeTitle: 'Titularraren autentifikazioa',
+  challengeText: 'Zure bankuak zu zarela egiaztatu behar du. Idatzi bidali dizun kodea.',
+  challengeHint: 'Probetan, kode zuzena 123456 da.',
+  challengeCode: 'Egiaztapen-kodea',
+  confirm: 'Berretsi',
+  savedTitle: 'Gordetako txartel bidezko ordainketa',
+  savedText: 'Ordaindu gordetako txartelarekin',
+  expires: 'Iraungitze-data',
+  errorTitle: 'Ezin da eragiketa egin',
+  errorText: 'Merkatariak baliozkoa ez den eskaera bat bidali du. Ez da ezer kobratu.',
+  errorCode: 'Errore-kodea',
+  resultAuthorised: 'Eragiketa baimenduta',
+  resultDenied: 'Eragiketa ez da baimendu',
+  resultText: 'Leiho hau itxi eta dendara itzul zaitezke.',
+  responseCode: 'Erantzun-kodea',
+  bizumTitle: 'Bizum bidezko ordainketa',
+  bizumPhone: 'Telefono mugikorra',
+  bizumPhoneHint: 'Zure bankuan Bizumen erregistratuta duzun zenbakia.',
+  bizumInvalidPhone: 'Idatzi 9 zifrako Espainiako mugikor bat (6z edo 7z hasten dena).',
+  bizumContinue: 'Jarraitu',
+  bizumAppTitle: 'Berretsi ordainketa zure bankuaren aplikazioan',
+  bizumAppText: 'Ordainketa-eskaera bat bidali dugu zenbaki honetara:',
+  bizumAppHint:
+    'Ireki zure bankuaren aplikazioa eta onartu ordainketa. Simulagailu honetan, aplikazioa bi botoi hauek dira.',
+  bizumAppConfirm: 'Onartu aplikazioan',
+  bizumAppReject: 'Baztertu aplikazioan',
+  bizumTestTitle: 'Proba-Bizuma',
+  bizumTestHint:
+    'Probetan edozein Espainiako mugikorrek balio du; aplikazioan onartu edo baztertu egin dezakezu.',
+  processing: 'Prozesatzen',
+};
+
+export const MESSAGES: Record<Language, Messages> = { es, en, ca, eu };

@@ -73,3 +73,5 @@ export {
 export type { PayMethodCode } from './pay-methods.ts';
 export { createMitChargeRequest, readMitChargeAnswer } from './mit.ts';
 export type { CofType, MitChargeAnswer, MitChargeInput } from './mit.ts';
+export { CONSUMER_LANGUAGES, consumerLanguageOf } from './consumer-language.ts';
+export type { ConsumerLanguage } from './consumer-language.ts';

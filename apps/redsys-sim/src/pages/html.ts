@@ -67,7 +67,7 @@ export function layout(lang: Language, t: Messages, title: string, body: string)
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Redsys (simulador)</title>
+<title>${escapeHtml(title)} · Redsys (${escapeHtml(t.simulator)})</title>
 <style>${STYLE}</style>
 </head>
 <body>

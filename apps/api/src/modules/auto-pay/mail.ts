@@ -45,16 +45,16 @@ export const autoPayMessages: Record<Language, Words> = {
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
-    noticeSubject: 'Propera càrrega automàtica',
-    noticeHeading: 'Propera càrrega amb la teva targeta',
+    noticeSubject: 'Proper cobrament automàtic',
+    noticeHeading: 'Proper cobrament amb la teva targeta',
     notice: (amount, date, card) =>
       `Cobrarem ${amount} el dia ${date} amb la targeta ${card}, com vas demanar al pagament automàtic.`,
     noticeOff: 'Pots desactivar-lo quan vulguis a Mètodes de pagament.',
     noticeButton: 'Veure els meus mètodes de pagament',
     declinedSubject: 'No hem pogut cobrar el teu termini',
-    declinedHeading: 'Càrrega automàtica rebutjada',
+    declinedHeading: 'Cobrament automàtic rebutjat',
     declined: (amount, invoice) =>
-      `El banc ha rebutjat la càrrega automàtica de ${amount} de la factura ${invoice}.`,
+      `El banc ha rebutjat el cobrament automàtic de ${amount} de la factura ${invoice}.`,
     declinedRetry: "Ho tornarem a intentar d'aquí a uns dies; també pots pagar-lo ara.",
     declinedFinal: "No ho intentarem més: paga'l des de l'oficina en línia.",
     declinedButton: 'Pagar la factura',
@@ -64,7 +64,7 @@ export const autoPayMessages: Record<Language, Words> = {
     noticeSubject: 'Upcoming automatic payment',
     noticeHeading: 'Upcoming charge to your card',
     notice: (amount, date, card) =>
-      `We will charge ${amount} on ${date} to the card ${card}, as you asked with automatic payment.`,
+      `We will charge ${amount} to your card ${card} on ${date}, as you asked when you turned on automatic payment.`,
     noticeOff: 'You can turn it off at any time in Payment methods.',
     noticeButton: 'See my payment methods',
     declinedSubject: 'We could not charge your instalment',
@@ -84,10 +84,10 @@ export const autoPayMessages: Record<Language, Words> = {
     noticeOff: 'Nahi duzunean desaktiba dezakezu Ordainketa-metodoak atalean.',
     noticeButton: 'Ikusi nire ordainketa-metodoak',
     declinedSubject: 'Ezin izan dugu zure epea kobratu',
-    declinedHeading: 'Kobrantza automatikoa ukatua',
+    declinedHeading: 'Kobrantza automatikoa ukatuta',
     declined: (amount, invoice) =>
-      `Bankuak ${invoice} fakturaren ${amount}ko kobrantza automatikoa ukatu du.`,
-    declinedRetry: 'Egun batzuk barru berriro saiatuko gara; orain ere ordain dezakezu.',
+      `Bankuak ${invoice} fakturaren ${amount}-ko kobrantza automatikoa ukatu du.`,
+    declinedRetry: 'Egun batzuk barru berriro saiatuko gara; nahi baduzu, orain ordain dezakezu.',
     declinedFinal: 'Ez gara berriro saiatuko: ordaindu lineako bulegotik.',
     declinedButton: 'Ordaindu faktura',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',

@@ -20,7 +20,7 @@ export const threadMailMessages = {
   },
   en: {
     answerSubject: 'Answer about your invoice {invoice}',
-    answerHeading: 'We have answered you',
+    answerHeading: 'We have replied',
     answerIntro: 'We have answered your question about invoice {invoice}.',
     answerRead: 'For your privacy, the answer is only shown in the online office.',
     answerButton: 'View conversation',
@@ -30,7 +30,7 @@ export const threadMailMessages = {
     answerSubject: 'Zure {invoice} fakturari buruzko erantzuna',
     answerHeading: 'Erantzun dizugu',
     answerIntro: '{invoice} fakturari buruzko zure kontsultari erantzun diogu.',
-    answerRead: 'Zure pribatutasunagatik, erantzuna lineako bulegoan bakarrik erakusten da.',
+    answerRead: 'Zure pribatutasuna babesteko, erantzuna lineako bulegoan bakarrik erakusten da.',
     answerButton: 'Ikusi elkarrizketa',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },

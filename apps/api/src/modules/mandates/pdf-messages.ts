@@ -129,16 +129,16 @@ export const mandatePdfMessages: Record<Language, MandatePdfMessages> = {
     paymentType: 'Ordainketa mota',
     recurrent: 'Ordainketa errepikakorra',
     legal:
-      'Helbideratze-agindu hau sinatuz, zordunak baimena ematen dio hartzekodunari zordunaren entitateari bere kontuan zorpetzeko jarraibideak bidaltzeko, eta entitateari bere kontuan zorpetzeak egiteko hartzekodunaren jarraibideei jarraituz. Bere eskubideen artean, zordunak bere entitatearen itzulketa jasotzeko eskubidea du, harekin sinatutako kontratuaren baldintzetan. Itzulketa-eskaera kontuan zorpetu eta hurrengo zortzi asteetan egin beharko da. Bere eskubideei buruzko informazio gehiago bere finantza-entitatean lor dezake.',
+      'Helbideratze-agindu hau sinatuz, zordunak baimena ematen dio hartzekodunari zordunaren entitateari bere kontuan zordunketak egiteko jarraibideak bidaltzeko, eta entitateari bere kontuan zordunketak egiteko hartzekodunaren jarraibideei jarraituz. Bere eskubideen artean, zordunak eskubidea du bere entitateak dirua itzul diezaion, harekin sinatutako kontratuaren baldintzetan. Itzulketa-eskaera kontuan zordundu eta hurrengo zortzi asteetan egin beharko da. Bere eskubideei buruzko informazio gehiago bere finantza-entitatean lor dezake.',
     signature: 'Sinadura',
     signedAt: 'Sinaduraren data eta ordua',
     signedFrom: 'IP helbidea',
     acceptance:
       'Bezeroaren atarian elektronikoki sinatua: zordunak berariaz onartu zuen agindu hau.',
     state: 'Egoera',
-    states: { active: 'Aktiboa', replaced: 'Ordeztua', revoked: 'Baliogabetua' },
-    replaces: 'Agindu hau ordezten du',
-    replacedBy: 'Agindu honek ordeztua',
+    states: { active: 'Aktiboa', replaced: 'Ordeztuta', revoked: 'Baliogabetuta' },
+    replaces: 'Ordeztutako agindua',
+    replacedBy: 'Agindu honek ordeztuta',
     page: 'Orria',
   },
 };

@@ -1,3 +1,4 @@
+import { CONSUMER_LANGUAGES } from '@portal/redsys';
 import type { Language } from '../mail/messages.ts';
 
 /**
@@ -9,6 +10,8 @@ export const paymentMessages = {
     receiptSubject: 'Justificante de pago',
     receiptHeading: 'Pago recibido',
     receiptIntro: 'Hemos recibido tu pago con tarjeta. Estos son los datos de la operación:',
+    receiptIntroBizum: 'Hemos recibido tu pago con Bizum. Estos son los datos de la operación:',
+    receiptIntroPaypal: 'Hemos recibido tu pago con PayPal. Estos son los datos de la operación:',
     amount: 'Importe',
     invoices: 'Facturas',
     order: 'Número de operación',
@@ -23,6 +26,9 @@ export const paymentMessages = {
     receiptSubject: 'Justificant de pagament',
     receiptHeading: 'Pagament rebut',
     receiptIntro: "Hem rebut el teu pagament amb targeta. Aquestes són les dades de l'operació:",
+    receiptIntroBizum: "Hem rebut el teu pagament amb Bizum. Aquestes són les dades de l'operació:",
+    receiptIntroPaypal:
+      "Hem rebut el teu pagament amb PayPal. Aquestes són les dades de l'operació:",
     amount: 'Import',
     invoices: 'Factures',
     order: "Número d'operació",
@@ -37,6 +43,8 @@ export const paymentMessages = {
     receiptSubject: 'Payment receipt',
     receiptHeading: 'Payment received',
     receiptIntro: 'We received your card payment. These are the details:',
+    receiptIntroBizum: 'We received your Bizum payment. These are the details:',
+    receiptIntroPaypal: 'We received your PayPal payment. These are the details:',
     amount: 'Amount',
     invoices: 'Invoices',
     order: 'Operation number',
@@ -51,6 +59,9 @@ export const paymentMessages = {
     receiptSubject: 'Ordainagiria',
     receiptHeading: 'Ordainketa jasota',
     receiptIntro: 'Txartelarekin egindako ordainketa jaso dugu. Hauek dira eragiketaren datuak:',
+    receiptIntroBizum: 'Bizum bidez egindako ordainketa jaso dugu. Hauek dira eragiketaren datuak:',
+    receiptIntroPaypal:
+      'PayPal bidez egindako ordainketa jaso dugu. Hauek dira eragiketaren datuak:',
     amount: 'Zenbatekoa',
     invoices: 'Fakturak',
     order: 'Eragiketa-zenbakia',
@@ -63,13 +74,8 @@ export const paymentMessages = {
   },
 } satisfies Record<Language, Record<string, string | ((...args: string[]) => string)>>;
 
-/** Redsys' Ds_Merchant_ConsumerLanguage codes. */
-export const redsysLanguage: Record<Language, string> = {
-  es: '001',
-  en: '002',
-  ca: '003',
-  eu: '013',
-};
+/** Redsys' Ds_Merchant_ConsumerLanguage codes (the simulator reads the same list). */
+export const redsysLanguage: Record<Language, string> = CONSUMER_LANGUAGES;
 
 export const formatEuros = (cents: number): string =>
   new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' }).format(cents / 100);

@@ -12,7 +12,7 @@ import { appPaths } from '@portal/contract/app-paths';
 export const receiptLinkHours = 24;
 
 /**
- * The receipt e-mail after a card payment, in the customer's language, with the tenant's branding.
+ * The receipt e-mail after a card, Bizum or PayPal payment, in the customer's language, with the tenant's branding.
  * Its button opens the invoice paid (or the payments, for several); sent to the address the
  * customer signs in with, and where the tenant offers it, the button is a sign-in link (issue 24).
  */
@@ -58,6 +58,13 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
       ? `${base}${appPaths.signInLink}?${new URLSearchParams({ token }).toString()}`
       : `${base}${next}`;
     const label = only ? m.receiptButton : m.receiptButtonPayments;
+    // How it was paid, as the receipt PDF says it: card, Bizum or PayPal.
+    const intro =
+      attempt.pay_method === 'bizum'
+        ? m.receiptIntroBizum
+        : attempt.pay_method === 'paypal'
+          ? m.receiptIntroPaypal
+          : m.receiptIntro;
     // The receipt PDF: the portal's documents page (a sign-in first), never a link that opens
     // the document by itself.
     const receiptUrl = `${base}${appPaths.documents}?${new URLSearchParams({ recibo: attempt.id }).toString()}`;
@@ -67,7 +74,7 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
       to,
       subject: `${m.receiptSubject} · ${tenant.company_name}`,
       text: [
-        m.receiptIntro,
+        intro,
         '',
         ...rows.map(([k, v]) => `${k}: ${v}`),
         '',
@@ -84,7 +91,7 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
         },
         {
           heading: m.receiptHeading,
-          paragraphs: [m.receiptIntro, ...rows.map(([k, v]) => `${k}: ${v}`), ...after],
+          paragraphs: [intro, ...rows.map(([k, v]) => `${k}: ${v}`), ...after],
           button: { label, url },
           footer: m.footer,
         },

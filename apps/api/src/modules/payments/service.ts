@@ -300,6 +300,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       })
     )
       await webhookEvents.paymentSettled(sql, attempt.id);
+    // The attempt as settled: the receipt e-mail says how it was paid (Bizum over the card asked).
+    const settledAs: AttemptRow = { ...attempt, pay_method: payMethod };
     if (appliedCents > 0) {
       await createNotification(sql, {
         customerId: attempt.customer_id,
@@ -314,7 +316,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           'late card authorisation recorded: it paid its instalments',
         );
       }
-      return { outcome: 'paid', attempt, invoices: paidInvoices };
+      return { outcome: 'paid', attempt: settledAs, invoices: paidInvoices };
     }
 
     const automatic = gateway.auto_refund;
@@ -350,7 +352,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       },
       'ALERT: card payment for instalments already paid: overpayment recorded',
     );
-    return { outcome: 'overpaid', attempt, invoices: paidInvoices };
+    return { outcome: 'overpaid', attempt: settledAs, invoices: paidInvoices };
   }
 
   /**

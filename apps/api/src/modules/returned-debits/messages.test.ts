@@ -23,7 +23,7 @@ describe('returned debit reasons', () => {
 
   it('word a known code plainly and an unknown one generically with its code', () => {
     expect(returnReasonText('es', 'AM04')).toBe('Fondos insuficientes en la cuenta');
-    expect(returnReasonText('en', 'MD06')).toBe('Returned at the account holder’s request');
+    expect(returnReasonText('en', 'MD06')).toBe("Returned at the account holder's request");
     expect(returnReasonText('es', 'ZZ99')).toBe('El banco no pudo cobrar el recibo (código ZZ99)');
     // Not an own property: never a prototype's.
     expect(returnReasonText('ca', 'toString')).toContain('toString');

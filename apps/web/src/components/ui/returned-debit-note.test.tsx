@@ -22,7 +22,7 @@ describe('the returned debit note', () => {
       { language: 'en' },
     );
     const note = screen.getByTestId('returned-debit');
-    expect(note.textContent).toContain('The bank could not collect the debit (code ZZ99)');
+    expect(note.textContent).toContain('The bank could not collect the direct debit (code ZZ99)');
     expect(note.textContent).not.toContain('Return fee');
   });
 
