@@ -98,7 +98,9 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
       ),
     );
   const endedEvents = async (type: 'mandate.replaced' | 'mandate.revoked', reference?: string) =>
-    (await events(type)).filter((e) => reference === undefined || e.payload.reference === reference);
+    (await events(type)).filter(
+      (e) => reference === undefined || e.payload.reference === reference,
+    );
   const admin = (path: string, { key = demoKey, tenant = 'demo' } = {}) =>
     app.inject({
       method: 'GET',
@@ -266,10 +268,7 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
       methods: { id: string; kind: string; is_main: boolean }[];
     }>().methods;
     const bare = methods.find(
-      (m) =>
-        m.kind === 'bank_account' &&
-        !m.is_main &&
-        m.id !== active?.payment_method_id,
+      (m) => m.kind === 'bank_account' && !m.is_main && m.id !== active?.payment_method_id,
     );
     const quiet = await app.inject({
       method: 'DELETE',
@@ -381,7 +380,9 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
       const methods = res.json<{
         methods: { id: string; kind: string; alias: string; iban: string | null }[];
       }>().methods;
-      const found = methods.find((m) => m.kind === 'bank_account' && m.alias === 'Cuenta principal');
+      const found = methods.find(
+        (m) => m.kind === 'bank_account' && m.alias === 'Cuenta principal',
+      );
       expect(found, 'the demo seed saves a bank account without a mandate').toBeDefined();
       return { id: found?.id ?? '', iban: found?.iban ?? '' };
     };
