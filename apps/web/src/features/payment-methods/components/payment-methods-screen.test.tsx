@@ -258,14 +258,18 @@ describe('the SEPA mandates on the payment methods screen (issue 23, item 6)', (
     await waitFor(() => expect(screen.queryByText(es.mandate.listTitle)).toBeNull());
   });
 
-  it('offers "Firmar mandato SEPA" on a bank account without an active mandate, only there', async () => {
+  it('offers "Firmar mandato SEPA" on a bank account saved without a mandate, only there', async () => {
     const older: PaymentMethod = { ...sampleAccount, id: 'pm-old', alias: 'Cuenta antigua' };
+    const other: PaymentMethod = { ...sampleAccount, id: 'pm-other', alias: 'Cuenta anterior' };
     stubApi(
       (call) =>
         call.path === '/payment-methods'
-          ? { json: { methods: [sampleAccount, older, sampleCard] } }
+          ? { json: { methods: [sampleAccount, older, other, sampleCard] } }
           : undefined,
-      { creditor: demoCreditor, mandates: [mandate, { ...replaced, payment_method_id: 'pm-old' }] },
+      {
+        creditor: demoCreditor,
+        mandates: [mandate, { ...replaced, payment_method_id: 'pm-other' }],
+      },
     );
     await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
     const list = await screen.findByRole('list', { name: es.list.savedTitle });
@@ -274,7 +278,7 @@ describe('the SEPA mandates on the payment methods screen (issue 23, item 6)', (
     });
     expect(sign.textContent).toBe('Firmar mandato SEPA');
     expect(sign.getAttribute('href')).toBe('/firmar-mandato?id=pm-old');
-    // The account with the active mandate and the card offer none.
+    // The account with the active mandate, the one whose mandate was replaced and the card: none.
     expect(within(list).getAllByRole('link', { name: /Firmar mandato SEPA/ })).toHaveLength(1);
   });
 

@@ -116,12 +116,11 @@ export function PaymentMethodsScreen() {
 function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
   const t = usePaymentMethodsTexts();
   const query = usePaymentMethods();
-  // Accounts saved before mandates existed (or whose mandate ended) offer to sign one.
+  // Accounts saved before mandates existed (never signed for) offer to sign one. One whose
+  // mandate a newer one replaced does not: the customer chose the other account.
   const mandates = useSepaMandates();
   const canSignMandates = Boolean(mandates.data?.creditor);
-  const withActiveMandate = new Set(
-    mandates.data?.mandates.filter((m) => m.status === 'active').map((m) => m.payment_method_id),
-  );
+  const signedFor = new Set(mandates.data?.mandates.map((m) => m.payment_method_id));
   useEffect(() => {
     if (query.error) console.error('Could not load the payment methods', query.error);
   }, [query.error]);
@@ -158,9 +157,7 @@ function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
               method={method}
               onDeleted={onDeleted}
               canSignMandate={
-                canSignMandates &&
-                method.kind === 'bank_account' &&
-                !withActiveMandate.has(method.id)
+                canSignMandates && method.kind === 'bank_account' && !signedFor.has(method.id)
               }
             />
           </li>
