@@ -250,7 +250,13 @@ test('a bank account saved before mandates signs its mandate from its card, with
   const submit = page.getByRole('button', { name: t.signMandate.submit });
   await submit.click();
   await expect(page.getByText(t.signMandate.required)).toBeVisible();
-  await checkThemes(page, 'sepa-mandate-sign', { width: 1280, height: 800 });
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    await checkThemes(page, 'sepa-mandate-sign', size);
+  }
 
   await page.getByRole('checkbox', { name: acceptLabel }).check();
   await submit.click();
