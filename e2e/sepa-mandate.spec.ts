@@ -213,3 +213,59 @@ for (const size of [
     expect((await mandates(page)).filter((m) => m.id === second?.id)[0]?.status).toBe('revoked');
   });
 }
+
+/**
+ * Issue 23, item 6: the demo seed's bank account was saved before mandates existed. Its card
+ * offers "Firmar mandato SEPA", which opens the same terms for the saved IBAN (nothing typed
+ * again); signing it lists its mandate and the action goes. Tenant 1's `segundo@demo.test`: no
+ * other spec looks at its bank account's mandate.
+ */
+test('a bank account saved before mandates signs its mandate from its card, without the IBAN', async ({
+  page,
+}) => {
+  const who = accounts.segundoOne;
+  const home = who.tenant.origin;
+  await signInThroughApi(page, who);
+  const sign = page.getByRole('link', { name: /Firmar mandato SEPA/ });
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto(`${home}/metodos-de-pago`);
+    await expect(sign).toHaveCount(1, { timeout: 15_000 });
+    await expect(sign).toHaveText(t.list.signMandate);
+    await expect(page.getByText(t.list.noMandate)).toBeVisible();
+    await sign.scrollIntoViewIfNeeded();
+    await checkThemes(page, 'sepa-mandate-card', size);
+  }
+
+  await sign.click();
+  await expect(page).toHaveURL(/\/firmar-mandato\?id=/);
+  await expect(page.getByRole('heading', { level: 1, name: t.signMandate.title })).toBeVisible();
+  const terms = page.getByRole('region', { name: t.mandate.title });
+  await expect(terms).toContainText(/ES\d{2}ZZZ[A-Z0-9]+/);
+  await expect(terms).toContainText(/ES\d{2}( \d{4}){5}/);
+  await expect(page.getByLabel(t.fields.iban, { exact: true })).toHaveCount(0);
+  const submit = page.getByRole('button', { name: t.signMandate.submit });
+  await submit.click();
+  await expect(page.getByText(t.signMandate.required)).toBeVisible();
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    await checkThemes(page, 'sepa-mandate-sign', size);
+  }
+
+  await page.getByRole('checkbox', { name: acceptLabel }).check();
+  await submit.click();
+  await expect(page).toHaveURL(/\/metodos-de-pago$/);
+  await expect(page.getByRole('status').getByText(/Has firmado la orden/)).toBeVisible();
+  await expect(sign).toHaveCount(0);
+  const signed = page
+    .getByRole('list', { name: t.mandate.listTitle })
+    .getByRole('article')
+    .filter({ hasText: t.mandate.states.active });
+  await expect(signed).toHaveCount(1);
+});

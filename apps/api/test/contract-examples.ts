@@ -124,6 +124,10 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     deletePaymentMethod: { params: { id: someId } },
     requestMainMethod: { params: { id: someId } },
     requestVerification: { params: { id: someId } },
+    signBankAccountMandate: {
+      params: { id: someId },
+      body: { mandate_accepted: true, mandate_language: 'es' },
+    },
     bankTransferInfo: {},
     notifications: { body: { filter: 'unread', page: '1' } },
     unreadNotifications: {},

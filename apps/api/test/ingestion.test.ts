@@ -197,6 +197,7 @@ describe.each(engines())('ingestion API on $name', (engine) => {
         updated: 0,
         unchanged: 0,
         invited: 1,
+        kept: [],
       });
       expect(ok(await putInvoices(martaInvoices))).toEqual({
         created: 2,
@@ -258,6 +259,7 @@ describe.each(engines())('ingestion API on $name', (engine) => {
         updated: 0,
         unchanged: 1,
         invited: 0,
+        kept: [],
       });
       expect(ok(await putInvoices(martaInvoices))).toEqual({
         created: 0,

@@ -234,6 +234,12 @@ const cases: Record<TRouteName, Case> = {
     kind: 'ids',
     requests: (v) => [['POST', `/payment-methods/${v.methodId}/verification-request`, {}]],
   },
+  signBankAccountMandate: {
+    kind: 'ids',
+    requests: (v) => [
+      ['POST', `/payment-methods/${v.methodId}/sepa-mandate`, { mandate_accepted: true }],
+    ],
+  },
   bankTransferInfo: { kind: 'none', why: "answers the caller's own reference (account.test.ts)" },
   notifications: {
     kind: 'list',

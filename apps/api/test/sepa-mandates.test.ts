@@ -90,11 +90,16 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
     );
   const methodCount = async () =>
     (await me.get('/payment-methods')).json<{ methods: unknown[] }>().methods.length;
-  const events = () =>
+  const events = (type = 'mandate.signed') =>
     db.withTenant('demo', (sql) =>
       sql.query<{ payload: Record<string, unknown> }>(
-        `SELECT payload FROM webhook_events WHERE type = 'mandate.signed' ORDER BY created_at, id`,
+        `SELECT payload FROM webhook_events WHERE type = $1 ORDER BY created_at, id`,
+        [type],
       ),
+    );
+  const endedEvents = async (type: 'mandate.replaced' | 'mandate.revoked', reference?: string) =>
+    (await events(type)).filter(
+      (e) => reference === undefined || e.payload.reference === reference,
     );
   const admin = (path: string, { key = demoKey, tenant = 'demo' } = {}) =>
     app.inject({
@@ -198,6 +203,17 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
       reference: fresh?.reference,
       replaced_mandate_reference: old?.reference,
     });
+    // The ending is told once, with the mandate that took its place.
+    const ended = await endedEvents('mandate.replaced', old?.reference);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]?.payload).toMatchObject({
+      mandate_id: old?.id,
+      status: 'replaced',
+      customer_code: me.user.code,
+      iban: 'ES9121000418450200051332',
+      replaced_by_reference: fresh?.reference,
+      ended_at: expect.any(String),
+    });
     const replaced = await admin('/mandates?status=replaced&limit=100');
     expect(replaced.json().mandates).toContainEqual(
       expect.objectContaining({
@@ -208,6 +224,7 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
   });
 
   it('two signatures at once leave exactly one active mandate', async () => {
+    const replacedBefore = (await endedEvents('mandate.replaced')).length;
     const results = await Promise.all([
       add(account(ibanA, { alias: 'A' })),
       add(account(ibanB, { alias: 'B' })),
@@ -221,6 +238,10 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
     expect(list[0]?.status).toBe('active');
     expect(list[1]?.replaced_by_reference).toBe(list[0]?.reference);
     expect(list[2]?.replaced_by_reference).toBe(list[1]?.reference);
+    // Three signatures ended three mandates (the one active before, then two of the three).
+    const replaced = (await endedEvents('mandate.replaced')).slice(replacedBefore);
+    expect(replaced).toHaveLength(3);
+    expect(new Set(replaced.map((e) => e.payload.reference)).size).toBe(3);
   });
 
   it('deleting the account of the active mandate revokes it', async () => {
@@ -233,6 +254,29 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
     expect(res.statusCode, res.body).toBe(200);
     const after = (await mandates()).mandates.find((m) => m.id === active?.id);
     expect(after?.status).toBe('revoked');
+    const revoked = await endedEvents('mandate.revoked', active?.reference);
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]?.payload).toMatchObject({
+      mandate_id: active?.id,
+      status: 'revoked',
+      customer_code: me.user.code,
+      payment_method_id: active?.payment_method_id,
+      replaced_by_reference: null,
+    });
+    // Deleting a bank account without an active mandate tells nothing.
+    const methods = (await me.get('/payment-methods')).json<{
+      methods: { id: string; kind: string; is_main: boolean }[];
+    }>().methods;
+    const bare = methods.find(
+      (m) => m.kind === 'bank_account' && !m.is_main && m.id !== active?.payment_method_id,
+    );
+    const quiet = await app.inject({
+      method: 'DELETE',
+      url: `/demo/api/1.0/payment-methods/${bare?.id}`,
+      headers: { authorization: `Bearer ${me.token}` },
+    });
+    expect(quiet.statusCode, quiet.body).toBe(200);
+    expect(await endedEvents('mandate.revoked')).toHaveLength(1);
   });
 
   it('serves the PDF of the own mandate, with its reference and state', async () => {
@@ -320,5 +364,125 @@ describe.each(engines())('SEPA mandates signed in the portal, on $name', (engine
     } finally {
       await proxied.close();
     }
+  });
+
+  describe('an account saved before mandates existed', () => {
+    const sign = (id: string, body: object, who: Session = me, tenant = 'demo') =>
+      app.inject({
+        method: 'POST',
+        url: `/${tenant}/api/1.0/payment-methods/${encodeURIComponent(id)}/sepa-mandate`,
+        headers: { authorization: `Bearer ${who.token}`, 'user-agent': 'MandateTest/2.0' },
+        payload: body,
+        remoteAddress: '198.51.100.77',
+      });
+    const seededAccount = async (who: Session = me) => {
+      const res = await who.get('/payment-methods');
+      const methods = res.json<{
+        methods: { id: string; kind: string; alias: string; iban: string | null }[];
+      }>().methods;
+      const found = methods.find(
+        (m) => m.kind === 'bank_account' && m.alias === 'Cuenta principal',
+      );
+      expect(found, 'the demo seed saves a bank account without a mandate').toBeDefined();
+      return { id: found?.id ?? '', iban: found?.iban ?? '' };
+    };
+    const accepted = { mandate_accepted: true, mandate_language: 'ca' };
+
+    it('has no mandate in the seed', async () => {
+      const { id } = await seededAccount();
+      expect((await mandates()).mandates.filter((m) => m.payment_method_id === id)).toEqual([]);
+    });
+
+    it('refuses without the explicit acceptance (422) and signs nothing', async () => {
+      const { id } = await seededAccount();
+      const signed = (await rows(me.user.code)).length;
+      for (const body of [{}, { mandate_accepted: false }]) {
+        const res = await sign(id, body);
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json().errors).toEqual({ mandate_accepted: ['mandate_required'] });
+      }
+      expect((await rows(me.user.code)).length).toBe(signed);
+    });
+
+    it("another customer's account, or another tenant's, is a 404 and signs nothing", async () => {
+      const { id } = await seededAccount();
+      const signed = (await rows(me.user.code)).length;
+      const otherSigned = (await rows(other.user.code)).length;
+      expect((await sign(id, accepted, other)).statusCode).toBe(404);
+      expect((await sign(id, accepted, elsewhere, '1')).statusCode).toBe(404);
+      expect((await sign('not-a-method', accepted)).statusCode).toBe(404);
+      // A card is not a bank account: nothing to sign.
+      const card = (await me.get('/payment-methods'))
+        .json<{ methods: { id: string; kind: string }[] }>()
+        .methods.find((m) => m.kind === 'card');
+      expect((await sign(card?.id ?? 'none', accepted)).statusCode).toBe(404);
+      expect((await rows(me.user.code)).length).toBe(signed);
+      expect((await rows(other.user.code)).length).toBe(otherSigned);
+    });
+
+    it('signs its mandate without the IBAN typed again: evidence, webhook, PDF', async () => {
+      const { id, iban } = await seededAccount();
+      const before = (await events()).length;
+      const res = await sign(id, accepted);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().method).toMatchObject({ id, kind: 'bank_account' });
+      const mandate = (await mandates()).mandates.find(
+        (m) => m.payment_method_id === id && m.status === 'active',
+      );
+      expect(mandate).toMatchObject({ iban });
+      const [row] = (await rows(me.user.code)).filter((r) => r.reference === mandate?.reference);
+      expect(row).toMatchObject({ signer_ip: '198.51.100.77', user_agent: 'MandateTest/2.0' });
+      const after = await events();
+      expect(after.length).toBe(before + 1);
+      expect(after.at(-1)?.payload).toMatchObject({
+        reference: mandate?.reference,
+        payment_method_id: id,
+        customer_code: me.user.code,
+        language: 'ca',
+        signer_ip: '198.51.100.77',
+      });
+      const link = await pdfLink(mandate?.id ?? '');
+      expect(link.statusCode, link.body).toBe(200);
+    });
+
+    it('refuses (409 mandate_active) an account that already has an active mandate', async () => {
+      const { id } = await seededAccount();
+      const signed = (await rows(me.user.code)).length;
+      const res = await sign(id, accepted);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().code).toBe('mandate_active');
+      expect((await rows(me.user.code)).length).toBe(signed);
+    });
+
+    it('signing for an older account replaces the active mandate of another one', async () => {
+      const added = await add(account(ibanB, { alias: 'Nueva' }));
+      expect(added.statusCode, added.body).toBe(201);
+      const { id } = await seededAccount();
+      const res = await sign(id, accepted);
+      expect(res.statusCode, res.body).toBe(201);
+      const list = (await mandates()).mandates;
+      expect(list.filter((m) => m.status === 'active')).toEqual([
+        expect.objectContaining({ payment_method_id: id }),
+      ]);
+      const newest = list.find((m) => m.payment_method_id === added.json().method.id);
+      expect(newest?.status).toBe('replaced');
+      expect(await endedEvents('mandate.replaced', newest?.reference)).toHaveLength(1);
+    });
+
+    it('without a creditor identifier, there is nothing to sign (409)', async () => {
+      const { id } = await seededAccount(elsewhere);
+      await db.withOwner((sql) =>
+        sql.query(`UPDATE tenants SET sepa_creditor_id = '' WHERE id = '1'`),
+      );
+      try {
+        const res = await sign(id, accepted, elsewhere, '1');
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().code).toBe('mandates_unavailable');
+      } finally {
+        await db.withOwner((sql) =>
+          sql.query(`UPDATE tenants SET sepa_creditor_id = 'ES11ZZZB12345674' WHERE id = '1'`),
+        );
+      }
+    });
   });
 });

@@ -131,6 +131,13 @@ export const ZAddBankAccountRequest = z.object({
 });
 export type TAddBankAccountRequest = z.input<typeof ZAddBankAccountRequest>;
 
+/**
+ * Sign the mandate of a bank account already saved (one saved before mandates existed, or whose
+ * mandate was replaced): the same acceptance as with a new account, without typing the IBAN again.
+ */
+export const ZSignBankAccountMandateRequest = z.object(ZSepaMandateAcceptance);
+export type TSignBankAccountMandateRequest = z.input<typeof ZSignBankAccountMandateRequest>;
+
 /** Edit a saved method: its alias, and the holder of a bank account. */
 export const ZUpdatePaymentMethodRequest = z.object({
   alias: z.string().trim().max(60, FieldError.tooLong).optional(),

@@ -25,6 +25,18 @@ export function isIsoDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && isApiDate(value.replaceAll('-', ''));
 }
 
+/** An instant with its offset (ISO 8601), e.g. `2026-11-26T10:15:00Z` or `...+01:00`. */
+export const ZDateTime = z
+  .string(FieldError.invalidDate)
+  .refine(
+    (v) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+      isIsoDate(v.slice(0, 10)) &&
+      !Number.isNaN(Date.parse(v)),
+    FieldError.invalidDate,
+  )
+  .meta({ format: 'date-time', examples: ['2026-11-26T10:15:00Z'] });
+
 export const ZIsoDate = z
   .string(FieldError.invalidDate)
   .refine(isIsoDate, FieldError.invalidDate)
@@ -102,8 +114,44 @@ export const ZIngestCustomer = z.strictObject({
   language: ZLanguage.default('es'),
   /** A customer this batch creates gets an e-mail to set a password (default true). */
   send_invitation: z.boolean(FieldError.invalidType).default(true),
+  /**
+   * When the contact data sent (phone, invoice e-mail, postal address) last changed in the
+   * provider's system. A field the customer changed in the portal later than this (or with no
+   * date) is kept, and listed in `kept` (docs/decisions/035).
+   */
+  contact_updated_at: ZDateTime.optional(),
+  /** The same for the fiscal data (invoice name, NIF, fiscal address, city, country). */
+  fiscal_updated_at: ZDateTime.optional(),
+  /** Overwrite what the customer changed in the portal whatever the dates (default false). */
+  override_portal_changes: z.boolean(FieldError.invalidType).default(false),
 });
 export type TIngestCustomer = z.infer<typeof ZIngestCustomer>;
+
+/**
+ * Contact and fiscal fields the portal changes (the customer's contact data, an approved fiscal
+ * data request): a provider's write does not silently revert them (docs/decisions/035).
+ */
+export const portalContactFields = [
+  'phone',
+  'invoice_email',
+  'shipping_address',
+  'shipping_cp',
+  'shipping_city',
+  'shipping_province',
+  'shipping_country',
+] as const;
+export const portalFiscalFields = ['invoice_name', 'nif', 'address', 'city', 'country'] as const;
+export const ZPortalChangedField = z.enum([...portalContactFields, ...portalFiscalFields]);
+export type TPortalChangedField = z.infer<typeof ZPortalChangedField>;
+
+/** A field of a customer the batch did not overwrite: the portal's value is newer. */
+export const ZKeptPortalChange = z.object({
+  code: z.string(),
+  field: ZPortalChangedField,
+  /** When it changed in the portal; send a later `*_updated_at` (or override) to overwrite it. */
+  changed_at: z.iso.datetime({ offset: true }),
+});
+export type TKeptPortalChange = z.infer<typeof ZKeptPortalChange>;
 
 const customerExample = {
   code: 'C-000789',
@@ -128,7 +176,22 @@ export type TIngestCustomersRequest = z.input<typeof ZIngestCustomersRequest>;
 export const ZIngestCustomersResult = ZBatchResult.extend({
   /** Invitations queued for the customers created (sent by the outbox shortly after). */
   invited: z.number().int(),
-}).meta({ examples: [{ created: 1, updated: 0, unchanged: 0, invited: 1 }] });
+  /**
+   * Fields the batch sent but the portal kept, because the customer (or an approved fiscal data
+   * request) changed them later than the batch's `*_updated_at` says (docs/decisions/035).
+   */
+  kept: z.array(ZKeptPortalChange),
+}).meta({
+  examples: [
+    {
+      created: 1,
+      updated: 1,
+      unchanged: 0,
+      invited: 1,
+      kept: [{ code: 'C-000790', field: 'phone', changed_at: '2026-11-20T18:02:11.000Z' }],
+    },
+  ],
+});
 export type TIngestCustomersResult = z.infer<typeof ZIngestCustomersResult>;
 
 // ---- Invoices ----

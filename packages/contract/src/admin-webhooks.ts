@@ -57,6 +57,10 @@ export const ZWebhookEventType = z.enum([
   'customer.email_changed',
   /** A customer signed a SEPA direct-debit mandate in the portal (issue 23, item 6). */
   'mandate.signed',
+  /** A mandate ended because the customer signed a new one (its `replaced_by_reference`). */
+  'mandate.replaced',
+  /** A mandate ended because the customer deleted its bank account: nothing more is collected with it. */
+  'mandate.revoked',
   'ping',
   /** The customer asked to change their fiscal data: decide it with POST /admin/fiscal-data-requests/{id}/decision. */
   'customer.fiscal_data_change_requested',

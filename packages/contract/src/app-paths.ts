@@ -42,6 +42,8 @@ export const appPaths = {
   addCard: '/añadir-tarjeta',
   addBankTransfer: '/add-bank-transfer',
   bankAccount: '/bank-account',
+  /** Sign the SEPA mandate of a saved bank account that has none (`?id=<method id>`). */
+  signMandate: '/firmar-mandato',
   creditCard: '/credit-card',
   bankData: '/datos-bancarios',
   notifications: '/my-notifications',

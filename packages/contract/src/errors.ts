@@ -41,6 +41,10 @@ export const ErrorCode = {
   paymentUnavailable: 'payment_unavailable',
   /** The main method, or one with a pending request, cannot be deleted. */
   methodInUse: 'method_in_use',
+  /** The bank account already has an active SEPA mandate: nothing to sign (409). */
+  mandateActive: 'mandate_active',
+  /** The tenant has no SEPA creditor identifier: no mandate is signed in the portal (409). */
+  mandatesUnavailable: 'mandates_unavailable',
   // Per-customer caps (customer-limits.ts), all 409.
   /** The customer already keeps `customerLimits.paymentMethods` methods. */
   paymentMethodLimit: 'payment_method_limit',

@@ -78,6 +78,11 @@ export const routePaths = {
     path: '/payment-methods/:id/verification-request',
     auth: 'bearer',
   },
+  signBankAccountMandate: {
+    method: 'POST',
+    path: '/payment-methods/:id/sepa-mandate',
+    auth: 'bearer',
+  },
   bankTransferInfo: { method: 'GET', path: '/payment-methods/bank-transfer', auth: 'bearer' },
   notifications: { method: 'POST', path: '/notifications', auth: 'bearer' },
   unreadNotifications: { method: 'GET', path: '/notifications/unread-count', auth: 'bearer' },

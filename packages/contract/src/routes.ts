@@ -315,6 +315,15 @@ export const routes = {
     params: account.ZPaymentMethodParams,
     response: account.ZRequestResponse,
   },
+  signBankAccountMandate: {
+    ...routePaths.signBankAccountMandate,
+    summary:
+      'Sign the SEPA mandate of a bank account saved without one (409 when it has an active mandate)',
+    params: account.ZPaymentMethodParams,
+    body: account.ZSignBankAccountMandateRequest,
+    response: account.ZPaymentMethodResponse,
+    status: 201,
+  },
   bankTransferInfo: {
     ...routePaths.bankTransferInfo,
     summary: "The tenant's account for bank transfers and the customer's reference",

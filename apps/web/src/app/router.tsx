@@ -194,6 +194,7 @@ export const routes: RouteObject[] = [
                       [paths.addBankTransfer, () => import('./routes/add-bank-transfer')],
                       [paths.creditCard, () => import('./routes/credit-card')],
                       [paths.bankAccount, () => import('./routes/bank-account')],
+                      [paths.signMandate, () => import('./routes/sign-mandate')],
                       [paths.bankData, () => import('./routes/bank-data')],
                     ] as const
                   ).map(([path, lazy]) => ({

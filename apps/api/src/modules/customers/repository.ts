@@ -1,4 +1,5 @@
 import type { TContactData, TFiscalData, TUserProfile } from '@portal/contract';
+import type { TPortalChangedField } from '@portal/contract/admin-ingestion';
 import type { SqlQuery } from '../../db/database.ts';
 
 const tenant = "current_setting('app.tenant_id')";
@@ -10,8 +11,67 @@ export type ContactChangeRow = {
   changed_at: Date;
 };
 
+/** A field the portal changed that the provider may not have yet, with its current value. */
+export type PortalChangeRow = {
+  customer_id: string;
+  code: string;
+  field: TPortalChangedField;
+  changed_at: Date;
+  value: string | null;
+};
+
 export function createCustomerRepository() {
   return {
+    // ---- Portal changes the provider has not taken yet (migration 029, docs/decisions/035) ----
+
+    /** These fields of the customer changed in the portal now (a later change moves the date). */
+    async markPortalChanges(
+      sql: SqlQuery,
+      customerId: string,
+      fields: readonly TPortalChangedField[],
+    ): Promise<void> {
+      if (fields.length === 0) return;
+      await sql.query(
+        `INSERT INTO customer_portal_changes (tenant_id, customer_id, field, changed_at)
+         SELECT ${tenant}, $1, f, now() FROM unnest($2::text[]) AS f
+         ON CONFLICT (tenant_id, customer_id, field) DO UPDATE SET changed_at = EXCLUDED.changed_at`,
+        [customerId, fields],
+      );
+    },
+
+    /**
+     * The portal changes of the customers of these codes, each with the field's current value.
+     * Those customers stay locked to the end of the transaction: a change the customer saves
+     * meanwhile waits for the provider's write instead of being lost under it.
+     */
+    portalChangesOf(sql: SqlQuery, codes: readonly string[]): Promise<PortalChangeRow[]> {
+      if (codes.length === 0) return Promise.resolve([]);
+      return sql.query<PortalChangeRow>(
+        `WITH locked AS MATERIALIZED (
+           SELECT id FROM customers WHERE tenant_id = ${tenant} AND code = ANY($1::text[])
+            ORDER BY id FOR UPDATE)
+         SELECT p.customer_id, c.code, p.field, p.changed_at, to_jsonb(c) ->> p.field AS value
+           FROM locked l
+           JOIN customer_portal_changes p ON p.tenant_id = ${tenant} AND p.customer_id = l.id
+           JOIN customers c ON c.tenant_id = p.tenant_id AND c.id = p.customer_id`,
+        [codes],
+      );
+    },
+
+    /** The provider has these changes (or overwrote them): they no longer hold its writes back. */
+    async settlePortalChanges(
+      sql: SqlQuery,
+      settled: readonly { customer_id: string; field: TPortalChangedField }[],
+    ): Promise<void> {
+      if (settled.length === 0) return;
+      await sql.query(
+        `DELETE FROM customer_portal_changes p
+          USING jsonb_to_recordset($1::jsonb) AS s (customer_id uuid, field text)
+          WHERE p.tenant_id = ${tenant} AND p.customer_id = s.customer_id AND p.field = s.field`,
+        [JSON.stringify(settled)],
+      );
+    },
+
     /** The profile of spec §3 "User info", only when `ref` (id or customer code) is the signed-in customer. */
     async findOwnProfile(
       sql: SqlQuery,

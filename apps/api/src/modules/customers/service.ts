@@ -1,5 +1,6 @@
 import {
   contactDataFields,
+  fiscalDataFields,
   type TContactData,
   type TFiscalData,
   type TUserProfile,
@@ -9,6 +10,11 @@ import type { Database, SqlQuery } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { webhookEvents } from '../webhooks/events.ts';
+import {
+  judgePortalChanges,
+  type PortalChangeVerdict,
+  type ProviderWrite,
+} from './portal-changes.ts';
 import { createCustomerRepository } from './repository.ts';
 
 type Actor = { tenantId: string; customerId: string };
@@ -24,13 +30,43 @@ export function lockFiscalData(
   return createCustomerRepository().lockFiscalData(sql, customerId);
 }
 
-/** Writes approved fiscal data to the customer (a decision of the organisation). */
-export function applyFiscalData(
+/**
+ * Writes approved fiscal data to the customer (a decision of the organisation). The fields it
+ * changes are kept from a stale provider write like the customer's contact data
+ * (docs/decisions/035).
+ */
+export async function applyFiscalData(
   sql: SqlQuery,
   customerId: string,
   data: TFiscalData,
 ): Promise<void> {
-  return createCustomerRepository().updateFiscalData(sql, customerId, data);
+  const repository = createCustomerRepository();
+  const stored = await repository.lockFiscalData(sql, customerId);
+  await repository.updateFiscalData(sql, customerId, data);
+  await repository.markPortalChanges(
+    sql,
+    customerId,
+    fiscalDataFields.filter((field) => (stored?.[field] ?? '') !== data[field]),
+  );
+}
+
+/**
+ * A provider's write of these customers (PUT /admin/customers) against what the portal changed
+ * that the provider may not have yet: which fields keep the portal's value (reported as `kept`),
+ * and the changes the provider now has, forgotten here (docs/decisions/035). Locks the customers.
+ */
+export async function judgeProviderWrite(
+  sql: SqlQuery,
+  writes: readonly ProviderWrite[],
+): Promise<PortalChangeVerdict> {
+  const repository = createCustomerRepository();
+  const pending = await repository.portalChangesOf(
+    sql,
+    writes.map((w) => w.code),
+  );
+  const verdict = judgePortalChanges(writes, pending);
+  await repository.settlePortalChanges(sql, verdict.settled);
+  return verdict;
 }
 
 export function createCustomerService(db: Database) {
@@ -60,6 +96,12 @@ export function createCustomerService(db: Database) {
         if (Object.keys(changed).length > 0) {
           await repository.updateContactData(sql, actor.customerId, data);
           const changeId = await repository.insertContactChange(sql, actor.customerId, changed);
+          // Until the provider has them, its writes do not revert them (docs/decisions/035).
+          await repository.markPortalChanges(
+            sql,
+            actor.customerId,
+            contactDataFields.filter((field) => field in changed),
+          );
           await webhookEvents.customerContactUpdated(sql, changeId);
         }
         return repository.findOwnProfile(sql, actor.customerId, actor.customerId);

@@ -25,6 +25,7 @@ import {
   type CustomerRecord,
   type InstalmentKey,
 } from './repository.ts';
+import { judgeProviderWrite } from '../customers/service.ts';
 import type { InvoiceBatch } from './prepare-invoices.ts';
 import {
   createNotification,
@@ -89,9 +90,16 @@ export function createIngestionService({ db }: { db: Database }) {
         });
         errors.throwIfAny();
 
+        // What the customer changed in the portal later than the provider's data is kept, and
+        // said in `kept` (docs/decisions/035).
+        const { keep, kept } = await judgeProviderWrite(
+          sql,
+          customers.filter((c) => existingCodes.has(c.code)),
+        );
         const records = customers.map((c) => {
           const record: CustomerRecord = { code: c.code } as CustomerRecord;
           for (const column of customerColumns) record[column] = c[column];
+          for (const [field, value] of keep.get(c.code) ?? []) record[field] = value;
           return record;
         });
         const written = await repository.upsertCustomers(sql, records);
@@ -106,6 +114,7 @@ export function createIngestionService({ db }: { db: Database }) {
           updated,
           unchanged: customers.length - created.length - updated,
           invited,
+          kept,
         };
       });
     },

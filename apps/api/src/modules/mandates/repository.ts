@@ -125,20 +125,35 @@ export function createMandateRepository() {
         ],
       );
     },
-    async markReplaced(sql: SqlQuery, id: string, replacedBy: string): Promise<void> {
-      await sql.query(
+    /** Answers whether this call ended it (false: it was no longer active). */
+    async markReplaced(sql: SqlQuery, id: string, replacedBy: string): Promise<boolean> {
+      const rows = await sql.query<{ id: string }>(
         `UPDATE sepa_mandates SET status = 'replaced', replaced_by = $2, ended_at = clock_timestamp()
-          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'active'`,
+          WHERE tenant_id = ${tenant} AND id = $1 AND status = 'active' RETURNING id`,
         [id, replacedBy],
       );
+      return rows.length > 0;
     },
-    /** The active mandate of a bank account being deleted ends: nothing is debited from it. */
-    async revokeForMethod(sql: SqlQuery, paymentMethodId: string): Promise<void> {
-      await sql.query(
+    /**
+     * The active mandate of a bank account being deleted ends: nothing is debited from it.
+     * Answers the ids this call ended (none when there was no active one).
+     */
+    async revokeForMethod(sql: SqlQuery, paymentMethodId: string): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(
         `UPDATE sepa_mandates SET status = 'revoked', ended_at = clock_timestamp()
-          WHERE tenant_id = ${tenant} AND payment_method_id = $1 AND status = 'active'`,
+          WHERE tenant_id = ${tenant} AND payment_method_id = $1 AND status = 'active' RETURNING id`,
         [paymentMethodId],
       );
+      return rows.map((r) => r.id);
+    },
+    /** Whether this bank account has an active mandate (read under the customer's lock). */
+    async hasActiveForMethod(sql: SqlQuery, paymentMethodId: string): Promise<boolean> {
+      const rows = await sql.query<{ id: string }>(
+        `SELECT id FROM sepa_mandates WHERE tenant_id = ${tenant} AND payment_method_id = $1
+            AND status = 'active'`,
+        [paymentMethodId],
+      );
+      return rows.length > 0;
     },
     listOwn(sql: SqlQuery, customerId: string): Promise<MandateRow[]> {
       return sql.query<MandateRow>(

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError } from '@portal/contract';
+import { ErrorCode, FieldError } from '@portal/contract';
 import type { TLanguage } from '@portal/contract/languages';
 import type {
   TAdminSepaMandatesResponse,
@@ -9,7 +9,7 @@ import type {
 } from '@portal/contract/sepa-mandates';
 import { friendlyFormatIBAN } from 'ibantools';
 import type { Database, SqlQuery } from '../../db/database.ts';
-import { FieldValidationError, notFound } from '../../lib/app-error.ts';
+import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import type { MandatePdfInput } from './pdf.ts';
@@ -89,7 +89,7 @@ export const sepaMandates = {
     const previous = await repository.activeOf(sql, m.customerId);
     const id = randomUUID();
     const reference = newMandateReference(m.now);
-    if (previous) await repository.markReplaced(sql, previous, id);
+    const replaced = previous ? await repository.markReplaced(sql, previous, id) : false;
     await repository.insert(sql, {
       id,
       customerId: m.customerId,
@@ -104,12 +104,31 @@ export const sepaMandates = {
       userAgent: (m.evidence.userAgent ?? '').slice(0, userAgentMaxLength),
     });
     await webhookEvents.mandateSigned(sql, id);
+    // The ending is told once, by the transaction that ended it (its UPDATE matched the row).
+    if (previous && replaced) await webhookEvents.mandateReplaced(sql, previous);
     return { id, reference };
   },
 
-  /** The bank account is being deleted: its active mandate ends (revoked). */
-  revokeForMethod: (sql: SqlQuery, paymentMethodId: string) =>
-    repository.revokeForMethod(sql, paymentMethodId),
+  /**
+   * The bank account is being deleted: its active mandate ends (revoked), and the provider is told
+   * (webhook `mandate.revoked`) in this transaction.
+   */
+  async revokeForMethod(sql: SqlQuery, paymentMethodId: string): Promise<void> {
+    for (const id of await repository.revokeForMethod(sql, paymentMethodId)) {
+      await webhookEvents.mandateRevoked(sql, id);
+    }
+  },
+
+  /**
+   * Before signing for a bank account already saved: refuses (409 `mandate_active`) one that has an
+   * active mandate. Runs under the customer's lock, so two signatures at once cannot both pass.
+   */
+  async refuseIfActive(sql: SqlQuery, customerId: string, paymentMethodId: string) {
+    await repository.lockCustomer(sql, customerId);
+    if (await repository.hasActiveForMethod(sql, paymentMethodId)) {
+      throw new AppError(409, ErrorCode.mandateActive, 'The bank account has an active mandate');
+    }
+  },
 };
 
 export function createMandateService(db: Database) {

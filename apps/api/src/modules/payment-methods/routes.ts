@@ -31,6 +31,16 @@ export default async function paymentMethodRoutes(app: FastifyInstance, ctx: App
   );
   route(
     app,
+    routes.signBankAccountMandate,
+    ({ request, params, body }) =>
+      service.signMandate(actorOf(request), params.id, body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
+    auth,
+  );
+  route(
+    app,
     routes.updatePaymentMethod,
     ({ request, params, body }) => service.update(actorOf(request), params.id, body),
     auth,

@@ -2,6 +2,7 @@ import type { SqlQuery } from '../../db/database.ts';
 import {
   insertContactUpdatedEvent,
   insertEmailChangedEvent,
+  insertMandateEndedEvent,
   insertMandateSignedEvent,
   insertMethodRequestEvent,
   insertPaymentSettledEvent,
@@ -41,4 +42,10 @@ export const webhookEvents = {
     insertThreadMessageEvent(sql, messageId),
   /** A customer signed a SEPA mandate (mandates module); the one it replaced is in the payload. */
   mandateSigned: (sql: SqlQuery, mandateId: string) => insertMandateSignedEvent(sql, mandateId),
+  /** A customer's signature of a new mandate ended this one (mandates module). */
+  mandateReplaced: (sql: SqlQuery, mandateId: string) =>
+    insertMandateEndedEvent(sql, mandateId, 'mandate.replaced'),
+  /** The bank account of this mandate was deleted: the mandate ended (mandates module). */
+  mandateRevoked: (sql: SqlQuery, mandateId: string) =>
+    insertMandateEndedEvent(sql, mandateId, 'mandate.revoked'),
 };

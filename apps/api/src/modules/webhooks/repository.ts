@@ -390,6 +390,42 @@ export async function insertMandateSignedEvent(sql: SqlQuery, mandateId: string)
   );
 }
 
+export type MandateEndedEventType = 'mandate.replaced' | 'mandate.revoked';
+
+/**
+ * mandate.replaced / mandate.revoked: a SEPA mandate stopped being active, because the customer
+ * signed a new one (`replaced_by_reference`) or deleted its bank account. Written by the
+ * transaction that ended it, so once per ending.
+ */
+export async function insertMandateEndedEvent(
+  sql: SqlQuery,
+  mandateId: string,
+  type: MandateEndedEventType,
+): Promise<void> {
+  await insertEventFrom(
+    sql,
+    `SELECT $2::text AS type,
+            jsonb_build_object(
+              'mandate_id', m.id,
+              'reference', m.reference,
+              'status', m.status,
+              'customer_code', c.code,
+              'creditor_id', m.creditor_id,
+              'iban', m.iban,
+              'payment_method_id', m.payment_method_id,
+              'signed_at', m.signed_at,
+              'ended_at', m.ended_at,
+              'replaced_by_reference', (
+                SELECT n.reference FROM sepa_mandates n
+                 WHERE n.tenant_id = m.tenant_id AND n.id = m.replaced_by)
+            ) AS payload
+       FROM sepa_mandates m
+       JOIN customers c ON c.tenant_id = m.tenant_id AND c.id = m.customer_id
+      WHERE m.tenant_id = ${tenant} AND m.id = $1`,
+    [mandateId, type],
+  );
+}
+
 // ---- Delivery (dispatcher.ts) ----
 
 export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;

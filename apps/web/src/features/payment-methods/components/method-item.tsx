@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { buttonClasses } from '@/components/ui/button';
 import { BankIcon, CardIcon } from '@/components/ui/icons';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { cardClasses } from '@/components/ui/surfaces';
@@ -89,9 +91,12 @@ export function MethodSummary({ method }: { method: PaymentMethod }) {
 export function MethodItem({
   method,
   onDeleted,
+  canSignMandate = false,
 }: {
   method: PaymentMethod;
   onDeleted: (name: string) => void;
+  /** A bank account without an active SEPA mandate, where the tenant signs them in the portal. */
+  canSignMandate?: boolean;
 }) {
   const t = usePaymentMethodsTexts();
   const [isDeleting, setDeleting] = useState(false);
@@ -125,6 +130,18 @@ export function MethodItem({
         <div className="mt-2">
           <MethodBadges method={method} />
         </div>
+        {canSignMandate && (
+          <div className="relative z-10 mt-3 flex flex-wrap items-center gap-x-3 gap-y-2">
+            <p className="text-sm text-gray-700 dark:text-gray-300">{t('list.noMandate')}</p>
+            <Link
+              to={`${paths.signMandate}?id=${encodeURIComponent(method.id)}`}
+              aria-label={t('list.signMandateFor', { name })}
+              className={buttonClasses('secondary', 'px-3 text-sm')}
+            >
+              {t('list.signMandate')}
+            </Link>
+          </div>
+        )}
       </div>
       <button
         type="button"

@@ -257,4 +257,35 @@ describe('the SEPA mandates on the payment methods screen (issue 23, item 6)', (
     await screen.findByRole('heading', { name: es.list.savedTitle });
     await waitFor(() => expect(screen.queryByText(es.mandate.listTitle)).toBeNull());
   });
+
+  it('offers "Firmar mandato SEPA" on a bank account saved without a mandate, only there', async () => {
+    const older: PaymentMethod = { ...sampleAccount, id: 'pm-old', alias: 'Cuenta antigua' };
+    const other: PaymentMethod = { ...sampleAccount, id: 'pm-other', alias: 'Cuenta anterior' };
+    stubApi(
+      (call) =>
+        call.path === '/payment-methods'
+          ? { json: { methods: [sampleAccount, older, other, sampleCard] } }
+          : undefined,
+      {
+        creditor: demoCreditor,
+        mandates: [mandate, { ...replaced, payment_method_id: 'pm-other' }],
+      },
+    );
+    await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
+    const list = await screen.findByRole('list', { name: es.list.savedTitle });
+    const sign = await within(list).findByRole('link', {
+      name: es.list.signMandateFor.replace('{{name}}', 'Cuenta antigua'),
+    });
+    expect(sign.textContent).toBe('Firmar mandato SEPA');
+    expect(sign.getAttribute('href')).toBe('/firmar-mandato?id=pm-old');
+    // The account with the active mandate, the one whose mandate was replaced and the card: none.
+    expect(within(list).getAllByRole('link', { name: /Firmar mandato SEPA/ })).toHaveLength(1);
+  });
+
+  it('offers no signature where the tenant signs no mandates in the portal', async () => {
+    stubApi(() => ({ json: { methods: [sampleAccount] } }));
+    await renderScreen(<PaymentMethodsScreen />, '/metodos-de-pago');
+    await screen.findByRole('link', { name: 'Cuenta principal' });
+    expect(screen.queryByRole('link', { name: /Firmar mandato SEPA/ })).toBeNull();
+  });
 });

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { cn } from '@/utils/cn';
 import { usePaymentMethods } from '../api/get-payment-methods';
+import { useSepaMandates } from '../api/get-sepa-mandates';
 import { usePaymentMethodsTexts } from '../texts';
 import { CardAttemptBanner } from './card-attempt-banner';
 import { TransferIcon } from './method-icons';
@@ -45,7 +46,9 @@ export function PaymentMethodsScreen() {
     ? t('list.deleted', { name: deleted.name })
     : flash?.kind === 'deleted'
       ? t('list.deleted', { name: flash.name })
-      : null;
+      : flash?.kind === 'mandateSigned'
+        ? t('list.mandateSigned', { name: flash.name })
+        : null;
 
   return (
     <Page width="wide">
@@ -113,6 +116,11 @@ export function PaymentMethodsScreen() {
 function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
   const t = usePaymentMethodsTexts();
   const query = usePaymentMethods();
+  // Accounts saved before mandates existed (never signed for) offer to sign one. One whose
+  // mandate a newer one replaced does not: the customer chose the other account.
+  const mandates = useSepaMandates();
+  const canSignMandates = Boolean(mandates.data?.creditor);
+  const signedFor = new Set(mandates.data?.mandates.map((m) => m.payment_method_id));
   useEffect(() => {
     if (query.error) console.error('Could not load the payment methods', query.error);
   }, [query.error]);
@@ -145,7 +153,13 @@ function SavedMethods({ onDeleted }: { onDeleted: (name: string) => void }) {
       <ul aria-labelledby="saved-methods" className="grid gap-3 md:grid-cols-2">
         {query.data?.map((method) => (
           <li key={method.id} className="min-w-0">
-            <MethodItem method={method} onDeleted={onDeleted} />
+            <MethodItem
+              method={method}
+              onDeleted={onDeleted}
+              canSignMandate={
+                canSignMandates && method.kind === 'bank_account' && !signedFor.has(method.id)
+              }
+            />
           </li>
         ))}
       </ul>

@@ -8,7 +8,8 @@ import { Notice } from './notice';
 
 /**
  * The SEPA Core mandate the customer signs with a bank account (issue 23, item 6): the creditor
- * (name, address, identifier), the debtor and IBAN as typed above, "Pago recurrente", the standard
+ * (name, address, identifier), the debtor and IBAN as typed above (or as saved, for an account
+ * saved before mandates existed), "Pago recurrente", the standard
  * wording and the explicit acceptance. Where the tenant signs no mandates in the portal it says
  * so instead of showing a form that could not be signed.
  */
@@ -20,6 +21,7 @@ export function SepaMandateTerms({
   error,
   disabled,
   checkboxRef,
+  purpose = 'add',
 }: {
   holder: string;
   iban: string;
@@ -28,6 +30,8 @@ export function SepaMandateTerms({
   error: boolean;
   disabled: boolean;
   checkboxRef?: Ref<HTMLInputElement>;
+  /** `sign`: for a bank account already saved (the error says "to sign it", not "to save it"). */
+  purpose?: 'add' | 'sign';
 }) {
   const t = usePaymentMethodsTexts();
   const query = useSepaMandates();
@@ -58,7 +62,13 @@ export function SepaMandateTerms({
     );
   }
   const creditor = query.data.creditor;
-  if (!creditor) return <Notice tone="info">{t('mandate.unavailable')}</Notice>;
+  if (!creditor) {
+    return (
+      <Notice tone="info">
+        {purpose === 'sign' ? t('signMandate.unavailable') : t('mandate.unavailable')}
+      </Notice>
+    );
+  }
 
   const row = (label: string, value: string, mono = false) => (
     <div className="min-w-0">
@@ -115,7 +125,13 @@ export function SepaMandateTerms({
         label={t('mandate.accept', { creditor: creditor.name })}
         checked={accepted}
         onChange={(event) => onAcceptedChange(event.target.checked)}
-        error={error ? t('mandate.required') : undefined}
+        error={
+          error
+            ? purpose === 'sign'
+              ? t('signMandate.required')
+              : t('mandate.required')
+            : undefined
+        }
         describedBy={evidenceId}
         disabled={disabled}
         required

@@ -2,7 +2,10 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 /** A message one screen leaves for the next (in the history entry's state). */
-export type Flash = { kind: 'deleted'; name: string } | { kind: 'accountAdded' };
+export type Flash =
+  | { kind: 'deleted'; name: string }
+  | { kind: 'accountAdded' }
+  | { kind: 'mandateSigned'; name: string };
 
 /** The `state` of a navigation that leaves `flash` for the next screen. */
 export function withFlash(flash: Flash): { paymentMethodsFlash: Flash } {

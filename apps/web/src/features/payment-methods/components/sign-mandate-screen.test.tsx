@@ -1,0 +1,70 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import es from '@/locales/es/payment-methods.json';
+import { demoCreditor, renderScreen, sampleAccount, signIn, stubApi } from '../testing/fixtures';
+import { SignMandateScreen } from './sign-mandate-screen';
+
+beforeEach(signIn);
+afterEach(() => vi.unstubAllGlobals());
+
+const methods = { json: { methods: [sampleAccount] } };
+const withCreditor = { creditor: demoCreditor, mandates: [] };
+
+describe('sign the SEPA mandate of a saved bank account (issue 23, item 6)', () => {
+  it('shows the saved IBAN and holder, and signs only with the explicit acceptance', async () => {
+    const calls = stubApi(
+      (call) =>
+        call.method === 'GET'
+          ? methods
+          : call.path === '/payment-methods/pm-account/sepa-mandate'
+            ? { status: 201, json: { method: sampleAccount } }
+            : undefined,
+      withCreditor,
+    );
+    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
+    await screen.findByRole('heading', { level: 1, name: es.signMandate.title });
+    // The mandate is for the account as saved: no IBAN to type again.
+    expect(await screen.findByText(demoCreditor.identifier)).toBeTruthy();
+    expect(screen.getAllByText(sampleAccount.iban ?? '-').length).toBeGreaterThan(0);
+    expect(screen.queryByLabelText('IBAN', { selector: 'input' })).toBeNull();
+
+    const submit = screen.getByRole('button', { name: es.signMandate.submit });
+    await userEvent.click(submit);
+    expect(await screen.findByText(es.signMandate.required)).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(submit);
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([
+        {
+          method: 'POST',
+          path: '/payment-methods/pm-account/sepa-mandate',
+          body: { mandate_accepted: true, mandate_language: 'es' },
+        },
+      ]),
+    );
+  });
+
+  it('says the account already has an active mandate (409 mandate_active)', async () => {
+    stubApi(
+      (call) =>
+        call.method === 'GET'
+          ? methods
+          : { status: 409, json: { code: 'mandate_active', message: 'x' } },
+      withCreditor,
+    );
+    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
+    await userEvent.click(await screen.findByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+    expect(await screen.findByText(es.signMandate.alreadyActive)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: es.signMandate.submit })).toBeNull();
+  });
+
+  it('is the not-found screen for an account the customer does not have', async () => {
+    stubApi((call) => (call.method === 'GET' ? methods : undefined), withCreditor);
+    await renderScreen(<SignMandateScreen id="pm-other" />, '/firmar-mandato?id=pm-other');
+    expect(await screen.findByText(es.notFound.title)).toBeTruthy();
+  });
+});
