@@ -262,10 +262,13 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
       await me.post('/redsys/checkout-preview', { payment_ids: [payment?.payment_id] })
     ).json<{
       amount: number;
-      instalments: { fee?: number }[];
+      instalments: { fee?: number; status: string; overdue: boolean }[];
     }>();
     expect(preview.amount).toBe(30.25);
     expect(preview.instalments[0]?.fee).toBeUndefined();
+    // The confirmation says "Devuelto" (the instalment's status, as the payments list's), not just
+    // "Vencido": due in 2099, it is not even overdue by its date.
+    expect(preview.instalments[0]).toMatchObject({ status: 'returned', overdue: false });
     // Another customer cannot pay it.
     const foreign = await other.post('/redsys/init-payment', {
       amount: 30.25,

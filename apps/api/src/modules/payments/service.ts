@@ -41,6 +41,7 @@ import {
   type PreviewRow,
   type TenantGatewayRow,
 } from './repository.ts';
+import { paymentStatus } from '../invoices/service.ts';
 import { checkCustomerLimits } from '../payment-methods/service.ts';
 import { recordReturnFeesPaid } from '../returned-debits/service.ts';
 import { recordAutoPayDecline } from '../auto-pay/declines.ts';
@@ -593,6 +594,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             due_date: i.due_date,
             amount: centsToAmount(i.amount_cents),
             overdue: i.due_date < today,
+            status: paymentStatus(i, today),
             ...(i.fee_cents > 0 ? { fee: centsToAmount(i.fee_cents) } : {}),
           })),
           methods: methodsOf(gateway),
