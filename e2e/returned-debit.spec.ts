@@ -16,7 +16,7 @@ import { notificationsTexts } from './support/texts.ts';
  * fee, made with the admin CLI on a portal of its own (with its own Redsys simulator); the
  * provider reports a returned debit through the ingestion API; the customer sees "Devuelto" with
  * the reason in plain words and the fee (390x844 and 1280x800, light and dark, axe), opens the
- * notification, and pays exactly that instalment plus the fee through the simulator; then it no
+ * notification (the confirmation says "Devuelto", not "Vencido"), and pays exactly that instalment plus the fee through the simulator; then it no
  * longer shows "Devuelto". A bad report is refused and a replay tells nobody twice.
  */
 
@@ -54,6 +54,7 @@ const checkoutTexts = read<{
     title: string;
     accept: string;
     conditions: { accept: string };
+    summary: { title: string; overdue: string; returned: string };
   };
   result: { success: { title: string } };
 }>('checkout');
@@ -281,6 +282,33 @@ test('"Devuelto" with its reason and fee on the invoice and the payments, phone 
       fullPage: true,
     });
   }
+});
+
+test('the confirmation says "Devuelto" for the returned instalment, not "Vencido", phone and desktop', async ({
+  page,
+}) => {
+  await signInWithForm(page, account);
+  await page.goto(`${origin}/my-notifications`);
+  const item = page.getByRole('listitem').filter({ hasText: events.debitReturned.title });
+  await item.getByRole('link', { name: new RegExp(`^${notificationsTexts.item.open}`) }).click();
+  await expect(page).toHaveURL(/\/payment-checkin\?payments=[\w-]+&invoiceId=RET-2026-0042$/);
+  const summary = page.getByRole('region', { name: checkoutTexts.checkin.summary.title });
+  // Due on 5 October (overdue by its date): its debit came back, so the badge is the payments
+  // list's "Devuelto".
+  for (const variant of screenVariants) {
+    await showAs(page, variant);
+    await expect(
+      summary.getByText(checkoutTexts.checkin.summary.returned, { exact: true }),
+    ).toBeVisible();
+    await expect(
+      summary.getByText(checkoutTexts.checkin.summary.overdue, { exact: true }),
+    ).toHaveCount(0);
+    await page.screenshot({
+      path: `${shots}returned-debit-checkin-summary-${variantName(variant).replace(' ', '-')}.png`,
+      fullPage: true,
+    });
+  }
+  expect(checkoutTexts.checkin.summary.returned).toBe(invoiceTexts.paymentStatus.returned);
 });
 
 test('the notification opens the payment of exactly that instalment plus the fee, paid by card', async ({

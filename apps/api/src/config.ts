@@ -135,8 +135,9 @@ const ZEnv = z.object({
    */
   AUTO_PAY_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /**
-   * How often the outboxes (webhook deliveries, customer invitations) are looked at for work that
-   * is due; 0 turns the background sending off (tests then send by calling the dispatchers).
+   * How often the outboxes (webhook deliveries, customer invitations, refunds, returned-debit
+   * e-mails) are looked at for work that is due; 0 turns the background sending off (tests then
+   * send by calling the dispatchers).
    */
   OUTBOX_INTERVAL_SECONDS: z.coerce.number().min(0).default(2),
   /** First retry of a failed webhook delivery; each next one waits twice as long (capped). */

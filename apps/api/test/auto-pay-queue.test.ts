@@ -8,6 +8,7 @@ import { todayIso } from '../src/lib/dates.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { autoPayChargeQueue, chargeKey } from '../src/modules/auto-pay/jobs.ts';
 import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
+import { createDeclineMailSender } from '../src/modules/auto-pay/declines.ts';
 import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
 import { workPeriodicJobs, type PeriodicJob } from '../src/modules/jobs/periodic.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
@@ -56,6 +57,11 @@ describe.each(engines())('auto-pay on the job queue ($name)', (engine) => {
       send: (gateway, input) =>
         createRedsysClient({ simulatorUrl: simUrl }).mitCharge(gateway, input),
       mail: createAutoPayMailer(db, { send: async () => {} }),
+      declineMails: createDeclineMailSender({
+        db,
+        mail: createAutoPayMailer(db, { send: async () => {} }),
+        log: quiet,
+      }),
       log: quiet,
     });
     const job: PeriodicJob = {

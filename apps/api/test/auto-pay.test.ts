@@ -7,7 +7,9 @@ import { secondEmail } from '../src/db/seed/demo.ts';
 import { todayIso } from '../src/lib/dates.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
+import { createDeclineMailSender, recordAutoPayDecline } from '../src/modules/auto-pay/declines.ts';
 import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
+import { createReconciler } from '../src/modules/payments/reconcile.ts';
 import type { Mail, Mailer } from '../src/modules/mail/mailer.ts';
 import { createReceiptMailer } from '../src/modules/payments/receipt-mail.ts';
 import { createRedsysClient, type MitChargeInput } from '../src/modules/payments/redsys-client.ts';
@@ -149,6 +151,8 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
       return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }));
     });
 
+  const declineMails = () =>
+    createDeclineMailSender({ db, mail: createAutoPayMailer(db, mailer), log: quiet });
   const charger = (send?: (gateway: TenantGatewayRow, input: MitChargeInput) => Promise<void>) => {
     const redsys = createRedsysClient({ simulatorUrl: simUrl });
     return createAutoPayCharger({
@@ -166,6 +170,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
         return redsys.mitCharge(gateway, input);
       },
       mail: createAutoPayMailer(db, mailer),
+      declineMails: declineMails(),
       log: quiet,
     });
   };
@@ -379,6 +384,178 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
       .map((n) => n.params.retry);
     expect(retries).toEqual([true, true, false]);
     expect(await statusOf([id])).toEqual(['pending']);
+  });
+
+  it('a charge without an answer that the reconciliation settles as declined is told once', async () => {
+    await db.withOwner((sql) =>
+      sql.query("UPDATE payment_methods SET redsys_reference = 'demodecline0001' WHERE id = $1", [
+        cardId,
+      ]),
+    );
+    const [due] = await owe(1, today);
+    const id = due?.id ?? '';
+    expect((await put(me, cardId, true)).statusCode).toBe(200);
+    const before = (await notificationsOf('auto_pay_failed')).length;
+
+    // The gateway declines the charge, but its answer is lost: the attempt stays pending.
+    const redsys = createRedsysClient({ simulatorUrl: simUrl });
+    const lost = createAutoPayCharger({
+      db,
+      payments: createPaymentService({
+        db,
+        secretBox: box,
+        simulatorUrl: simUrl,
+        notificationBaseUrl: 'http://127.0.0.1:9',
+        onPaid: async () => {},
+        log: quiet,
+      }),
+      send: async (gateway, input) => {
+        await redsys.mitCharge(gateway, input);
+        return { kind: 'unknown', reason: 'timeout' };
+      },
+      mail: createAutoPayMailer(db, mailer),
+      declineMails: declineMails(),
+      log: quiet,
+    });
+    expect((await sweep(lost)).outcomes).toEqual(['unknown']);
+    expect(await notificationsOf('auto_pay_failed')).toHaveLength(before);
+    expect(mails).toEqual([]);
+
+    // The reconciliation asks the gateway later and settles it as declined: told once, mailed once.
+    const [charge] = await chargesOf([id]);
+    expect(charge?.status).toBe('pending');
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE payment_attempts SET created_at = now() - interval '5 minutes'
+          WHERE id = (SELECT payment_attempt_id FROM auto_pay_charges WHERE instalment_id = $1)`,
+        [id],
+      ),
+    );
+    const payments = createPaymentService({
+      db,
+      secretBox: box,
+      simulatorUrl: simUrl,
+      notificationBaseUrl: 'http://127.0.0.1:9',
+      onPaid: async () => {},
+      onAutoPayDeclined: async (tenantId) => {
+        await declineMails().sendTenant(tenantId);
+      },
+      log: quiet,
+    });
+    const reconciler = createReconciler({
+      db,
+      secretBox: box,
+      service: payments,
+      client: redsys,
+      afterMinutes: 1,
+      releaseAfterMinutes: 60,
+      log: quiet,
+    });
+    expect((await reconciler.reconcileTenant('demo')).map((r) => r.outcome)).toEqual(['failed']);
+    expect(await statusOf([id])).toEqual(['pending']);
+    expect((await chargesOf([id])).map((c) => c.status)).toEqual(['failed']);
+    const told = (await notificationsOf('auto_pay_failed')).slice(before);
+    expect(told.map((n) => n.params)).toEqual([
+      {
+        payment_id: id,
+        invoice_id: due?.invoice_id,
+        amount_cents: due?.amount_cents,
+        code: '0190',
+        retry: true,
+      },
+    ]);
+    expect(mails.map((m) => m.subject)).toEqual([
+      expect.stringContaining('No hemos podido cobrar tu plazo'),
+    ]);
+
+    // The same answer again (a second reconciliation, a late notification), the same decline
+    // recorded again, the outbox and the next sweep: nobody is told twice.
+    const order = await db.withOwner(async (sql) => {
+      const [row] = await sql.query<{ id: string; order_number: string; amount_cents: string }>(
+        `SELECT p.id, p.order_number, p.amount_cents::text FROM payment_attempts p
+           JOIN auto_pay_charges c ON c.tenant_id = p.tenant_id AND c.payment_attempt_id = p.id
+          WHERE c.instalment_id = $1`,
+        [id],
+      );
+      return row;
+    });
+    const gateway = await db.withOwner(async (sql) => {
+      const [row] = await sql.query<{ redsys_merchant_code: string; redsys_terminal: string }>(
+        "SELECT redsys_merchant_code, redsys_terminal FROM tenants WHERE id = 'demo'",
+      );
+      return row;
+    });
+    expect(
+      await payments.settleFromQuery('demo', {
+        Ds_Order: order?.order_number ?? '',
+        Ds_MerchantCode: gateway?.redsys_merchant_code ?? '',
+        Ds_Terminal: gateway?.redsys_terminal ?? '',
+        Ds_Amount: order?.amount_cents ?? '',
+        Ds_Currency: '978',
+        Ds_Response: '0190',
+        Ds_TransactionType: '0',
+        Ds_AuthorisationCode: '',
+      }),
+    ).toBe('duplicate');
+    expect(
+      await db.withTenant('demo', (sql) => recordAutoPayDecline(sql, order?.id ?? '', '0190')),
+    ).toBe(false);
+    expect(await reconciler.reconcileTenant('demo')).toEqual([]);
+    expect(await declineMails().sendDue()).toBe(0);
+    await sweep();
+    expect((await notificationsOf('auto_pay_failed')).slice(before)).toHaveLength(1);
+    expect(mails).toHaveLength(1);
+  });
+
+  it('a decline e-mail the mail server refused is sent by a later sweep, once', async () => {
+    await db.withOwner((sql) =>
+      sql.query("UPDATE payment_methods SET redsys_reference = 'demodecline0001' WHERE id = $1", [
+        cardId,
+      ]),
+    );
+    await owe(1, today);
+    expect((await put(me, cardId, true)).statusCode).toBe(200);
+    const down = createDeclineMailSender({
+      db,
+      mail: createAutoPayMailer(db, {
+        send: async () => {
+          throw new Error('smtp down');
+        },
+      }),
+      log: quiet,
+      retryBaseSeconds: 60,
+    });
+    const redsys = createRedsysClient({ simulatorUrl: simUrl });
+    const refused = createAutoPayCharger({
+      db,
+      payments: createPaymentService({
+        db,
+        secretBox: box,
+        simulatorUrl: simUrl,
+        notificationBaseUrl: 'http://127.0.0.1:9',
+        onPaid: async () => {},
+        log: quiet,
+      }),
+      send: (gateway, input) => redsys.mitCharge(gateway, input),
+      mail: createAutoPayMailer(db, mailer),
+      declineMails: down,
+      log: quiet,
+    });
+    expect((await sweep(refused)).outcomes).toEqual(['declined']);
+    expect(mails).toEqual([]);
+    // Not due again at once (back-off); then the outbox sends it, once.
+    expect(await declineMails().sendDue()).toBe(0);
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE auto_pay_charges SET decline_mail_due_at = now() - interval '1 second'
+          WHERE decline_mailed_at IS NULL AND decline_mail_due_at IS NOT NULL`,
+      ),
+    );
+    expect(await declineMails().sendDue()).toBe(1);
+    expect(await declineMails().sendDue()).toBe(0);
+    expect(mails.map((m) => m.subject)).toEqual([
+      expect.stringContaining('No hemos podido cobrar tu plazo'),
+    ]);
   });
 
   it('sends the notice once, the set number of days before', async () => {

@@ -21,6 +21,7 @@ type Preview = {
     due_date: string;
     amount: number;
     overdue: boolean;
+    status: string;
   }[];
   methods: string[];
   date: string;
@@ -75,6 +76,7 @@ describe.each(engines())('the payment confirmation preview on $name', (engine) =
       expect(item.invoice_id).toBe(invoiceId);
       expect(item.due_date).toMatch(/^\d{8}$/);
       expect(item.overdue).toBe(item.due_date < today);
+      expect(item.status).toBe(item.due_date < today ? 'overdue' : 'pending');
       expect(item.seq).toBeGreaterThan(0);
     }
     // The demo tenant takes cards and Bizum (issue 23): no PayPal until a tenant configures it.
@@ -97,6 +99,8 @@ describe.each(engines())('the payment confirmation preview on $name', (engine) =
       const match = chosen.find((p) => p.payment_id === item.payment_id);
       expect(cents(item.amount)).toBe(cents(match?.amount ?? 0));
       expect(item.overdue).toBe(match?.status === 'overdue');
+      // The same status as the payments list's, derived in one place.
+      expect(item.status).toBe(match?.status);
     }
   });
 

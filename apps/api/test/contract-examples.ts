@@ -245,7 +245,16 @@ export const validAdminRequests: Record<
   },
   changeInstalmentStatus: {
     body: {
-      changes: [{ invoice_id: 'FV-NOBODY', seq: 1, status: 'paid', paid_date: '2026-03-05' }],
+      changes: [
+        { invoice_id: 'FV-NOBODY', seq: 1, status: 'paid', paid_date: '2026-03-05' },
+        {
+          invoice_id: 'FV-NOBODY',
+          seq: 2,
+          status: 'returned',
+          return_reason_code: 'AM04',
+          return_fee_cents: 350,
+        },
+      ],
     },
   },
   ingestNotifications: {

@@ -183,7 +183,12 @@ describe.each(engines())('job queue ($name)', (engine) => {
         (await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } })).body;
       const completed = (queue: string) =>
         new RegExp(`portal_jobs\\{queue="${queue}",state="completed"\\} [1-9]`);
-      const queues = ['webhook-dispatch', 'refund-outbox', 'invitation-outbox'];
+      const queues = [
+        'webhook-dispatch',
+        'refund-outbox',
+        'invitation-outbox',
+        'returned-debit-mail',
+      ];
       // Each queue's first run, whichever order the queue takes them in on a busy machine.
       await until(async () => {
         const text = await metrics();

@@ -7,7 +7,15 @@ import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 import { signedNotification } from './redsys-notification.ts';
-import { startSmtp } from '../../../tools/test-smtp.ts';
+import { decodeQuotedPrintable, startSmtp } from '../../../tools/test-smtp.ts';
+import { todayIso } from '../src/lib/dates.ts';
+import { createMailer } from '../src/modules/mail/mailer.ts';
+import {
+  createReturnedDebitService,
+  createReturnMailSender,
+} from '../src/modules/returned-debits/service.ts';
+
+const quiet = { error: () => {} };
 
 const range = { datefrom: '20000101', dateto: '20991231' };
 
@@ -254,10 +262,13 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
       await me.post('/redsys/checkout-preview', { payment_ids: [payment?.payment_id] })
     ).json<{
       amount: number;
-      instalments: { fee?: number }[];
+      instalments: { fee?: number; status: string; overdue: boolean }[];
     }>();
     expect(preview.amount).toBe(30.25);
     expect(preview.instalments[0]?.fee).toBeUndefined();
+    // The confirmation says "Devuelto" (the instalment's status, as the payments list's), not just
+    // "Vencido": due in 2099, it is not even overdue by its date.
+    expect(preview.instalments[0]).toMatchObject({ status: 'returned', overdue: false });
     // Another customer cannot pay it.
     const foreign = await other.post('/redsys/init-payment', {
       amount: 30.25,
@@ -389,5 +400,132 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
     } finally {
       await setChargeFee(false);
     }
+  });
+
+  const debitMails = () => smtp.inbox.filter((m) => /X-Portal-Mail: *debit-returned/i.test(m.raw));
+
+  it('an e-mail the mail server refused is sent again by the outbox, once; a replay sends none', async () => {
+    smtp.inbox.length = 0; // the e-mails of the tests before
+    ok(await admin('demo', demoKey, 'PUT', '/invoices', { invoices: [invoiceOf('RD-3')] }));
+    const notices = (await notificationsOf()).length;
+    const down = createReturnedDebitService({
+      db,
+      mailer: {
+        send: async () => {
+          throw new Error('smtp down');
+        },
+      },
+      log: quiet,
+    });
+    const item = {
+      invoice_id: 'RD-3',
+      seq: 1,
+      return_date: '2026-03-10',
+      reason_code: 'MD06',
+      fee_cents: 0,
+    };
+    expect(await down.report('demo', [item])).toEqual({ created: 1, updated: 0, unchanged: 0 });
+    // Told in the app at once; the e-mail waits, due again after its back-off.
+    expect(await notificationsOf()).toHaveLength(notices + 1);
+    const pending = async () =>
+      db.withTenant('demo', (sql) =>
+        sql.query<{ tries: number; wait: number; sent: boolean; error: string | null }>(
+          `SELECT r.mail_tries AS tries, extract(epoch FROM r.mail_due_at - now())::int AS wait,
+                  r.mail_sent_at IS NOT NULL AS sent, r.mail_error AS error
+             FROM instalment_returns r JOIN instalments e
+               ON e.tenant_id = r.tenant_id AND e.id = r.instalment_id
+            WHERE e.invoice_id = 'RD-3'`,
+        ),
+      );
+    const [failed] = await pending();
+    expect(failed).toMatchObject({ tries: 1, sent: false, error: 'smtp down' });
+    expect(failed?.wait).toBeGreaterThan(30);
+
+    const outbox = createReturnMailSender({
+      db,
+      mailer: createMailer({ smtpUrl: smtp.url, outboxDir: '/nonexistent', log: () => {} }),
+      log: quiet,
+    });
+    expect(await outbox.sendDue()).toBe(0); // not due yet
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE instalment_returns SET mail_due_at = now() - interval '1 second'
+          WHERE mail_sent_at IS NULL AND mail_due_at IS NOT NULL`,
+      ),
+    );
+    expect(await outbox.sendDue()).toBe(1);
+    const mail = await smtp.waitFor(demoEmail, 10_000, 'debit-returned');
+    expect(mail.raw).toContain('RD-3');
+    expect((await pending())[0]).toMatchObject({ tries: 2, sent: true });
+    expect(await outbox.sendDue()).toBe(0);
+
+    // The same return again, through the route: nothing queued, nobody told again.
+    expect(ok(await report([item]))).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    expect(await outbox.sendDue()).toBe(0);
+    expect(await notificationsOf()).toHaveLength(notices + 1);
+    expect(debitMails()).toHaveLength(0);
+  });
+
+  it("the status route's 'returned' is a return: reason, fee, notification and e-mail, once", async () => {
+    smtp.inbox.length = 0;
+    ok(await admin('demo', demoKey, 'PUT', '/invoices', { invoices: [invoiceOf('RD-4')] }));
+    const setStatus = (changes: object[]) =>
+      admin('demo', demoKey, 'POST', '/instalments/status', { changes });
+    const notices = (await notificationsOf()).length;
+    const today = todayIso().replace(/-/g, '');
+    const changes = [
+      {
+        invoice_id: 'RD-4',
+        seq: 1,
+        status: 'returned',
+        return_reason_code: 'AM04',
+        return_fee_cents: 350,
+      },
+      { invoice_id: 'RD-4', seq: 2, status: 'returned' },
+    ];
+    expect(ok(await setStatus(changes))).toEqual({ created: 0, updated: 2, unchanged: 0 });
+    const [first, second] = (await detail('RD-4')).payments;
+    expect(first).toMatchObject({
+      status: 'returned',
+      returned: { return_date: today, reason_code: 'AM04', fee: 3.5, fee_charged: false },
+    });
+    // Without a reason or fee: "the bank gave no reason", no fee.
+    expect(second).toMatchObject({
+      status: 'returned',
+      returned: { return_date: today, reason_code: 'MS03', fee: 0 },
+    });
+    const told = (await notificationsOf()).slice(0, 2);
+    expect(await notificationsOf()).toHaveLength(notices + 2);
+    expect(told.map((n) => n.params?.payment_id).sort()).toEqual(
+      [first?.payment_id, second?.payment_id].sort(),
+    );
+    const mails = [
+      await smtp.waitFor(demoEmail, 10_000, 'debit-returned'),
+      await smtp.waitFor(demoEmail, 10_000, 'debit-returned'),
+    ];
+    const texts = mails.map((m) => decodeQuotedPrintable(m.raw));
+    expect(texts.some((t) => t.includes('Fondos insuficientes en la cuenta'))).toBe(true);
+    expect(texts.some((t) => t.includes('Motivo: El banco no indic'))).toBe(true);
+
+    // The same batch again: nothing changes, nobody is told twice.
+    expect(ok(await setStatus(changes))).toEqual({ created: 0, updated: 0, unchanged: 2 });
+    expect(await notificationsOf()).toHaveLength(notices + 2);
+    expect(debitMails()).toHaveLength(0);
+
+    // A reason or fee with another state, and a malformed reason, are refused.
+    const bad = async (change: object) => {
+      const res = await setStatus([change]);
+      expect(res.statusCode, res.body).toBe(422);
+      return res.json<{ errors: Record<string, string[]> }>().errors;
+    };
+    expect(
+      await bad({ invoice_id: 'RD-4', seq: 1, status: 'pending', return_reason_code: 'AM04' }),
+    ).toEqual({ 'changes.0.return_reason_code': ['invalid_value'] });
+    expect(
+      await bad({ invoice_id: 'RD-4', seq: 1, status: 'returned', return_reason_code: 'am04' }),
+    ).toEqual({ 'changes.0.return_reason_code': ['invalid_format'] });
+    expect(
+      await bad({ invoice_id: 'RD-4', seq: 1, status: 'returned', return_fee_cents: 1.5 }),
+    ).toEqual({ 'changes.0.return_fee_cents': ['invalid_type'] });
   });
 });

@@ -5,6 +5,7 @@ import { pageQueryFields } from './admin-paging.ts';
 import { ZContactChange } from './account.ts';
 import { FieldError } from './errors.ts';
 import { isNotificationLink, notificationLinkMaxLength } from './links.ts';
+import { returnFeeMaxCents, returnReasonPattern } from './returned-debits.ts';
 import type { TRouteDef } from './routes.ts';
 
 /**
@@ -315,8 +316,30 @@ export const ZInstalmentStatusChange = z
     status: ZInstalmentStatus,
     /** Required with `paid`, refused otherwise. */
     paid_date: ZIsoDate.optional(),
+    /**
+     * With `returned` only: the bank's SEPA reason (ISO 20022, e.g. `AM04`); absent, `MS03` (the
+     * bank gave no reason). The return is told like one of `POST /admin/instalments/returns`.
+     */
+    return_reason_code: z
+      .string(FieldError.invalidType)
+      .trim()
+      .regex(returnReasonPattern, FieldError.invalidFormat)
+      .optional(),
+    /** With `returned` only: what the bank charged for the return, integer cents (absent: 0). */
+    return_fee_cents: z
+      .number(FieldError.invalidType)
+      .int(FieldError.invalidType)
+      .min(0, FieldError.tooSmall)
+      .max(returnFeeMaxCents, FieldError.tooBig)
+      .optional(),
   })
-  .superRefine(paidDateRule);
+  .superRefine(paidDateRule)
+  .superRefine((c, ctx) => {
+    if (c.status === 'returned') return;
+    for (const field of ['return_reason_code', 'return_fee_cents'] as const)
+      if (c[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: FieldError.invalidValue });
+  });
 export type TInstalmentStatusChange = z.infer<typeof ZInstalmentStatusChange>;
 
 export const ZInstalmentStatusRequest = z
@@ -326,7 +349,13 @@ export const ZInstalmentStatusRequest = z
       {
         changes: [
           { invoice_id: 'FV-2026-000123', seq: 1, status: 'paid', paid_date: '2026-03-05' },
-          { invoice_id: 'FV-2026-000098', seq: 1, status: 'returned' },
+          {
+            invoice_id: 'FV-2026-000098',
+            seq: 1,
+            status: 'returned',
+            return_reason_code: 'AM04',
+            return_fee_cents: 350,
+          },
         ],
       },
     ],

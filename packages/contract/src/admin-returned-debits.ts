@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { FieldError } from './errors.ts';
 import { ZBatchResult, ZIsoDate } from './admin-ingestion.ts';
-import { returnReasonPattern } from './returned-debits.ts';
+import { returnFeeMaxCents, returnReasonPattern } from './returned-debits.ts';
 import type { TRouteDef } from './routes.ts';
 
 /** Returns of one call: a bank's return file holds a day's returns, far fewer than this. */
 export const returnedDebitsBatchMax = 1_000;
-/** The largest bank fee accepted (1,000 EUR): banks charge a few euros per return. */
-export const returnFeeMaxCents = 100_000;
+export { returnFeeMaxCents };
 
 /** One direct debit the bank returned: keyed by the instalment and the return date. */
 export const ZReturnedDebitReport = z.strictObject({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languages } from './languages.ts';
 import { ZPositiveAmount } from './common.ts';
 import { FieldError } from './errors.ts';
+import { ZPaymentStatus } from './invoices.ts';
 
 /**
  * Spec §3 "Checkin methods", and Bizum (through Redsys, issue 23) where the tenant takes it.
@@ -66,6 +67,11 @@ export const ZCheckoutInstalment = z.object({
   due_date: z.string(),
   amount: z.number(),
   overdue: z.boolean(),
+  /**
+   * The instalment today, as the payments list shows it (one derivation on the server): `returned`
+   * ("Devuelto") for a returned direct debit whatever its due date, else `overdue` or `pending`.
+   */
+  status: ZPaymentStatus,
   /**
    * A returned direct debit's bank fee paid with the instalment (the tenant charges it), included
    * in the preview's `amount`; absent when there is none.

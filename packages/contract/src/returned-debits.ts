@@ -34,6 +34,9 @@ export type TReturnReasonCode = (typeof returnReasonCodes)[number];
 /** Four capital letters or digits: the form of every ISO 20022 external code. */
 export const returnReasonPattern = /^[A-Z0-9]{4}$/;
 
+/** The largest bank fee accepted (1,000 EUR): banks charge a few euros per return. */
+export const returnFeeMaxCents = 100_000;
+
 export const isKnownReturnReason = (code: string): code is TReturnReasonCode =>
   (returnReasonCodes as readonly string[]).includes(code);
 

@@ -4,6 +4,7 @@ import type { PeriodicJob } from '../jobs/periodic.ts';
 import { createReceiptMailer } from '../payments/receipt-mail.ts';
 import { createRedsysClient } from '../payments/redsys-client.ts';
 import { createPaymentService } from '../payments/service.ts';
+import { createDeclineMailSender } from './declines.ts';
 import { createAutoPayMailer } from './mail.ts';
 import { createAutoPayCharger, type AutoPayJob } from './service.ts';
 
@@ -40,11 +41,13 @@ export function autoPayJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
     onPaid: createReceiptMailer(ctx.db, ctx.mailer),
     log,
   });
+  const mail = createAutoPayMailer(ctx.db, ctx.mailer);
   const charger = createAutoPayCharger({
     db: ctx.db,
     payments,
     send: (gateway, input) => redsys.mitCharge(gateway, input),
-    mail: createAutoPayMailer(ctx.db, ctx.mailer),
+    mail,
+    declineMails: createDeclineMailSender({ db: ctx.db, mail, log }),
     log,
   });
   return [

@@ -53,6 +53,27 @@ const numeric = <T extends { amount_cents: number; seq: number }>(rows: T[]): T[
 const activeCardJoin = `JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
    AND m.customer_id = a.customer_id AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL`;
 
+/** A declined auto-pay charge and the instalment it was for. */
+export type DeclinedCharge = {
+  id: string;
+  attempt_no: number;
+  customer_id: string;
+  instalment_id: string;
+  invoice_id: string;
+  amount_cents: number;
+};
+
+export type ClaimedDeclineMail = DeclinedCharge & { tries: number };
+
+/** The tenants with decline e-mails due (a cross-tenant read, on the owner's connection). */
+export async function tenantsWithDueDeclineMails(sql: SqlQuery): Promise<string[]> {
+  const rows = await sql.query<{ tenant_id: string }>(
+    `SELECT DISTINCT tenant_id FROM auto_pay_charges
+      WHERE decline_mailed_at IS NULL AND decline_mail_due_at <= now() ORDER BY tenant_id`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
 /** The tenants that allow auto-pay (the sweep's one cross-tenant read, on the owner's connection). */
 export async function tenantsWithAutoPay(sql: SqlQuery): Promise<string[]> {
   const rows = await sql.query<{ id: string }>(`SELECT id FROM tenants WHERE auto_pay ORDER BY id`);
@@ -253,6 +274,88 @@ export function createAutoPayRepository() {
         [instalmentId, customerId],
       );
       return rows.length > 0;
+    },
+
+    /**
+     * The charge of this payment attempt was declined: recorded once (the first path to settle it
+     * as failed), its e-mail due now. Answers the charge and its instalment, or nothing when the
+     * attempt is no auto-pay charge or its decline was recorded already.
+     */
+    async markDeclined(sql: SqlQuery, attemptId: string): Promise<DeclinedCharge | undefined> {
+      const rows = await sql.query<DeclinedCharge>(
+        `WITH declined AS (
+           UPDATE auto_pay_charges SET declined_at = now(), decline_mail_due_at = now()
+            WHERE tenant_id = current_setting('app.tenant_id') AND payment_attempt_id::text = $1
+              AND declined_at IS NULL
+           RETURNING id, instalment_id, attempt_no, customer_id)
+         SELECT d.id, d.attempt_no, d.customer_id, e.id AS instalment_id, e.invoice_id, e.amount_cents
+           FROM declined d JOIN instalments e
+             ON e.tenant_id = current_setting('app.tenant_id') AND e.id = d.instalment_id`,
+        [attemptId],
+      );
+      const row = rows[0];
+      return row
+        ? { ...row, attempt_no: Number(row.attempt_no), amount_cents: Number(row.amount_cents) }
+        : undefined;
+    },
+
+    /**
+     * Claims up to `batchSize` decline e-mails due (SKIP LOCKED: another instance never claims the
+     * same) and pushes each one's next try `leaseSeconds` away, the time to send it; `chargeId`
+     * claims only that charge's.
+     */
+    async claimDeclineMails(
+      sql: SqlQuery,
+      q: { batchSize: number; leaseSeconds: number; chargeId?: string },
+    ): Promise<ClaimedDeclineMail[]> {
+      const rows = await sql.query<ClaimedDeclineMail>(
+        `WITH due AS (
+           SELECT id FROM auto_pay_charges
+            WHERE tenant_id = current_setting('app.tenant_id') AND decline_mailed_at IS NULL
+              AND decline_mail_due_at <= now() AND ($3::text IS NULL OR id::text = $3)
+            ORDER BY decline_mail_due_at, id LIMIT $1
+            FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE auto_pay_charges c
+              SET decline_mail_tries = c.decline_mail_tries + 1,
+                  decline_mail_due_at = now() + make_interval(secs => $2)
+             FROM due WHERE c.tenant_id = current_setting('app.tenant_id') AND c.id = due.id
+           RETURNING c.id, c.instalment_id, c.attempt_no, c.customer_id, c.decline_mail_tries)
+         SELECT claimed.id, claimed.attempt_no, claimed.customer_id, claimed.decline_mail_tries AS tries,
+                e.id AS instalment_id, e.invoice_id, e.amount_cents
+           FROM claimed JOIN instalments e
+             ON e.tenant_id = current_setting('app.tenant_id') AND e.id = claimed.instalment_id`,
+        [q.batchSize, q.leaseSeconds, q.chargeId ?? null],
+      );
+      return rows.map((r) => ({
+        ...r,
+        attempt_no: Number(r.attempt_no),
+        amount_cents: Number(r.amount_cents),
+        tries: Number(r.tries),
+      }));
+    },
+
+    /** The decline e-mail went out (or has nobody to go to): never sent again. */
+    async markDeclineMailSent(sql: SqlQuery, chargeId: string): Promise<void> {
+      await sql.query(
+        `UPDATE auto_pay_charges SET decline_mailed_at = now(), decline_mail_due_at = NULL
+          WHERE tenant_id = current_setting('app.tenant_id') AND id::text = $1`,
+        [chargeId],
+      );
+    },
+
+    /** A failed send: tried again after `retrySeconds`, or given up after `maxTries`. */
+    async markDeclineMailFailed(
+      sql: SqlQuery,
+      q: { chargeId: string; retrySeconds: number; maxTries: number },
+    ): Promise<void> {
+      await sql.query(
+        `UPDATE auto_pay_charges
+            SET decline_mail_due_at = CASE WHEN decline_mail_tries >= $3 THEN NULL
+                                           ELSE now() + make_interval(secs => $2) END
+          WHERE tenant_id = current_setting('app.tenant_id') AND id::text = $1`,
+        [q.chargeId, q.retrySeconds, q.maxTries],
+      );
     },
 
     /** Where and in which language the customer reads the portal's e-mails. */

@@ -4,10 +4,10 @@ import { AppError, notFound } from '../../lib/app-error.ts';
 import { todayIso } from '../../lib/dates.ts';
 import { instalmentMethodKind } from '../invoices/method-kind.ts';
 import type { Language } from '../mail/messages.ts';
-import { createNotification } from '../notifications/service.ts';
 import type { MitChargeInput, MitChargeResult } from '../payments/redsys-client.ts';
 import type { TenantGatewayRow } from '../payments/repository.ts';
 import type { PaymentService } from '../payments/service.ts';
+import type { DeclineMailSender } from './declines.ts';
 import type { AutoPayMailer } from './mail.ts';
 import {
   createAutoPayRepository,
@@ -150,6 +150,7 @@ export function createAutoPayCharger(deps: {
   payments: PaymentService;
   send: (gateway: TenantGatewayRow, input: MitChargeInput) => Promise<MitChargeResult>;
   mail: AutoPayMailer;
+  declineMails: DeclineMailSender;
   log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 }) {
   const { db } = deps;
@@ -199,7 +200,7 @@ export function createAutoPayCharger(deps: {
       });
       // The lock makes this unreachable; the unique key is the last guard: roll everything back.
       if (!recorded) throw new Error('auto-pay charge recorded twice');
-      return { attemptId: attempt.id, instalment, retries: settings.auto_pay_retries };
+      return { attemptId: attempt.id };
     });
     if (typeof started === 'string') return started;
 
@@ -207,33 +208,9 @@ export function createAutoPayCharger(deps: {
     if (result.outcome === 'skipped') return 'skipped';
     if (result.outcome !== 'declined') return result.outcome;
 
-    const { instalment } = started;
-    const retry = job.attemptNo <= started.retries;
-    const contact = await db.withTenant(job.tenantId, async (sql) => {
-      await createNotification(sql, {
-        customerId: instalment.customer_id,
-        type: 'auto_pay_failed',
-        params: {
-          payment_id: instalment.id,
-          invoice_id: instalment.invoice_id,
-          amount_cents: instalment.amount_cents,
-          code: result.code.slice(0, 12),
-          retry,
-        },
-      });
-      return repository.contact(sql, instalment.customer_id);
-    });
-    if (contact) {
-      await deps.mail
-        .declined(job.tenantId, contact, {
-          amountCents: instalment.amount_cents,
-          invoiceId: instalment.invoice_id,
-          retry,
-        })
-        .catch((error: unknown) =>
-          deps.log.error({ err: error, tenantId: job.tenantId }, 'auto-pay decline e-mail failed'),
-        );
-    }
+    // The customer was notified in the transaction that failed the charge (declines.ts): the
+    // e-mail now, or by the outbox's next try.
+    await deps.declineMails.sendTenant(job.tenantId);
     return 'declined';
   }
 
@@ -304,6 +281,8 @@ export function createAutoPayCharger(deps: {
           charges += 1;
         }
       }
+      // Decline e-mails the mail server refused before (or a crash left unsent): tried again.
+      await deps.declineMails.sendDue();
       return { notices, charges };
     },
   };

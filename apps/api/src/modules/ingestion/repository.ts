@@ -371,8 +371,8 @@ export function createIngestionRepository() {
     // ---- Instalment states ----
 
     async lockInstalmentsByKey(sql: Sql, keys: InstalmentKey[]) {
-      return sql.query<InstalmentKey & { in_attempt: boolean }>(
-        `SELECT e.invoice_id, e.seq, ${inPendingAttempt('e')} AS in_attempt
+      return sql.query<InstalmentKey & { status: string; in_attempt: boolean }>(
+        `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt
            FROM instalments e
            JOIN unnest($1::text[], $2::int[]) AS k(invoice_id, seq)
              ON e.invoice_id = k.invoice_id AND e.seq = k.seq

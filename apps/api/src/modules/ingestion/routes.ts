@@ -6,6 +6,7 @@ import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import { toFieldErrors } from '../../plugins/app/error-handler.ts';
 import { route } from '../../lib/route.ts';
 import type { Parsed } from './parse-batch.ts';
+import { createReturnMailSender, returnInstalmentsFromStatus } from '../returned-debits/service.ts';
 import { createIngestionService } from './service.ts';
 
 /**
@@ -13,7 +14,19 @@ import { createIngestionService } from './service.ts';
  * Invitations of new customers leave through an outbox that a job empties (jobs.ts).
  */
 export default async function ingestionRoutes(app: FastifyInstance, ctx: AppContext) {
-  const service = createIngestionService({ db: ctx.db });
+  const returnMails = createReturnMailSender({ db: ctx.db, mailer: ctx.mailer, log: app.log });
+  const service = createIngestionService({
+    db: ctx.db,
+    returns: {
+      apply: returnInstalmentsFromStatus,
+      sendMails: (tenantId, ids) =>
+        returnMails
+          .sendTenant(tenantId, ids)
+          .catch((error: unknown) =>
+            app.log.error({ err: error, tenantId }, 'returned debit e-mail failed'),
+          ),
+    },
+  });
   const auth = { preValidation: [ctx.requireApiKey] };
 
   route(

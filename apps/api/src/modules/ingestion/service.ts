@@ -33,6 +33,7 @@ import {
   createOrganisationNotifications,
 } from '../notifications/service.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { todayIso } from '../../lib/dates.ts';
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 /** Stored invoices checked between two turns of the event loop (about 3 ms of work). */
@@ -46,7 +47,20 @@ const instalmentKey = (invoiceId: string, seq: number) => `${invoiceId}\u0000${s
  * item's errors and writes nothing. Counts: `created`, `updated` (something stored differed),
  * `unchanged` (the item was already exactly so: a replay).
  */
-export function createIngestionService({ db }: { db: Database }) {
+/**
+ * A `returned` state is a returned direct debit (the returned-debits module, routes.ts wires it):
+ * recorded and told in the batch's transaction, its e-mail sent after the commit.
+ */
+export type StatusReturns = {
+  apply(
+    sql: Sql,
+    changes: { invoice_id: string; seq: number; reason_code?: string; fee_cents?: number }[],
+    returnDate: string,
+  ): Promise<{ updated: number; mailIds: string[] }>;
+  sendMails(tenantId: string, ids: string[]): Promise<unknown>;
+};
+
+export function createIngestionService({ db, returns }: { db: Database; returns: StatusReturns }) {
   const repository = createIngestionRepository();
 
   /** Ids of the customers named by `codes`; an unknown code is an error at `path(i)`. */
@@ -264,7 +278,7 @@ export function createIngestionService({ db }: { db: Database }) {
       for (const i of repeatedIndexes(changes.map((c) => instalmentKey(c.invoice_id, c.seq))))
         errors.add(`changes.${i}.seq`, FieldError.duplicate);
 
-      return db.withTenant(tenantId, async (sql) => {
+      const result = await db.withTenant(tenantId, async (sql) => {
         const found = await repository.lockInstalmentsByKey(sql, changes);
         const byKey = new Map(found.map((f) => [instalmentKey(f.invoice_id, f.seq), f]));
         changes.forEach((c, i) => {
@@ -273,19 +287,45 @@ export function createIngestionService({ db }: { db: Database }) {
           // The gateway's answer settles it: a state set now could contradict that answer.
           else if (stored.in_attempt)
             errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
+          // A cancelled instalment is owed by nobody: no debit of it can come back (as /returns).
+          else if (c.status === 'returned' && stored.status === 'cancelled')
+            errors.add(`changes.${i}.status`, FieldError.invalidValue);
         });
         errors.throwIfAny();
         const updated = await repository.setStatuses(
           sql,
-          changes.map((c) => ({
-            invoice_id: c.invoice_id,
-            seq: c.seq,
-            status: c.status,
-            paid_date: c.paid_date ?? null,
-          })),
+          changes
+            .filter((c) => c.status !== 'returned')
+            .map((c) => ({
+              invoice_id: c.invoice_id,
+              seq: c.seq,
+              status: c.status,
+              paid_date: c.paid_date ?? null,
+            })),
         );
-        return { created: 0, updated, unchanged: changes.length - updated };
+        // Returned by the bank: a return like one of POST /admin/instalments/returns (reason,
+        // fee, notification, e-mail), dated today; one already `returned` is left as it is.
+        const returned = await returns.apply(
+          sql,
+          changes
+            .filter((c) => c.status === 'returned')
+            .map((c) => ({
+              invoice_id: c.invoice_id,
+              seq: c.seq,
+              ...(c.return_reason_code !== undefined ? { reason_code: c.return_reason_code } : {}),
+              ...(c.return_fee_cents !== undefined ? { fee_cents: c.return_fee_cents } : {}),
+            })),
+          todayIso(),
+        );
+        const changed = updated + returned.updated;
+        return {
+          counts: { created: 0, updated: changed, unchanged: changes.length - changed },
+          mailIds: returned.mailIds,
+        };
       });
+      // After the commit: the e-mails of the returns (kept due and retried when this fails).
+      await returns.sendMails(tenantId, result.mailIds);
+      return result.counts;
     },
 
     async ingestNotifications(

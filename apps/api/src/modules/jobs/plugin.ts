@@ -5,6 +5,7 @@ import { openQueue } from '../../db/job-queue.ts';
 import { ingestionJobs } from '../ingestion/jobs.ts';
 import { paymentJobs } from '../payments/jobs.ts';
 import { autoPayJobs } from '../auto-pay/jobs.ts';
+import { returnedDebitJobs } from '../returned-debits/jobs.ts';
 import { webhookJobs } from '../webhooks/jobs.ts';
 import { workPeriodicJobs } from './periodic.ts';
 import { countJobsByState } from './repository.ts';
@@ -23,6 +24,7 @@ export default async function jobs(app: FastifyInstance, { ctx }: { ctx: AppCont
     ...webhookJobs(ctx, app.log),
     ...ingestionJobs(ctx, app.log),
     ...autoPayJobs(ctx, app.log),
+    ...returnedDebitJobs(ctx, app.log),
   ];
   if (periodic.length === 0) return;
 

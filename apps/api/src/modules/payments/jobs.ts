@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { PeriodicJob } from '../jobs/periodic.ts';
+import { createDeclineMailSender } from '../auto-pay/declines.ts';
+import { createAutoPayMailer } from '../auto-pay/mail.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
 import { createRefunder } from './refunds.ts';
@@ -18,12 +20,20 @@ export function paymentJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
   const jobs: PeriodicJob[] = [];
   const reconcileEvery = ctx.config.RECONCILE_INTERVAL_SECONDS;
   if (reconcileEvery > 0) {
+    const declineMails = createDeclineMailSender({
+      db: ctx.db,
+      mail: createAutoPayMailer(ctx.db, ctx.mailer),
+      log,
+    });
     const service = createPaymentService({
       db: ctx.db,
       secretBox: ctx.secretBox,
       simulatorUrl: ctx.config.redsysSimulatorUrl,
       notificationBaseUrl: ctx.config.notificationBaseUrl,
       onPaid: createReceiptMailer(ctx.db, ctx.mailer),
+      onAutoPayDeclined: async (tenantId) => {
+        await declineMails.sendTenant(tenantId);
+      },
       log,
     });
     const reconciler = createReconciler({

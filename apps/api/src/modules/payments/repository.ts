@@ -15,7 +15,12 @@ export type PayableRow = {
   status: string;
 };
 /** An instalment as the payment confirmation lists it (due date as yyyymmdd). */
-export type PreviewRow = PayableRow & { seq: number; due_date: string };
+export type PreviewRow = PayableRow & {
+  seq: number;
+  due_date: string;
+  /** The stored state (instalments.status), from which the preview derives the shown status. */
+  status: 'pending' | 'paid' | 'cancelled' | 'returned';
+};
 
 /** `superseded`: a newer start of the same instalments replaced it (see `supersedeHolders`). */
 export type AttemptStatus = 'pending' | 'paid' | 'failed' | 'superseded';

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { route } from '../../lib/route.ts';
+import { createDeclineMailSender } from '../auto-pay/declines.ts';
+import { createAutoPayMailer } from '../auto-pay/mail.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createPaymentService, notificationPath } from './service.ts';
 
@@ -11,12 +13,20 @@ export { notificationPath };
 export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 
 export default async function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const declineMails = createDeclineMailSender({
+    db: ctx.db,
+    mail: createAutoPayMailer(ctx.db, ctx.mailer),
+    log: app.log,
+  });
   const service = createPaymentService({
     db: ctx.db,
     secretBox: ctx.secretBox,
     simulatorUrl: ctx.config.redsysSimulatorUrl,
     notificationBaseUrl: ctx.config.notificationBaseUrl,
     onPaid: createReceiptMailer(ctx.db, ctx.mailer),
+    onAutoPayDeclined: async (tenantId) => {
+      await declineMails.sendTenant(tenantId);
+    },
     log: app.log,
   });
   const auth = { preValidation: [ctx.requireCustomer] };

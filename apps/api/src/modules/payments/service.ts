@@ -41,8 +41,10 @@ import {
   type PreviewRow,
   type TenantGatewayRow,
 } from './repository.ts';
+import { paymentStatus } from '../invoices/service.ts';
 import { checkCustomerLimits } from '../payment-methods/service.ts';
 import { recordReturnFeesPaid } from '../returned-debits/service.ts';
+import { recordAutoPayDecline } from '../auto-pay/declines.ts';
 import type { MitChargeInput, MitChargeResult } from './redsys-client.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
@@ -62,6 +64,11 @@ export type PaymentServiceDeps = {
   /** Sends the receipt after a payment; failures are logged by the caller, never undo a payment. */
   onPaid: (input: { tenantId: string; attempt: AttemptRow; invoices: string[] }) => Promise<void>;
   log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  /**
+   * After the commit that recorded a declined auto-pay charge (the customer is notified in that
+   * transaction): sends its e-mail now (auto-pay's outbox retries it otherwise).
+   */
+  onAutoPayDeclined?: (tenantId: string) => Promise<void>;
 };
 
 export type NotificationOutcome =
@@ -75,7 +82,13 @@ export type NotificationOutcome =
   | 'mismatch'
   | 'not_configured';
 
-type Settled = { outcome: NotificationOutcome; attempt?: AttemptRow; invoices?: string[] };
+type Settled = {
+  outcome: NotificationOutcome;
+  attempt?: AttemptRow;
+  invoices?: string[];
+  /** This settlement recorded an auto-pay charge's decline (its e-mail is due). */
+  autoPayDeclined?: boolean;
+};
 
 const toCents = (amount: number): number => Math.round(amount * 100);
 
@@ -230,16 +243,20 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         return { outcome: closed ? 'failed' : 'duplicate', attempt };
       }
       if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
-      if (
-        await repository.settleAttempt(sql, attempt.id, {
-          status: 'failed',
-          dsResponse: response || null,
-          authorisation: null,
-        })
-      )
-        await webhookEvents.paymentSettled(sql, attempt.id);
+      const failed = await repository.settleAttempt(sql, attempt.id, {
+        status: 'failed',
+        dsResponse: response || null,
+        authorisation: null,
+      });
+      if (failed) await webhookEvents.paymentSettled(sql, attempt.id);
+      // A declined auto-pay charge is told by the auto-pay module, once whichever path settles it
+      // (its immediate answer, the reconciliation's query, a notification).
+      if (failed && attempt.initiated_by === 'merchant') {
+        const told = await recordAutoPayDecline(sql, attempt.id, response || 'failed');
+        return { outcome: 'failed', attempt, autoPayDeclined: told };
+      }
       // The customer's own "Cancel" on the gateway's page is no news to them (review #14): a
-      // decline or an error is. A declined auto-pay charge is told by the auto-pay module.
+      // decline or an error is.
       if (!isCustomerCancel(response) && attempt.initiated_by === 'customer') {
         await createNotification(sql, {
           customerId: attempt.customer_id,
@@ -413,6 +430,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return methods;
   }
 
+  /** After the commit that recorded an auto-pay decline: its e-mail, now (a failure waits for the outbox). */
+  async function sendAutoPayDecline(tenantId: string) {
+    await deps
+      .onAutoPayDeclined?.(tenantId)
+      .catch((error: unknown) =>
+        deps.log.error({ err: error, tenantId }, 'auto-pay decline e-mail failed'),
+      );
+  }
+
   /** Sends the receipt of an authorisation that paid instalments; a mail failure is only logged. */
   async function sendReceipt(tenantId: string, result: Settled) {
     const receipt =
@@ -509,7 +535,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             dsResponse: code.slice(0, 12),
             authorisation: null,
           });
-          if (failed) await webhookEvents.paymentSettled(sql, attempt.id);
+          if (failed) {
+            await webhookEvents.paymentSettled(sql, attempt.id);
+            await recordAutoPayDecline(sql, attempt.id, code);
+          }
         });
         return { outcome: 'declined' as const, code };
       };
@@ -567,6 +596,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             due_date: i.due_date,
             amount: centsToAmount(i.amount_cents),
             overdue: i.due_date < today,
+            status: paymentStatus(i, today),
             ...(i.fee_cents > 0 ? { fee: centsToAmount(i.fee_cents) } : {}),
           })),
           methods: methodsOf(gateway),
@@ -796,6 +826,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         deps.log.warn({ tenantId, outcome: result.outcome }, 'ALERT: Redsys notification refused');
       }
       await sendReceipt(tenantId, result);
+      if (result.autoPayDeclined) await sendAutoPayDecline(tenantId);
       return result.outcome;
     },
 
@@ -837,15 +868,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * gateway says later is still honoured.
      */
     async releaseAttempt(tenantId: string, attemptId: string): Promise<void> {
-      await db.withTenant(tenantId, async (sql) => {
-        if (await repository.closeSuperseded(sql, attemptId, null)) return;
+      const told = await db.withTenant(tenantId, async (sql) => {
+        if (await repository.closeSuperseded(sql, attemptId, null)) return false;
         const failed = await repository.settleAttempt(sql, attemptId, {
           status: 'failed',
           dsResponse: null,
           authorisation: null,
         });
-        if (failed) await webhookEvents.paymentSettled(sql, attemptId);
+        if (!failed) return false;
+        await webhookEvents.paymentSettled(sql, attemptId);
+        // An auto-pay charge the gateway never took: unpaid, retried like a decline, and told so.
+        return recordAutoPayDecline(sql, attemptId, 'no_answer');
       });
+      if (told) await sendAutoPayDecline(tenantId);
     },
 
     /** Settles an attempt the gateway's query answered for (the reconciliation job). */
@@ -853,11 +888,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       tenantId: string,
       params: Record<string, string>,
     ): Promise<NotificationOutcome> {
-      return db.withTenant(tenantId, async (sql) => {
+      const settled = await db.withTenant(tenantId, async (sql) => {
         const gateway = await repository.gateway(sql);
-        if (!gateway) return 'not_configured';
-        return (await settle(sql, tenantId, params, gateway)).outcome;
+        if (!gateway) return { outcome: 'not_configured' as const };
+        return settle(sql, tenantId, params, gateway);
       });
+      if (settled.autoPayDeclined) await sendAutoPayDecline(tenantId);
+      return settled.outcome;
     },
   };
 }

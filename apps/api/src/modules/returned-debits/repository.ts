@@ -63,6 +63,30 @@ export type ReturnRecord = {
 
 export type CustomerMailRow = { email: string; language: string };
 
+/** A return whose e-mail is being sent, with what the e-mail says. */
+export type ClaimedReturnMail = {
+  id: string;
+  tries: number;
+  instalment_id: string;
+  invoice_id: string;
+  amount_cents: number;
+  reason_code: string;
+  fee_cents: number;
+  charge_return_fee: boolean;
+  /** Null when the customer is gone. */
+  email: string | null;
+  language: string | null;
+};
+
+/** The tenants with return e-mails due: a read across tenants, run by the owner. */
+export async function tenantsWithDueReturnMails(sql: SqlQuery): Promise<string[]> {
+  const rows = await sql.query<{ tenant_id: string }>(
+    `SELECT DISTINCT tenant_id FROM instalment_returns
+      WHERE mail_sent_at IS NULL AND mail_due_at <= now() ORDER BY tenant_id`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
 export function createReturnedDebitRepository() {
   return {
     /** The reported instalments of the tenant, locked (the order card payments lock them in). */
@@ -130,6 +154,95 @@ export function createReturnedDebitRepository() {
                          WHERE l.tenant_id = i.tenant_id AND l.instalment_id = i.instalment_id
                          ORDER BY l.return_date DESC, l.created_at DESC LIMIT 1)`,
         [attemptId, instalmentIds],
+      );
+    },
+
+    /** The ids of these returns (instalment, return date). */
+    async returnIds(
+      sql: SqlQuery,
+      keys: { instalment_id: string; return_date: string }[],
+    ): Promise<string[]> {
+      const rows = await sql.query<{ id: string }>(
+        `SELECT r.id::text FROM instalment_returns r
+           JOIN unnest($1::text[], $2::date[]) AS k(instalment_id, return_date)
+             ON r.instalment_id::text = k.instalment_id AND r.return_date = k.return_date
+          WHERE r.tenant_id = ${tenant}`,
+        [keys.map((k) => k.instalment_id), keys.map((k) => k.return_date)],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** The customer is to be e-mailed about these returns: due now, whatever was sent before. */
+    async queueMails(sql: SqlQuery, returnIds: string[]): Promise<void> {
+      if (returnIds.length === 0) return;
+      await sql.query(
+        `UPDATE instalment_returns
+            SET mail_due_at = now(), mail_sent_at = NULL, mail_tries = 0, mail_error = NULL
+          WHERE tenant_id = ${tenant} AND id::text = ANY($1)`,
+        [returnIds],
+      );
+    },
+
+    /**
+     * Claims up to `batchSize` return e-mails due (SKIP LOCKED: another instance never claims the
+     * same ones; `ids` claims only those) and pushes each one's next try `leaseSeconds` away, the
+     * time to send it; answers what each e-mail says.
+     */
+    async claimMails(
+      sql: SqlQuery,
+      q: { batchSize: number; leaseSeconds: number; ids?: string[] },
+    ): Promise<ClaimedReturnMail[]> {
+      const rows = await sql.query<ClaimedReturnMail>(
+        `WITH due AS (
+           SELECT id FROM instalment_returns
+            WHERE tenant_id = ${tenant} AND mail_sent_at IS NULL AND mail_due_at <= now()
+              AND ($3::text[] IS NULL OR id::text = ANY($3))
+            ORDER BY mail_due_at, id LIMIT $1
+            FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE instalment_returns r
+              SET mail_tries = r.mail_tries + 1, mail_due_at = now() + make_interval(secs => $2)
+             FROM due WHERE r.tenant_id = ${tenant} AND r.id = due.id
+           RETURNING r.id, r.instalment_id, r.customer_id, r.reason_code, r.fee_cents, r.mail_tries)
+         SELECT c.id::text, c.mail_tries AS tries, e.id::text AS instalment_id, e.invoice_id,
+                e.amount_cents, c.reason_code, c.fee_cents,
+                coalesce((SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${tenant}), false)
+                  AS charge_return_fee,
+                coalesce(nullif(u.invoice_email, ''), u.email) AS email, u.language
+           FROM claimed c
+           JOIN instalments e ON e.tenant_id = ${tenant} AND e.id = c.instalment_id
+           LEFT JOIN customers u ON u.tenant_id = ${tenant} AND u.id = c.customer_id`,
+        [q.batchSize, q.leaseSeconds, q.ids ?? null],
+      );
+      return rows.map((r) => ({
+        ...r,
+        tries: Number(r.tries),
+        amount_cents: Number(r.amount_cents),
+        fee_cents: Number(r.fee_cents),
+      }));
+    },
+
+    /** The e-mail went out (or has nobody to go to): never sent again. */
+    async markMailSent(sql: SqlQuery, returnId: string): Promise<void> {
+      await sql.query(
+        `UPDATE instalment_returns SET mail_sent_at = now(), mail_due_at = NULL, mail_error = NULL
+          WHERE tenant_id = ${tenant} AND id::text = $1`,
+        [returnId],
+      );
+    },
+
+    /** A failed send: tried again after `retrySeconds`, or given up after `maxTries`. */
+    async markMailFailed(
+      sql: SqlQuery,
+      q: { returnId: string; error: string; retrySeconds: number; maxTries: number },
+    ): Promise<void> {
+      await sql.query(
+        `UPDATE instalment_returns
+            SET mail_due_at = CASE WHEN mail_tries >= $4 THEN NULL
+                                   ELSE now() + make_interval(secs => $3) END,
+                mail_error = $2
+          WHERE tenant_id = ${tenant} AND id::text = $1`,
+        [q.returnId, q.error.slice(0, 500), q.retrySeconds, q.maxTries],
       );
     },
 

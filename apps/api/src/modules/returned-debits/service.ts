@@ -1,13 +1,18 @@
 import { FieldError } from '@portal/contract';
 import type { TBatchResult } from '@portal/contract/admin-ingestion';
 import type { TReturnedDebitReport } from '@portal/contract/admin-returned-debits';
-import type { Database, SqlQuery } from '../../db/database.ts';
+import type { Database, Sql, SqlQuery } from '../../db/database.ts';
 import { createBatchErrors, repeatedIndexes } from '../ingestion/batch-checks.ts';
 import { markInstalmentsReturned } from '../ingestion/service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createNotifications } from '../notifications/service.ts';
-import { sendReturnedDebitMail, type ReturnedDebitMail } from './mail.ts';
-import { createReturnedDebitRepository, type ReportedInstalment } from './repository.ts';
+import { retryDelaySeconds } from '../webhooks/retry.ts';
+import { sendReturnedDebitMail } from './mail.ts';
+import {
+  createReturnedDebitRepository,
+  tenantsWithDueReturnMails,
+  type ReportedInstalment,
+} from './repository.ts';
 
 export { chargedFeeSql, returnedDebitJsonSql, type ReturnedDebitJson } from './repository.ts';
 
@@ -28,18 +33,194 @@ export function recordReturnFeesPaid(
     : repository.recordFeesPaid(sql, attemptId, instalmentIds);
 }
 
+/** The reason a return reported without one carries: "the bank gave no reason" (ISO 20022). */
+export const genericReturnReason = 'MS03';
+
+type Log = { error: (obj: object, msg: string) => void };
+
+/**
+ * Stores returns of locked, returnable instalments and tells the customer of each new one, in the
+ * caller's transaction: the instalment becomes `returned` (owed again), the notification is
+ * written and the e-mail queued (sent after the commit by `createReturnMailSender`, retried until
+ * the mail server takes it). `reopen` (the status route: instalments not returned now) tells of
+ * every item even when its return of the same day was stored before (returned, paid, returned
+ * again); otherwise only a return never stored is new, so a replay tells nobody. Answers what was
+ * written and the ids of the returns whose e-mail is due.
+ */
+async function applyReturns(
+  sql: Sql,
+  items: { instalment: ReportedInstalment; report: TReturnedDebitReport }[],
+  reopen: boolean,
+): Promise<{ created: number; written: number; mailIds: string[] }> {
+  if (items.length === 0) return { created: 0, written: 0, mailIds: [] };
+  const written = await repository.upsertReturns(
+    sql,
+    items.map(({ instalment, report }) => ({
+      instalment_id: instalment.id,
+      customer_id: instalment.customer_id,
+      return_date: report.return_date,
+      reason_code: report.reason_code,
+      fee_cents: report.fee_cents,
+    })),
+  );
+  const createdKeys = new Set(
+    written.filter((w) => w.created).map((w) => `${w.instalment_id} ${w.return_date}`),
+  );
+  const fresh = reopen
+    ? items
+    : items.filter(({ instalment, report }) =>
+        createdKeys.has(`${instalment.id} ${report.return_date}`),
+      );
+  // Only a new return makes the instalment owed again: a replay never undoes a payment.
+  await markInstalmentsReturned(
+    sql,
+    fresh.map((f) => ({ invoice_id: f.instalment.invoice_id, seq: f.instalment.seq })),
+  );
+  const charged = await repository.chargesFee(sql);
+  await createNotifications(
+    sql,
+    fresh.map(({ report, instalment }) => ({
+      customerId: instalment.customer_id,
+      type: 'debit_returned' as const,
+      params: {
+        payment_id: instalment.id,
+        invoice_id: instalment.invoice_id,
+        amount_cents: instalment.amount_cents,
+        reason_code: report.reason_code,
+        fee_cents: report.fee_cents,
+        fee_charged: charged && report.fee_cents > 0,
+      },
+    })),
+  );
+  const mailIds = await repository.returnIds(
+    sql,
+    fresh.map((f) => ({ instalment_id: f.instalment.id, return_date: f.report.return_date })),
+  );
+  await repository.queueMails(sql, mailIds);
+  return { created: createdKeys.size, written: written.length, mailIds };
+}
+
+/**
+ * `POST /admin/instalments/status` with `returned` (the ingestion module, in its batch's
+ * transaction; the instalments are locked and checked there): each instalment not `returned` now
+ * gets a return of `returnDate` with the change's reason (`MS03`, no reason given, when absent)
+ * and fee (0), told exactly like one reported through `POST /admin/instalments/returns`. One that
+ * is `returned` already changes nothing and tells nobody (a replay). Answers how many changed and
+ * the returns whose e-mail is due (`createReturnMailSender().sendTenant` after the commit).
+ */
+export async function returnInstalmentsFromStatus(
+  sql: Sql,
+  changes: { invoice_id: string; seq: number; reason_code?: string; fee_cents?: number }[],
+  returnDate: string,
+): Promise<{ updated: number; mailIds: string[] }> {
+  if (changes.length === 0) return { updated: 0, mailIds: [] };
+  const found = await repository.lockInstalments(sql, changes);
+  const byKey = new Map(found.map((f) => [keyOf(f.invoice_id, f.seq), f]));
+  const items = changes.flatMap((c) => {
+    const instalment = byKey.get(keyOf(c.invoice_id, c.seq));
+    if (!instalment || instalment.status === 'returned') return [];
+    const report: TReturnedDebitReport = {
+      invoice_id: c.invoice_id,
+      seq: c.seq,
+      return_date: returnDate,
+      reason_code: c.reason_code ?? genericReturnReason,
+      fee_cents: c.fee_cents ?? 0,
+    };
+    return [{ instalment, report }];
+  });
+  const applied = await applyReturns(sql, items, true);
+  return { updated: items.length, mailIds: applied.mailIds };
+}
+
+/**
+ * The outbox of return e-mails (`instalment_returns.mail_*`, migration 027): each one due is
+ * claimed (SKIP LOCKED, so two instances never send one at once), sent, and marked sent; a failed
+ * send is tried again with back-off by the `returned-debit-mail` job, up to `maxTries`.
+ */
+export function createReturnMailSender(deps: {
+  db: Database;
+  mailer: Mailer;
+  log: Log;
+  batchSize?: number;
+  leaseSeconds?: number;
+  retryBaseSeconds?: number;
+  retryMaxSeconds?: number;
+  maxTries?: number;
+}) {
+  const {
+    db,
+    batchSize = 50,
+    leaseSeconds = 300,
+    retryBaseSeconds = 60,
+    retryMaxSeconds = 6 * 3600,
+    maxTries = 20,
+  } = deps;
+
+  /** Sends the tenant's due return e-mails (only `ids` when given); answers how many went. */
+  async function sendTenant(tenantId: string, ids?: string[]): Promise<number> {
+    if (ids?.length === 0) return 0;
+    let sent = 0;
+    for (;;) {
+      const claimed = await db.withTenant(tenantId, (sql) =>
+        repository.claimMails(sql, { batchSize, leaseSeconds, ...(ids ? { ids } : {}) }),
+      );
+      for (const mail of claimed) {
+        try {
+          if (mail.email) {
+            await sendReturnedDebitMail(db, deps.mailer, tenantId, {
+              to: { email: mail.email, language: mail.language ?? 'es' },
+              paymentId: mail.instalment_id,
+              invoiceId: mail.invoice_id,
+              amountCents: mail.amount_cents,
+              reasonCode: mail.reason_code,
+              feeCents: mail.fee_cents,
+              feeCharged: mail.charge_return_fee && mail.fee_cents > 0,
+            });
+            sent += 1;
+          }
+          await db.withTenant(tenantId, (sql) => repository.markMailSent(sql, mail.id));
+        } catch (error) {
+          deps.log.error({ err: error, tenantId }, 'returned debit e-mail failed; will retry');
+          await db.withTenant(tenantId, (sql) =>
+            repository.markMailFailed(sql, {
+              returnId: mail.id,
+              error: error instanceof Error ? error.message : String(error),
+              retrySeconds: retryDelaySeconds(mail.tries, {
+                baseSeconds: retryBaseSeconds,
+                maxSeconds: retryMaxSeconds,
+              }),
+              maxTries,
+            }),
+          );
+        }
+      }
+      if (ids || claimed.length < batchSize) return sent;
+    }
+  }
+
+  return {
+    sendTenant,
+    /** Every tenant's due return e-mails (the periodic job). */
+    async sendDue(): Promise<number> {
+      let sent = 0;
+      for (const tenantId of await db.withOwner(tenantsWithDueReturnMails))
+        sent += await sendTenant(tenantId);
+      return sent;
+    },
+  };
+}
+export type ReturnMailSender = ReturnType<typeof createReturnMailSender>;
+
 /**
  * Returned direct debits reported by the provider (issue 23, item 4). A report is keyed by the
  * instalment and the return date: a new one makes the instalment `returned` (owed again), tells
- * the customer (notification in the same transaction, e-mail after it) and is counted `created`;
- * the same report again changes nothing and tells nobody; a corrected reason or fee is `updated`
- * and tells nobody either. All or nothing, like every ingestion batch.
+ * the customer (notification and queued e-mail in the same transaction, the e-mail sent after it
+ * and retried until sent) and is counted `created`; the same report again changes nothing and
+ * tells nobody; a corrected reason or fee is `updated` and tells nobody either. All or nothing,
+ * like every ingestion batch.
  */
-export function createReturnedDebitService(deps: {
-  db: Database;
-  mailer: Mailer;
-  log: { error: (obj: object, msg: string) => void };
-}) {
+export function createReturnedDebitService(deps: { db: Database; mailer: Mailer; log: Log }) {
+  const mails = createReturnMailSender(deps);
   return {
     async report(tenantId: string, reports: TReturnedDebitReport[]): Promise<TBatchResult> {
       const errors = createBatchErrors();
@@ -51,7 +232,7 @@ export function createReturnedDebitService(deps: {
       const result = await deps.db.withTenant(tenantId, async (sql) => {
         const found = await repository.lockInstalments(sql, reports);
         const byKey = new Map(found.map((f) => [keyOf(f.invoice_id, f.seq), f]));
-        const targets: ReportedInstalment[] = [];
+        const items: { instalment: ReportedInstalment; report: TReturnedDebitReport }[] = [];
         reports.forEach((r, i) => {
           const stored = byKey.get(keyOf(r.invoice_id, r.seq));
           if (!stored) errors.add(`returns.${i}`, FieldError.unknownInstalment);
@@ -59,79 +240,28 @@ export function createReturnedDebitService(deps: {
           else if (stored.in_attempt) errors.add(`returns.${i}`, FieldError.instalmentLocked);
           else if (stored.status === 'cancelled')
             errors.add(`returns.${i}`, FieldError.invalidValue);
-          else targets.push(stored);
+          else items.push({ instalment: stored, report: r });
         });
         errors.throwIfAny();
-
-        const written = await repository.upsertReturns(
-          sql,
-          reports.map((r, i) => {
-            const target = targets[i];
-            if (!target) throw new Error('every report has its instalment');
-            return {
-              instalment_id: target.id,
-              customer_id: target.customer_id,
-              return_date: r.return_date,
-              reason_code: r.reason_code,
-              fee_cents: r.fee_cents,
-            };
-          }),
-        );
-        const createdKeys = new Set(
-          written.filter((w) => w.created).map((w) => `${w.instalment_id} ${w.return_date}`),
-        );
-        const fresh = reports.flatMap((r, i) => {
-          const target = targets[i];
-          return target && createdKeys.has(`${target.id} ${r.return_date}`)
-            ? [{ report: r, instalment: target }]
-            : [];
-        });
-        // Only a new return makes the instalment owed again: a replay never undoes a payment.
-        await markInstalmentsReturned(
-          sql,
-          fresh.map((f) => ({ invoice_id: f.instalment.invoice_id, seq: f.instalment.seq })),
-        );
-        const charged = await repository.chargesFee(sql);
-        await createNotifications(
-          sql,
-          fresh.map(({ report, instalment }) => ({
-            customerId: instalment.customer_id,
-            type: 'debit_returned' as const,
-            params: {
-              payment_id: instalment.id,
-              invoice_id: instalment.invoice_id,
-              amount_cents: instalment.amount_cents,
-              reason_code: report.reason_code,
-              fee_cents: report.fee_cents,
-              fee_charged: charged && report.fee_cents > 0,
-            },
-          })),
-        );
-        const mails: ReturnedDebitMail[] = [];
-        for (const { report, instalment } of fresh) {
-          const to = await repository.customerMail(sql, instalment.customer_id);
-          if (to)
-            mails.push({
-              to,
-              paymentId: instalment.id,
-              invoiceId: instalment.invoice_id,
-              amountCents: instalment.amount_cents,
-              reasonCode: report.reason_code,
-              feeCents: report.fee_cents,
-              feeCharged: charged && report.fee_cents > 0,
-            });
-        }
-        const created = createdKeys.size;
-        const updated = written.length - created;
-        return { counts: { created, updated, unchanged: reports.length - written.length }, mails };
+        const applied = await applyReturns(sql, items, false);
+        const updated = applied.written - applied.created;
+        return {
+          counts: {
+            created: applied.created,
+            updated,
+            unchanged: reports.length - applied.written,
+          },
+          mailIds: applied.mailIds,
+        };
       });
 
-      // After the commit: the notification is stored whatever the mail server says.
-      for (const mail of result.mails) {
-        await sendReturnedDebitMail(deps.db, deps.mailer, tenantId, mail).catch((error: unknown) =>
+      // After the commit: the notification is stored whatever the mail server says, and the
+      // e-mail stays due until it is sent (the `returned-debit-mail` job tries again).
+      await mails
+        .sendTenant(tenantId, result.mailIds)
+        .catch((error: unknown) =>
           deps.log.error({ err: error, tenantId }, 'returned debit e-mail failed'),
         );
-      }
       return result.counts;
     },
   };

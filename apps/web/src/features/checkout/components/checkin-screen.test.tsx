@@ -40,6 +40,7 @@ type Preview = {
     due_date: string;
     amount: number;
     overdue: boolean;
+    status: 'pending' | 'overdue' | 'returned';
   }[];
   methods: ('credit_card' | 'paypal' | 'bizum')[];
   date: string;
@@ -58,6 +59,7 @@ const owed: Preview = {
       due_date: '20251005',
       amount: 132.5,
       overdue: true,
+      status: 'overdue',
     },
     {
       payment_id: 'p2',
@@ -66,6 +68,7 @@ const owed: Preview = {
       due_date: '20261205',
       amount: 132.49,
       overdue: false,
+      status: 'pending',
     },
   ],
   methods: ['credit_card'],
@@ -184,6 +187,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     expect(within(items[0] as HTMLElement).getByText(es.checkin.summary.overdue)).toBeDefined();
     expect(items[1]?.textContent).toMatch(/132,49\s€/);
     expect(within(items[1] as HTMLElement).queryByText(es.checkin.summary.overdue)).toBeNull();
+    expect(within(items[0] as HTMLElement).queryByText(es.checkin.summary.returned)).toBeNull();
     // The server's Madrid time, not the browser's clock.
     expect(within(summary).getByText('21/11/2026 12:36 h')).toBeDefined();
     expect(
@@ -441,5 +445,21 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
       await screen.findByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }, slow),
     ).toBeDefined();
     expect(screen.queryByRole('tab')).toBeNull();
+  });
+  it('a returned direct debit says "Devuelto" in the summary, not "Vencido"', async () => {
+    const [first, second] = owed.instalments;
+    if (!first || !second) throw new Error('two instalments');
+    await renderCheckin('/payment-checkin?invoiceId=F2025-00083', {
+      preview: () =>
+        json(200, {
+          ...owed,
+          // Overdue by its date, but its debit came back: the server says `returned`.
+          instalments: [{ ...first, status: 'returned' }, second],
+        }),
+    });
+    const summary = await screen.findByRole('region', { name: es.checkin.summary.title }, slow);
+    const [item] = within(summary).getAllByRole('listitem');
+    expect(within(item as HTMLElement).getByText(es.checkin.summary.returned)).toBeDefined();
+    expect(within(item as HTMLElement).queryByText(es.checkin.summary.overdue)).toBeNull();
   });
 });

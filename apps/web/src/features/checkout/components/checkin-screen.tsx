@@ -14,7 +14,7 @@ import { paths } from '@/config/paths';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { AlertIcon, ChevronLeftIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
-import { StatusBadge } from '@/components/ui/status-badge';
+import { paymentStatusTones, StatusBadge } from '@/components/ui/status-badge';
 import {
   cardClasses,
   pageClasses,
@@ -436,8 +436,16 @@ function Summary({ preview, operation }: { preview: CheckoutPreview; operation: 
               </span>
               <span className="mt-0.5 flex flex-wrap items-center gap-2 text-gray-600 dark:text-gray-300">
                 {t('checkin.summary.due', { date: formatDate(item.due_date) })}
-                {item.overdue && (
-                  <StatusBadge tone="danger">{t('checkin.summary.overdue')}</StatusBadge>
+                {item.status === 'returned' ? (
+                  <StatusBadge tone={paymentStatusTones.returned}>
+                    {t('checkin.summary.returned')}
+                  </StatusBadge>
+                ) : (
+                  item.status === 'overdue' && (
+                    <StatusBadge tone={paymentStatusTones.overdue}>
+                      {t('checkin.summary.overdue')}
+                    </StatusBadge>
+                  )
                 )}
               </span>
             </span>
