@@ -10,9 +10,11 @@ import { centsToAmount, todayIso } from '../../apps/api/src/lib/dates.ts';
  * against. The bench checks that both give the same answer before it measures.
  */
 export const invoicePageSql = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-       coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue
+       coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
+       coalesce(o.returned, false) AS returned
   FROM invoices i LEFT JOIN LATERAL (
-    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $7::date) AS overdue
+    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $7::date) AS overdue,
+           bool_or(e.status = 'returned') AS returned
       FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ('pending', 'returned')) o ON true
  WHERE i.tenant_id = $1 AND i.customer_id = $2 AND i.invoice_date BETWEEN $3 AND $4
@@ -34,6 +36,7 @@ type Row = {
   owed_cents: string;
   cancelled: boolean;
   overdue: boolean;
+  returned: boolean;
 };
 
 const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
@@ -76,11 +79,13 @@ export function createInvoicePage(connectionString: string, max: number) {
               ? 'cancelled'
               : owed <= 0
                 ? 'paid'
-                : r.overdue
-                  ? 'overdue'
-                  : owed < total
-                    ? 'partially_paid'
-                    : 'pending',
+                : r.returned
+                  ? 'returned'
+                  : r.overdue
+                    ? 'overdue'
+                    : owed < total
+                      ? 'partially_paid'
+                      : 'pending',
             amount: centsToAmount(owed),
             total: centsToAmount(total),
           };
