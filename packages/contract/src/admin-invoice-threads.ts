@@ -78,7 +78,7 @@ export const ZAdminThreadsQuery = z.object({
     .optional()
     .meta({
       description:
-        "`true`: only conversations with customer messages the organisation has not read; `false`: only read ones",
+        '`true`: only conversations with customer messages the organisation has not read; `false`: only read ones',
       examples: ['true'],
     }),
   ...pageQueryFields('Conversations', exampleThreadId),
@@ -197,7 +197,7 @@ export const invoiceThreadAdminRoutes = {
     path: '/admin/invoice-threads/:id/read',
     auth: 'apiKey',
     summary:
-      "Mark a conversation read by the organisation: its customer messages so far stop counting as unread",
+      'Mark a conversation read by the organisation: its customer messages so far stop counting as unread',
     params: ZAdminThreadParams,
     response: ZAdminThreadReadResponse,
   },
