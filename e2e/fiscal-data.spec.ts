@@ -1,14 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtp } from '../tools/test-smtp.ts';
 import { expectNoViolations, showAs, type ScreenVariant } from './support/axe.ts';
 import { signInThroughApi } from './support/auth.ts';
 import { e2ePort } from './support/env.ts';
+import { useOwnPortal } from './support/own-portal.ts';
 import { fillText, notificationsTexts } from './support/texts.ts';
 
 /**
@@ -20,22 +16,34 @@ import { fillText, notificationsTexts } from './support/texts.ts';
  * is made with the CLI on its embedded database before the portal starts.
  */
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const takeScreenshots = process.env.GALLERY_SCREENSHOTS === '1';
-// Not +80: the main server's Redsys simulator listens on 3180 (playwright.config.ts).
-const port = Number(process.env.E2E_FISCAL_PORT ?? e2ePort + 50);
-const smtpPort = Number(process.env.E2E_FISCAL_SMTP_PORT ?? e2ePort + 55);
-const dataDir = join(tmpdir(), `portal-e2e-fiscal-${port}`);
-const tenant = 'fiscal';
-const origin = `http://${tenant}.localhost:${port}`;
-const api = `http://localhost:${port}/${tenant}/api/1.0`;
-const env = {
-  ...process.env,
-  DATA_DIR: dataDir,
-  APP_SECRET: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-};
+
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'es-ES' });
+
+const portal = useOwnPortal({
+  // Not +80: the main server's Redsys simulator listens on 3180 (playwright.config.ts).
+  port: Number(process.env.E2E_FISCAL_PORT ?? e2ePort + 50),
+  smtpPort: Number(process.env.E2E_FISCAL_SMTP_PORT ?? e2ePort + 55),
+  tenant: 'fiscal',
+  tenantArgs: [
+    '--company-name',
+    'Escuela de Música Fiscal',
+    '--description',
+    'Lenguaje musical e instrumento',
+    '--primary-color',
+    '9D174D',
+    '--legal-name',
+    'Escuela de Música Fiscal, S.L.',
+    '--contact-email',
+    'secretaria@fiscal.test',
+    '--mail-from',
+    'Escuela de Música Fiscal <secretaria@fiscal.test>',
+  ],
+  env: { OUTBOX_INTERVAL_SECONDS: '1' },
+});
+const { tenant, origin, api, call } = portal;
 
 type FiscalTexts = {
   card: Record<string, string>;
@@ -49,39 +57,11 @@ const events = (
   notificationsTexts as unknown as { events: { fiscalDataReviewed: Record<string, string> } }
 ).events.fiscalDataReviewed;
 
-test.describe.configure({ mode: 'serial' });
-test.use({ locale: 'es-ES' });
-
-let server: ChildProcess | undefined;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let apiKey = '';
 const customer = {
   tenant: { id: tenant, origin },
   email: 'nuria@fiscal.test',
   password: 'Pentagrama-y-clave-2026!',
 };
-
-function admin(...args: string[]): string {
-  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
-    cwd: repo,
-    env,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
-}
-
-async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
 
 type AdminRequest = { id: string; status: string; requested: Record<string, string> };
 async function pendingRequest(): Promise<AdminRequest> {
@@ -94,51 +74,6 @@ async function pendingRequest(): Promise<AdminRequest> {
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  admin(
-    'tenant',
-    'create',
-    '--id',
-    tenant,
-    '--url',
-    origin,
-    '--company-name',
-    'Escuela de Música Fiscal',
-    '--description',
-    'Lenguaje musical e instrumento',
-    '--primary-color',
-    '9D174D',
-    '--legal-name',
-    'Escuela de Música Fiscal, S.L.',
-    '--contact-email',
-    'secretaria@fiscal.test',
-    '--mail-from',
-    'Escuela de Música Fiscal <secretaria@fiscal.test>',
-  );
-  apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
-  smtp = await startSmtp({ port: smtpPort });
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repo,
-    env: {
-      ...env,
-      PORT: String(port),
-      NODE_ENV: 'test',
-      SEED_DEMO: 'false',
-      REDSYS_SIMULATOR: 'false',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      OUTBOX_INTERVAL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${api}/visual-config`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('the portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
   // The provider sends the customer; she sets her password from the invitation.
   const sent = await call('PUT', '/admin/customers', {
     customers: [
@@ -156,7 +91,7 @@ test.beforeAll(async () => {
     ],
   });
   expect(sent.status, JSON.stringify(sent.json)).toBe(200);
-  const mail = await smtp.waitFor(customer.email, 30_000);
+  const mail = await portal.smtp.waitFor(customer.email, 30_000);
   const link = /reset-password\?token=([\w-]+)/.exec(mail.raw);
   if (!link?.[1]) throw new Error(`no invitation link in:\n${mail.raw.slice(0, 1500)}`);
   const reset = await fetch(`${api}/reset-password`, {
@@ -171,16 +106,6 @@ test.beforeAll(async () => {
   });
   expect(reset.status, await reset.text()).toBeLessThan(300);
   if (takeScreenshots) mkdirSync(shots, { recursive: true });
-});
-
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  await smtp?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const fiscalCard = (page: Page) => page.getByRole('region', { name: 'Datos fiscales' });
@@ -289,7 +214,7 @@ test('at 390x844: a bad tax id is refused, the request shows pending, the organi
   // The notification, worded by the app, and the e-mail.
   await page.goto(`${origin}/my-notifications`);
   await expect(page.getByText(events.approved ?? '').first()).toBeVisible();
-  const mail = await smtp.waitFor(customer.email, 30_000, 'fiscal-data-approved');
+  const mail = await portal.smtp.waitFor(customer.email, 30_000, 'fiscal-data-approved');
   expect(mail.raw).toContain('Casals Ferrer Música SL');
 });
 
@@ -340,6 +265,6 @@ test('at 1280x800: the organisation rejects with a reason; a withdrawn request c
 
   await page.goto(`${origin}/my-notifications`);
   await expect(page.getByText(fillText(events.rejectedMessage ?? '', { reason }))).toBeVisible();
-  const mail = await smtp.waitFor(customer.email, 30_000, 'fiscal-data-rejected');
+  const mail = await portal.smtp.waitFor(customer.email, 30_000, 'fiscal-data-rejected');
   expect(mail.raw).toContain(reason);
 });

@@ -1,14 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtp } from '../tools/test-smtp.ts';
 import { demoPassword, signInThroughApi } from './support/auth.ts';
 import { expectNoViolations, showAs } from './support/axe.ts';
 import { e2ePort } from './support/env.ts';
+import { useOwnPortal } from './support/own-portal.ts';
 
 /**
  * Issue 23, item 7 "Ask about this invoice", end to end: from an invoice the customer asks (an
@@ -22,21 +18,22 @@ import { e2ePort } from './support/env.ts';
  * CLI makes a key, started again.
  */
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const takeScreenshots = process.env.GALLERY_SCREENSHOTS === '1';
+
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'es-ES' });
+
 const port = Number(process.env.E2E_THREADS_PORT ?? e2ePort + 70);
-const smtpPort = Number(process.env.E2E_THREADS_SMTP_PORT ?? e2ePort + 75);
-const dataDir = join(tmpdir(), `portal-e2e-threads-${port}`);
-const tenant = 'demo';
-const origin = `http://${tenant}.localhost:${port}`;
-const api = `http://localhost:${port}/${tenant}/api/1.0`;
-const env = {
-  ...process.env,
-  DATA_DIR: dataDir,
-  APP_SECRET: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-};
+const portal = useOwnPortal({
+  port,
+  smtpPort: Number(process.env.E2E_THREADS_SMTP_PORT ?? e2ePort + 75),
+  tenant: 'demo',
+  // Seeded by the portal itself, then a key made by the operator's CLI while it is stopped.
+  seedDemo: true,
+  env: { PUBLIC_URL: `http://localhost:${port}`, AUTH_LIMIT_SCALE: '20' },
+});
+const { tenant, origin, call } = portal;
 
 type ThreadsTexts = {
   list: Record<'title' | 'new' | 'invoice', string>;
@@ -56,87 +53,6 @@ const common = JSON.parse(
 };
 const fill = (text: string, values: Record<string, string>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
-
-test.describe.configure({ mode: 'serial' });
-test.use({ locale: 'es-ES' });
-
-let server: ChildProcess | undefined;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let apiKey = '';
-
-function admin(...args: string[]): string {
-  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
-    cwd: repo,
-    env,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
-}
-
-async function startPortal(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repo,
-    env: {
-      ...env,
-      PORT: String(port),
-      NODE_ENV: 'test',
-      SEED_DEMO: 'true',
-      PUBLIC_URL: `http://localhost:${port}`,
-      REDSYS_SIMULATOR: 'false',
-      AUTH_LIMIT_SCALE: '20',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const ok = await fetch(`${api}/visual-config`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return child;
-    if (child.exitCode !== null) throw new Error('the portal stopped while starting');
-    if (Date.now() > deadline) throw new Error('the portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
-async function stopPortal(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** The organisation's software: an answer, or closing the conversation. */
-async function organisation(path: string, body?: unknown) {
-  const res = await fetch(`${api}/admin${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(300_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  smtp = await startSmtp({ port: smtpPort });
-  // Seeded by the portal itself, then a key made by the operator's CLI while it is stopped.
-  await stopPortal(await startPortal());
-  apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
-  expect(apiKey).toMatch(/^ptk_[\w-]{43}$/);
-  server = await startPortal();
-});
-
-test.afterAll(async () => {
-  await stopPortal(server);
-  await smtp?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 /** The screen at every theme of its size, scanned by axe, and pictured when asked. */
 async function lookAt(page: Page, name: string, width: number, height: number) {
@@ -197,17 +113,15 @@ for (const { width, height, email } of journeys) {
 
     // The organisation's list counts the question as unread until it answers.
     const unreadForOrganisation = async () => {
-      const res = await fetch(`${api}/admin/invoice-threads?unread=true`, {
-        headers: { authorization: `Bearer ${apiKey}` },
-      });
+      const res = await call('GET', '/admin/invoice-threads?unread=true');
       expect(res.status).toBe(200);
-      return ((await res.json()) as { threads: { id: string; unread: number }[] }).threads;
+      return (res.json as { threads: { id: string; unread: number }[] }).threads;
     };
     expect(await unreadForOrganisation()).toContainEqual(
       expect.objectContaining({ id: threadId, unread: 1 }),
     );
     // Someone there reads it before answering: the customer sees it was read.
-    expect((await organisation(`/invoice-threads/${threadId}/read`)).status).toBe(200);
+    expect((await call('POST', `/admin/invoice-threads/${threadId}/read`)).status).toBe(200);
     expect((await unreadForOrganisation()).map((thread) => thread.id)).not.toContain(threadId);
     await page.reload();
     await expect(page.getByText(/^Leído por /)).toBeVisible();
@@ -215,12 +129,12 @@ for (const { width, height, email } of journeys) {
 
     // The organisation answers through the ingestion API.
     const answer = 'Incluye la matrícula del trimestre. Un saludo.';
-    const answered = await organisation(`/invoice-threads/${threadId}/messages`, {
+    const answered = await call('POST', `/admin/invoice-threads/${threadId}/messages`, {
       message: answer,
       author_name: 'Laura, administración',
     });
     expect(answered.status).toBe(201);
-    const mail = await smtp.waitFor(email, 30_000, 'invoice-thread-answer');
+    const mail = await portal.smtp.waitFor(email, 30_000, 'invoice-thread-answer');
     expect(mail.raw).toContain(`/consultas/${threadId}`);
 
     // "Mis consultas", from the menu, which counts it (and says so on the menu button): the
@@ -272,7 +186,7 @@ for (const { width, height, email } of journeys) {
     await expect(page.getByRole('button', { name: t.invoice.ask })).toHaveCount(0);
 
     // Closed by the organisation: read-only.
-    expect((await organisation(`/invoice-threads/${threadId}/close`)).status).toBe(200);
+    expect((await call('POST', `/admin/invoice-threads/${threadId}/close`)).status).toBe(200);
     await page.goto(`${origin}/consultas/${threadId}`);
     await expect(page.getByText(t.thread.closed)).toBeVisible();
     await expect(page.getByRole('textbox', { name: t.form.label })).toHaveCount(0);
@@ -280,11 +194,8 @@ for (const { width, height, email } of journeys) {
 }
 
 test('another customer cannot open the conversation: it is "not found"', async ({ page }) => {
-  const listed = await fetch(`${api}/admin/invoice-threads?limit=1`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  const [thread] = ((await listed.json()) as { threads: { id: string; customer_code: string }[] })
-    .threads;
+  const listed = await call('GET', '/admin/invoice-threads?limit=1');
+  const [thread] = (listed.json as { threads: { id: string; customer_code: string }[] }).threads;
   if (!thread) throw new Error('no conversation to probe');
   // The newest is the desktop journey's (segundo); the phone journey's customer tries it.
   await signInThroughApi(page, {

@@ -1,12 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { startSmtp } from '../tools/test-smtp.ts';
 import { passwordField, signInWithForm } from './support/auth.ts';
+import { useOwnPortal } from './support/own-portal.ts';
 import { authTexts as t, sessionsTexts } from './support/texts.ts';
 
 /**
@@ -19,62 +14,19 @@ import { authTexts as t, sessionsTexts } from './support/texts.ts';
  * The CLI on PostgreSQL is covered by apps/api/test/admin-cli.test.ts (both engines).
  */
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Screenshots to look at (git-ignored), beside the gallery's. */
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
-const port = Number(process.env.E2E_PROVIDER_PORT ?? 3140);
-const smtpPort = Number(process.env.E2E_PROVIDER_SMTP_PORT ?? 3146);
-/** A database of its own: the embedded one, in a throw-away folder (the default of `npm start`). */
-const dataDir = join(tmpdir(), `portal-e2e-provider-${port}`);
-const tenant = 'acme';
-const origin = `http://${tenant}.localhost:${port}`;
-const api = `http://localhost:${port}/${tenant}/api/1.0`;
-const env = {
-  ...process.env,
-  DATA_DIR: dataDir,
-  APP_SECRET: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-};
 
 test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'es-ES' });
 
-let server: ChildProcess | undefined;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let apiKey = '';
-
-/** Runs the admin CLI as an operator would; fails the test with its stderr. */
-function admin(...args: string[]): string {
-  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
-    cwd: repo,
-    env,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
-}
-
-async function adminCall(method: 'PUT' | 'POST', path: string, body: unknown) {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  // The operator's order with the embedded database: the CLI first (it migrates the empty
-  // folder), then the server, which owns the folder while it runs.
-  admin(
-    'tenant',
-    'create',
-    '--id',
-    tenant,
-    '--url',
-    origin,
+// The operator's order with the embedded database: the CLI makes the tenant and the key (it
+// migrates the empty folder), then the server starts on that database.
+const portal = useOwnPortal({
+  port: Number(process.env.E2E_PROVIDER_PORT ?? 3140),
+  smtpPort: Number(process.env.E2E_PROVIDER_SMTP_PORT ?? 3146),
+  tenant: 'acme',
+  tenantArgs: [
     '--company-name',
     'Club Náutico Acme',
     '--description',
@@ -89,46 +41,10 @@ test.beforeAll(async () => {
     'Club Náutico Acme <socios@acme.test>',
     // A trial on the local simulator: the operator says so, and every screen shows it.
     '--test-mode',
-  );
-  apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
-  expect(apiKey).toMatch(/^ptk_[\w-]{43}$/);
-
-  smtp = await startSmtp({ port: smtpPort });
-  // node itself (tsx as a loader), not npx: SIGTERM must reach the server, not a wrapper.
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repo,
-    env: {
-      ...env,
-      PORT: String(port),
-      // The embedded database of a trial, not production (which refuses it, and needs PostgreSQL).
-      NODE_ENV: 'test',
-      SEED_DEMO: 'false',
-      REDSYS_SIMULATOR: 'false',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      OUTBOX_INTERVAL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${api}/visual-config`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('the portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+  ],
+  env: { OUTBOX_INTERVAL_SECONDS: '1' },
 });
-
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  await smtp?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const { tenant, origin, call: adminCall } = portal;
 
 const customers = {
   customers: [
@@ -211,7 +127,7 @@ test('a batch sent by the provider reaches the customer, who is invited and sees
   expect(JSON.stringify(bad.json.errors)).toContain('invoices.1.customer_code');
 
   // The invitation e-mail, sent by the outbox, carries a link to set a password.
-  const mail = await smtp.waitFor('marina@acme.test', 30_000);
+  const mail = await portal.smtp.waitFor('marina@acme.test', 30_000);
   const match =
     /(https?:\/\/[^\s"<>]+\/reset-password\?token=[\w-]+&(?:amp;)?email=[^\s"<>]+)/.exec(mail.raw);
   expect(match?.[1], mail.raw.slice(0, 2000)).toBeTruthy();
@@ -270,9 +186,9 @@ test('the customer changes her sign-in e-mail: the new address confirms it, then
   await expect(page.getByRole('heading', { level: 1, name: e.sentTitle })).toBeVisible();
 
   // The current address is told; the new one gets the link, which asks for a click.
-  const notice = await smtp.waitFor('marina@acme.test', 30_000, 'email-change-notice');
+  const notice = await portal.smtp.waitFor('marina@acme.test', 30_000, 'email-change-notice');
   expect(notice.raw).toContain('marina.lopez@acme.test');
-  const mail = await smtp.waitFor('marina.lopez@acme.test', 30_000, 'email-change');
+  const mail = await portal.smtp.waitFor('marina.lopez@acme.test', 30_000, 'email-change');
   const link = /(https?:\/\/[^\s"<>]+\/confirm-email\?token=[\w-]+)/.exec(mail.raw)?.[1];
   if (!link) throw new Error(`no confirmation link in:\n${mail.raw.slice(0, 1500)}`);
   await page.goto(link);
