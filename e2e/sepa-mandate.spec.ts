@@ -217,13 +217,14 @@ for (const size of [
 /**
  * Issue 23, item 6: the demo seed's bank account was saved before mandates existed. Its card
  * offers "Firmar mandato SEPA", which opens the same terms for the saved IBAN (nothing typed
- * again); signing it lists its mandate and the action goes. Tenant 1's `segundo@demo.test`: no
- * other spec looks at its bank account's mandate.
+ * again); signing it lists its mandate and the action goes. Tenant demo's `segundo@demo.test`: no
+ * other spec looks at its bank account's mandate (tenant 1's has its password changed by
+ * auth-recovery.spec.ts, which may run first).
  */
 test('a bank account saved before mandates signs its mandate from its card, without the IBAN', async ({
   page,
 }) => {
-  const who = accounts.segundoOne;
+  const who = accounts.segundoDemo;
   const home = who.tenant.origin;
   await signInThroughApi(page, who);
   const sign = page.getByRole('link', { name: /Firmar mandato SEPA/ });

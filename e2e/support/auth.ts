@@ -21,7 +21,7 @@ export const accounts = {
   clienteOne: { tenant: tenants.one, email: 'cliente@demo.test', password: demoPassword },
   /** e2e/auth.spec.ts: session across restarts, reloads, and axe on the signed-in screens. */
   clienteDemo: { tenant: tenants.demo, email: 'cliente@demo.test', password: demoPassword },
-  /** e2e/shell.spec.ts: the signed-in frame. */
+  /** e2e/shell.spec.ts: the signed-in frame; sepa-mandate.spec.ts signs its bank account's mandate. */
   segundoDemo: { tenant: tenants.demo, email: 'segundo@demo.test', password: demoPassword },
   /** e2e/auth-recovery.spec.ts changes this one's password. */
   segundoOne: { tenant: tenants.one, email: 'segundo@demo.test', password: demoPassword },
