@@ -102,7 +102,12 @@ export function createContext(
     requireApiKey: requireApiKey(db),
     redis,
     secretBox: createSecretBox(rootSecret),
-    heavyWork: createHeavyWork({ threads, maxQueue: config.WORKER_QUEUE ?? 16 * threads }),
+    heavyWork: createHeavyWork({
+      threads,
+      maxQueue: config.WORKER_QUEUE ?? 16 * threads,
+      // The same PostgreSQL as the app's, with the same options (none: the embedded database).
+      database: db.postgres,
+    }),
     metrics: createMetrics(db, {
       staleAfterMinutes: config.RECONCILE_AFTER_MINUTES,
       exposed: config.METRICS_TOKEN !== undefined,

@@ -39,6 +39,11 @@ export type Database = {
    * schema (`pgboss`), never for the portal's tables.
    */
   readonly jobQueue: JobQueueConnection;
+  /**
+   * How to open more connections to the same PostgreSQL (the heavy-work threads open their own for
+   * the invoice batches, workers/ingest-invoices.ts); absent for the embedded database.
+   */
+  readonly postgres?: PostgresOptions;
   /** Connections of the pool (PostgreSQL; the embedded database has one, always open). */
   poolStats(): { size: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -430,6 +435,7 @@ export function openPostgres(options: PostgresOptions): Database {
   }
   return {
     kind: 'postgres',
+    postgres: options,
     withTenant(tenantId, fn) {
       // BEGIN and entering the tenant travel in one round trip (simple protocol, two statements);
       // the tenant id is a validated host label and is escaped as a literal besides.

@@ -14,6 +14,10 @@ export function prepareInvoices(body) {
   return tasks.prepareInvoices(body);
 }
 
+export function ingestInvoiceBatch(input) {
+  return tasks.ingestInvoiceBatch(input);
+}
+
 export function parseBatch({ name, body }) {
   return tasks.parseBatch(name, body);
 }

@@ -3,7 +3,9 @@ import { ErrorCode } from '@portal/contract';
 import { Piscina } from 'piscina';
 import { createAdmission } from '../lib/admission.ts';
 import { AppError } from '../lib/app-error.ts';
+import type { PostgresOptions } from '../db/database.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
+import type { IngestOutcome } from './ingest-invoices.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
@@ -39,6 +41,12 @@ export type HeavyWork = {
   renderInvoicePdf(input: PdfInput): Promise<Buffer>;
   /** An invoice batch's JSON text parsed, validated and made into parameters (ingestion). */
   prepareInvoices(body: unknown): Promise<PreparedInvoices>;
+  /**
+   * `PUT /admin/invoices` whole on a thread (parsed, checked and written through the thread's own
+   * two connections; ingest-invoices.ts), or null without PostgreSQL: the embedded database lives
+   * in the main thread, where the batch then runs (its writes in a slot, `inSlot`).
+   */
+  readonly ingestInvoices: ((tenantId: string, body: unknown) => Promise<IngestOutcome>) | null;
   /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
   parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
   /** A payment receipt's PDF and a statement's PDF (documents module), drawn the same way. */
@@ -70,9 +78,12 @@ export type HeavyWork = {
 export function createHeavyWork({
   threads,
   maxQueue,
+  database,
 }: {
   threads: number;
   maxQueue: number;
+  /** The PostgreSQL the threads connect to for the invoice batches (none: the embedded one). */
+  database?: PostgresOptions | undefined;
 }): HeavyWork {
   const pool = new Piscina({
     filename: workerEntry,
@@ -110,6 +121,9 @@ export function createHeavyWork({
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
     prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),
+    ingestInvoices: database
+      ? (tenantId, body) => run<IngestOutcome>('ingestInvoiceBatch', { tenantId, body, database })
+      : null,
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
       run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
     close: () => pool.close(),

@@ -6,6 +6,7 @@ import {
 } from '../modules/documents/statement-pdf.ts';
 export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
+export { ingestInvoiceBatch } from './ingest-invoices.ts';
 import { renderMandatePdfBytes, type MandatePdfInput } from '../modules/mandates/pdf.ts';
 
 /**

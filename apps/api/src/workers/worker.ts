@@ -14,6 +14,10 @@ export function prepareInvoices(body: unknown) {
   return tasks.prepareInvoices(body);
 }
 
+export function ingestInvoiceBatch(input: Parameters<typeof tasks.ingestInvoiceBatch>[0]) {
+  return tasks.ingestInvoiceBatch(input);
+}
+
 export function parseBatch({
   name,
   body,

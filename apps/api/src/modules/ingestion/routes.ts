@@ -8,6 +8,7 @@ import { route } from '../../lib/route.ts';
 import type { Parsed } from './parse-batch.ts';
 import { createReturnMailSender, returnInstalmentsFromStatus } from '../returned-debits/service.ts';
 import { createIngestionService } from './service.ts';
+import { outcomeResult } from '../../workers/ingest-invoices.ts';
 
 /**
  * Provider integration: the ingestion API (docs/ingestion.md), authenticated by a tenant API key.
@@ -52,18 +53,22 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       done(null, bytes),
     );
     const offLoop = { ...auth, validateBody: false } as const;
-    const accepted = <T>(parsed: Parsed<T>): T => {
+    const refuse = (parsed: Exclude<Parsed<unknown>, { kind: 'valid' }>): never => {
       if (parsed.kind === 'malformed') throw new AppError(400, ErrorCode.badRequest, 'Bad request');
       if (parsed.kind === 'invalid') throw new FieldValidationError(toFieldErrors(parsed.issues));
-      if (parsed.kind === 'unsafe') throw new FieldValidationError(parsed.errors);
-      return parsed.data;
+      throw new FieldValidationError(parsed.errors);
     };
+    const accepted = <T>(parsed: Parsed<T>): T =>
+      parsed.kind === 'valid' ? parsed.data : refuse(parsed);
     route(
       scope,
       defs.ingestInvoices,
       async ({ request }) => {
+        // On PostgreSQL the whole batch runs on a heavy-work thread with its own connections
+        // (workers/ingest-invoices.ts); on the embedded database, here, its writes in a slot.
+        const onThread = ctx.heavyWork.ingestInvoices;
+        if (onThread) return outcomeResult(await onThread(request.tenant.id, request.body), refuse);
         const batch = accepted(await ctx.heavyWork.prepareInvoices(request.body));
-        // Its writes take one of the heavy-work slots, as a PDF does (workers/pool.ts).
         return ctx.heavyWork.inSlot(() => service.ingestInvoices(request.tenant.id, batch));
       },
       offLoop,

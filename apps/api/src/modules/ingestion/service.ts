@@ -60,108 +60,36 @@ export type StatusReturns = {
   sendMails(tenantId: string, ids: string[]): Promise<unknown>;
 };
 
-export function createIngestionService({ db, returns }: { db: Database; returns: StatusReturns }) {
-  const repository = createIngestionRepository();
+/** Ids of the customers named by `codes`; an unknown code is an error at `path(i)`. */
+async function resolveCustomerCodes(
+  repository: ReturnType<typeof createIngestionRepository>,
+  sql: Sql,
+  codes: readonly string[],
+  path: (i: number) => string,
+  errors: BatchErrors,
+): Promise<Map<string, string>> {
+  const ids = await repository.customerIds(sql, unique(codes));
+  codes.forEach((code, i) => {
+    if (!ids.has(code)) errors.add(path(i), FieldError.unknownCustomer);
+  });
+  return ids;
+}
 
-  /** Ids of the customers named by `codes`; an unknown code is an error at `path(i)`. */
-  async function resolveCustomers(
+/**
+ * The invoice batch (`PUT /admin/invoices`) on its own: what the heavy-work pool's threads run
+ * with a connection pool of their own (workers/tasks.ts), so that its JavaScript, its garbage and
+ * its socket writes never hold the event loop that answers the other tenants; the service below
+ * runs the same code in process (the embedded database, which lives in the main thread).
+ */
+export function createInvoiceIngestion({ db }: { db: Database }) {
+  const repository = createIngestionRepository();
+  const resolveCustomers = (
     sql: Sql,
     codes: readonly string[],
     path: (i: number) => string,
     errors: BatchErrors,
-  ): Promise<Map<string, string>> {
-    const ids = await repository.customerIds(sql, unique(codes));
-    codes.forEach((code, i) => {
-      if (!ids.has(code)) errors.add(path(i), FieldError.unknownCustomer);
-    });
-    return ids;
-  }
-
+  ) => resolveCustomerCodes(repository, sql, codes, path, errors);
   return {
-    async ingestCustomers(
-      tenantId: string,
-      customers: TIngestCustomer[],
-    ): Promise<TIngestCustomersResult> {
-      const errors = createBatchErrors();
-      const emails = customers.map((c) => c.email.toLowerCase());
-      for (const i of repeatedIndexes(customers.map((c) => c.code)))
-        errors.add(`customers.${i}.code`, FieldError.duplicate);
-      for (const i of repeatedIndexes(emails))
-        errors.add(`customers.${i}.email`, FieldError.duplicate);
-
-      return db.withTenant(tenantId, async (sql) => {
-        const stored = await repository.customersByCodeOrEmail(
-          sql,
-          customers.map((c) => c.code),
-          emails,
-        );
-        const existingCodes = new Set(stored.map((s) => s.code));
-        const holderOf = new Map(stored.map((s) => [s.email, s.code]));
-        customers.forEach((c, i) => {
-          const holder = holderOf.get(emails[i] ?? '');
-          if (holder !== undefined && holder !== c.code)
-            errors.add(`customers.${i}.email`, FieldError.emailTaken);
-        });
-        errors.throwIfAny();
-
-        // What the customer changed in the portal later than the provider's data is kept, and
-        // said in `kept` (docs/decisions/035).
-        const { keep, kept } = await judgeProviderWrite(
-          sql,
-          customers.filter((c) => existingCodes.has(c.code)),
-        );
-        const records = customers.map((c) => {
-          const record: CustomerRecord = { code: c.code } as CustomerRecord;
-          for (const column of customerColumns) record[column] = c[column];
-          for (const [field, value] of keep.get(c.code) ?? []) record[field] = value;
-          return record;
-        });
-        const written = await repository.upsertCustomers(sql, records);
-        const created = customers.filter((c) => !existingCodes.has(c.code));
-        const invited = await repository.queueInvitations(
-          sql,
-          created.filter((c) => c.send_invitation).map((c) => c.code),
-        );
-        const updated = written.filter((code) => existingCodes.has(code)).length;
-        return {
-          created: created.length,
-          updated,
-          unchanged: customers.length - created.length - updated,
-          invited,
-          kept,
-        };
-      });
-    },
-
-    /**
-     * Invites again customers who have no password: their invitation goes back to the outbox, due
-     * now. Unknown or repeated codes reject the call whole; a customer who already has a password
-     * is listed in `has_password` and not invited (that is not an error: the goal is reached).
-     */
-    async inviteCustomers(tenantId: string, codes: string[]): Promise<TInviteCustomersResult> {
-      const errors = createBatchErrors();
-      for (const i of repeatedIndexes(codes)) errors.add(`codes.${i}`, FieldError.duplicate);
-
-      return db.withTenant(tenantId, async (sql) => {
-        const found = new Map(
-          (await repository.customersForInvitation(sql, unique(codes))).map((c) => [c.code, c]),
-        );
-        codes.forEach((code, i) => {
-          if (!found.has(code)) errors.add(`codes.${i}`, FieldError.unknownCustomer);
-        });
-        errors.throwIfAny();
-        const invitees = codes.flatMap((code) => {
-          const c = found.get(code);
-          return c && !c.has_password ? [c.id] : [];
-        });
-        await repository.requeueInvitations(sql, invitees);
-        return {
-          queued: invitees.length,
-          has_password: codes.filter((code) => found.get(code)?.has_password),
-        };
-      });
-    },
-
     /**
      * An invoice batch, already parsed, validated and checked on its own by `prepareInvoices` (on
      * the heavy-work pool): here only the checks against what is stored, and the statements.
@@ -267,6 +195,104 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
         const created = fresh.length;
         const updated = ids.filter((id) => stored.has(id) && touched.has(id)).length;
         return { created, updated, unchanged: ids.length - created - updated };
+      });
+    },
+  };
+}
+
+export function createIngestionService({ db, returns }: { db: Database; returns: StatusReturns }) {
+  const repository = createIngestionRepository();
+
+  const resolveCustomers = (
+    sql: Sql,
+    codes: readonly string[],
+    path: (i: number) => string,
+    errors: BatchErrors,
+  ) => resolveCustomerCodes(repository, sql, codes, path, errors);
+
+  return {
+    ...createInvoiceIngestion({ db }),
+    async ingestCustomers(
+      tenantId: string,
+      customers: TIngestCustomer[],
+    ): Promise<TIngestCustomersResult> {
+      const errors = createBatchErrors();
+      const emails = customers.map((c) => c.email.toLowerCase());
+      for (const i of repeatedIndexes(customers.map((c) => c.code)))
+        errors.add(`customers.${i}.code`, FieldError.duplicate);
+      for (const i of repeatedIndexes(emails))
+        errors.add(`customers.${i}.email`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const stored = await repository.customersByCodeOrEmail(
+          sql,
+          customers.map((c) => c.code),
+          emails,
+        );
+        const existingCodes = new Set(stored.map((s) => s.code));
+        const holderOf = new Map(stored.map((s) => [s.email, s.code]));
+        customers.forEach((c, i) => {
+          const holder = holderOf.get(emails[i] ?? '');
+          if (holder !== undefined && holder !== c.code)
+            errors.add(`customers.${i}.email`, FieldError.emailTaken);
+        });
+        errors.throwIfAny();
+
+        // What the customer changed in the portal later than the provider's data is kept, and
+        // said in `kept` (docs/decisions/035).
+        const { keep, kept } = await judgeProviderWrite(
+          sql,
+          customers.filter((c) => existingCodes.has(c.code)),
+        );
+        const records = customers.map((c) => {
+          const record: CustomerRecord = { code: c.code } as CustomerRecord;
+          for (const column of customerColumns) record[column] = c[column];
+          for (const [field, value] of keep.get(c.code) ?? []) record[field] = value;
+          return record;
+        });
+        const written = await repository.upsertCustomers(sql, records);
+        const created = customers.filter((c) => !existingCodes.has(c.code));
+        const invited = await repository.queueInvitations(
+          sql,
+          created.filter((c) => c.send_invitation).map((c) => c.code),
+        );
+        const updated = written.filter((code) => existingCodes.has(code)).length;
+        return {
+          created: created.length,
+          updated,
+          unchanged: customers.length - created.length - updated,
+          invited,
+          kept,
+        };
+      });
+    },
+
+    /**
+     * Invites again customers who have no password: their invitation goes back to the outbox, due
+     * now. Unknown or repeated codes reject the call whole; a customer who already has a password
+     * is listed in `has_password` and not invited (that is not an error: the goal is reached).
+     */
+    async inviteCustomers(tenantId: string, codes: string[]): Promise<TInviteCustomersResult> {
+      const errors = createBatchErrors();
+      for (const i of repeatedIndexes(codes)) errors.add(`codes.${i}`, FieldError.duplicate);
+
+      return db.withTenant(tenantId, async (sql) => {
+        const found = new Map(
+          (await repository.customersForInvitation(sql, unique(codes))).map((c) => [c.code, c]),
+        );
+        codes.forEach((code, i) => {
+          if (!found.has(code)) errors.add(`codes.${i}`, FieldError.unknownCustomer);
+        });
+        errors.throwIfAny();
+        const invitees = codes.flatMap((code) => {
+          const c = found.get(code);
+          return c && !c.has_password ? [c.id] : [];
+        });
+        await repository.requeueInvitations(sql, invitees);
+        return {
+          queued: invitees.length,
+          has_password: codes.filter((code) => found.get(code)?.has_password),
+        };
       });
     },
 
