@@ -44,6 +44,10 @@ export async function signInWithForm(
   if (remember) await page.getByLabel(authTexts.login.rememberMe).check();
   await page.getByRole('button', { name: authTexts.login.submit, exact: true }).click();
   await expect(page).not.toHaveURL(/\/login(\?|$)/);
+  // The app the sign-in screen loads may restore the session with a refresh; a test navigating
+  // before its answer aborted it and ended on /login once in CI. Wait until the page has settled,
+  // as a person sees the page before going on.
+  await page.waitForLoadState('networkidle');
 }
 
 /**
