@@ -97,6 +97,8 @@ test('a passkey is added from the profile, signs in without a password, and stay
   await page.goto(`${origin}/login`);
   await page.getByRole('button', { name: authTexts.login.withPasskey }).click();
   await expect(page).toHaveURL(`${origin}/home`);
+  // As in signInWithForm: a navigation before the signed-in page settles ended on /login in CI.
+  await page.waitForLoadState('networkidle');
   await page.goto(`${origin}/passkeys`);
   await page
     .getByRole('button', { name: fillText(t.passkeys.removeLabel, { name: 'Portátil de casa' }) })
