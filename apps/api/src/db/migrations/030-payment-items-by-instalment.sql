@@ -1,0 +1,11 @@
+-- The payments a paid instalment was paid by, found by the instalment (issue 22, scaling). "Mis
+-- pagos" looks up each paid row's receipt (invoices/repository.ts listPayments) by
+-- (tenant_id, instalment_id), and the only indexes were the primary key
+-- (tenant_id, attempt_id, instalment_id), which PostgreSQL can use only by the tenant (every
+-- payment item of the tenant read for each row), and the unique index of the active items. With
+-- 10,000 payment items in one tenant a page of 20 payments took 11.6 ms in the database, 2,142
+-- buffers; with this index 0.6 ms, 131 buffers, and it stays so as the tenant's payments grow.
+--
+-- A plain CREATE INDEX (migrations run in a transaction): it blocks writes to payment items, not
+-- reads, while it builds, which is seconds for millions of rows.
+CREATE INDEX payment_attempt_items_instalment ON payment_attempt_items (tenant_id, instalment_id);
