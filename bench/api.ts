@@ -291,6 +291,21 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         server: minimal,
         next: () => ({ method: 'POST', path: '/invoices-prepared', body: baselineBody(anyone()) }),
       },
+      // The floor of /payments: its own query (a receipt looked up per paid row), not /invoices'.
+      ...(['/payments', '/payments-prepared'] as const).map((path) => ({
+        name: `fastify + pg ${path}`,
+        server: minimal,
+        next: (): LoadRequest => {
+          const s = anyone();
+          const body = JSON.stringify({
+            tenant: s.tenant,
+            customer: s.customerId,
+            ...ranges.payments,
+            page: 1,
+          });
+          return { method: 'POST', path, body };
+        },
+      })),
       ...(['/tx', '/tx-3rt', '/tx-auth', '/tx-auth-zod'] as const).map((path) => ({
         name: `fastify + pg ${path}`,
         server: ladder,
@@ -343,7 +358,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
       },
     ];
 
-    await checkSameAnswers(portal, bare, minimal, ladder, sessions.slice(0, 5), ranges.invoices);
+    await checkSameAnswers(portal, bare, minimal, ladder, sessions.slice(0, 5), ranges);
 
     const run = async (
       target: Target,
@@ -508,8 +523,9 @@ async function checkSameAnswers(
   minimal: Server,
   ladder: Server,
   sessions: Session[],
-  range: { datefrom: string; dateto: string },
+  ranges: Record<'invoices' | 'payments', { datefrom: string; dateto: string }>,
 ): Promise<void> {
+  const range = ranges.invoices;
   for (const s of sessions) {
     const post = async (url: string, body: object, headers: Record<string, string> = {}) => {
       const res = await fetch(url, {
@@ -542,6 +558,27 @@ async function checkSameAnswers(
     for (const answer of answers) {
       if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(page)) {
         throw new Error(`a baseline answers differently from the portal:\n${answer}\n${expected}`);
+      }
+    }
+    const expectedPayments = await post(
+      `${portal.url}/${s.tenant}/api/1.0/payments`,
+      { ...ranges.payments, page: 1 },
+      auth,
+    );
+    const paymentsRequest = {
+      tenant: s.tenant,
+      customer: s.customerId,
+      ...ranges.payments,
+      page: 1,
+    };
+    const payments = JSON.parse(expectedPayments) as { payments: unknown[] };
+    if (payments.payments.length !== 20) throw new Error('expected a full page of 20 payments');
+    for (const path of ['/payments', '/payments-prepared']) {
+      const answer = await post(minimal.url + path, paymentsRequest);
+      if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(payments)) {
+        throw new Error(
+          `the /payments baseline answers differently from the portal:\n${answer}\n${expectedPayments}`,
+        );
       }
     }
   }

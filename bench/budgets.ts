@@ -1,6 +1,6 @@
 import type { BenchResults } from './run.ts';
 
-/** One budget of issues 6 and 21 checked against this run's figures. */
+/** One budget of issues 6, 20, 21 and 22 checked against this run's figures. */
 export type BudgetCheck = {
   name: string;
   value: number;
@@ -26,6 +26,10 @@ function check(
   return [{ name, value, limit, unit, kind, pass }];
 }
 
+/** `a / b` of two medians to two decimals, or undefined when either was not measured. */
+const ratioOf = (a?: { median: number }, b?: { median: number }): number | undefined =>
+  a && b?.median ? Math.round((a.median / b.median) * 100) / 100 : undefined;
+
 /** The budgets of the sections that ran; a section that failed misses its budgets. */
 export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetCheck[] {
   const failed = (section: 'api' | 'pdf' | 'isolation' | 'web' | 'service', budget: number) =>
@@ -50,6 +54,24 @@ export function checkBudgets(results: Omit<BenchResults, 'budgets'>): BudgetChec
       'max',
       10,
       'ms',
+    ),
+    // Issue 22: each list against the minimal route with its own query; /invoices against the
+    // route with its query prepared too, as the portal's reads are.
+    ...check(
+      '/payments throughput vs minimal Fastify + pg with its query',
+      ratioOf(api?.throughput['/payments'], api?.throughput['fastify + pg /payments']) ??
+        failed('api', nan),
+      'min',
+      0.9,
+      'x',
+    ),
+    ...check(
+      '/invoices throughput vs minimal Fastify + pg, query prepared',
+      ratioOf(api?.throughput['/invoices'], api?.throughput['fastify + pg prepared']) ??
+        failed('api', nan),
+      'min',
+      0.9,
+      'x',
     ),
     ...check('Invoice PDF p50', pdf?.portal.p50 ?? failed('pdf', nan), 'max', 10, 'ms'),
     ...check(

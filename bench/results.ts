@@ -45,6 +45,9 @@ export function toMarkdown(r: BenchResults): string {
       'node:http + pg': 'baseline: node:http + pg',
       'fastify + pg': 'baseline: minimal Fastify + pg',
       'fastify + pg prepared': 'baseline: minimal Fastify + pg, the query as a prepared statement',
+      'fastify + pg /payments':
+        "baseline: minimal Fastify + pg, the query of `/payments` (its floor, not `/invoices`')",
+      'fastify + pg /payments-prepared': '… the same, the query as a prepared statement',
       'fastify + pg /tx':
         "… + the portal's data path (readTenant: role, RLS, prepared statement, one round trip)",
       'fastify + pg /tx-3rt': '… the same as a three-round-trip transaction, unprepared (before)',
@@ -70,6 +73,17 @@ export function toMarkdown(r: BenchResults): string {
           `(the query unnamed, so parsed and planned on every request); the portal prepares its reads. ` +
           `Against the same route with its query prepared too, \`/invoices\` is ${x(portalList / prepared)}: ` +
           `what auth, row-level security, validation and serialisation cost with the query sent the same way.`,
+      );
+    }
+    const paymentsFloor = api.throughput['fastify + pg /payments']?.median;
+    const paymentsPrepared = api.throughput['fastify + pg /payments-prepared']?.median;
+    const portalPayments = api.throughput['/payments']?.median;
+    if (paymentsFloor && paymentsPrepared && portalPayments) {
+      out.push(
+        '',
+        `\`/payments\` reads more than \`/invoices\` (each paid instalment's receipt): against the minimal ` +
+          `route with its own query, it is ${x(portalPayments / paymentsFloor)} ` +
+          `(${x(portalPayments / paymentsPrepared)} against that query prepared).`,
       );
     }
     out.push(
@@ -283,7 +297,7 @@ export function toMarkdown(r: BenchResults): string {
 
   if (r.budgets.length > 0) {
     out.push(
-      '**Budgets** (issues 6 and 21):',
+      '**Budgets** (issues 6, 20, 21 and 22):',
       '',
       '| Budget | value | limit | |',
       '|---|--:|--:|---|',

@@ -96,6 +96,8 @@ export function createInvoicePage(connectionString: string, max: number) {
     /** One round trip to the database. */
     ping: async () => (await pool.query('SELECT 1 AS ok')).rows[0] as { ok: number },
     close: () => pool.end(),
+    /** The pool, shared with the `/payments` floor (payment-page.ts). */
+    pool,
   };
 }
 
