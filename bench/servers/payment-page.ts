@@ -30,7 +30,7 @@ export const paymentPageSql = `SELECT id, invoice_id, seq, to_char(due_date, 'YY
   FROM instalments
  WHERE tenant_id = $7 AND customer_id = $1
    AND due_date BETWEEN $2 AND $3 AND $4::date IS NOT NULL
- ORDER BY due_date DESC, invoice_id DESC, seq DESC
+ ORDER BY instalments.due_date DESC, instalments.invoice_id DESC, instalments.seq DESC
  LIMIT $5 OFFSET $6`;
 
 export type PaymentPageRequest = {

@@ -256,6 +256,9 @@ export function createInvoiceRepository() {
         : 'AND $4::date IS NOT NULL';
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       // A paid instalment's completed portal payment (card or Bizum): its receipt (documents).
+      // ORDER BY names the table's columns: bare \`due_date\` is the output's to_char text, which
+      // PostgreSQL sorted after reading every instalment of the range, instead of reading the page
+      // in the order of the (tenant, customer, due_date, invoice, seq) index and stopping there.
       return sql.query<InstalmentRow & { receipt_id: string | null }>(
         `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
                 to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
@@ -270,7 +273,7 @@ export function createInvoiceRepository() {
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
             AND due_date BETWEEN $2 AND $3 ${filter}
-          ORDER BY due_date ${dir}, invoice_id ${dir}, seq ${dir}
+          ORDER BY instalments.due_date ${dir}, instalments.invoice_id ${dir}, instalments.seq ${dir}
           LIMIT $5 OFFSET $6`,
         [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
       );
