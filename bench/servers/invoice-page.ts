@@ -39,7 +39,8 @@ type Row = {
   returned: boolean;
 };
 
-const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
+/** `yyyymmdd` as `yyyy-mm-dd`. */
+export const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
 
 export function createInvoicePage(connectionString: string, max: number) {
   const pool = new pg.Pool({ connectionString, max });

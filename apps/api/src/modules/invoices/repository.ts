@@ -7,6 +7,34 @@ import {
   type ReturnedDebitJson,
 } from '../returned-debits/repository.ts';
 
+/**
+ * The page query of a customer's instalments ("Mis pagos"), each with its returned debit and, when
+ * paid through the portal (card or Bizum), its receipt's payment. `tenant` is the SQL naming the
+ * tenant: the transaction's setting here, a parameter in the bench's floor
+ * (bench/servers/payment-page.ts), which runs this same query. Parameters: $1 customer, $2 and $3
+ * the due-date range, $4 today, $5 limit, $6 offset.
+ *
+ * ORDER BY names the table's columns: a bare `due_date` is the output's to_char text, which
+ * PostgreSQL sorted after reading every instalment of the range instead of reading the page in the
+ * order of the (tenant, customer, due_date, invoice, seq) index and stopping there.
+ */
+export const paymentsPageSql = (tenant: string, filter: string, dir: 'ASC' | 'DESC'): string =>
+  `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
+          to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
+          ${returnedDebitJsonSql('instalments')} AS returned,
+          CASE WHEN status = 'paid' THEN (
+            SELECT a.id::text FROM payment_attempt_items pi
+              JOIN payment_attempts a ON a.tenant_id = pi.tenant_id AND a.id = pi.attempt_id
+             WHERE pi.tenant_id = instalments.tenant_id AND pi.instalment_id = instalments.id
+               AND a.customer_id = instalments.customer_id
+               AND a.kind = 'payment' AND a.status = 'paid'
+             ORDER BY coalesce(a.settled_at, a.created_at) DESC LIMIT 1) END AS receipt_id
+     FROM instalments
+    WHERE tenant_id = ${tenant} AND customer_id = $1
+      AND due_date BETWEEN $2 AND $3 ${filter}
+    ORDER BY instalments.due_date ${dir}, instalments.invoice_id ${dir}, instalments.seq ${dir}
+    LIMIT $5 OFFSET $6`;
+
 export type InvoiceListRow = {
   invoice_id: string;
   invoice_date: string;
@@ -255,26 +283,8 @@ export function createInvoiceRepository() {
         ? `AND (${conditions.join(' OR ')})`
         : 'AND $4::date IS NOT NULL';
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      // A paid instalment's completed portal payment (card or Bizum): its receipt (documents).
-      // ORDER BY names the table's columns: bare \`due_date\` is the output's to_char text, which
-      // PostgreSQL sorted after reading every instalment of the range, instead of reading the page
-      // in the order of the (tenant, customer, due_date, invoice, seq) index and stopping there.
       return sql.query<InstalmentRow & { receipt_id: string | null }>(
-        `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
-                to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
-                ${returnedDebitJsonSql('instalments')} AS returned,
-                CASE WHEN status = 'paid' THEN (
-                  SELECT a.id::text FROM payment_attempt_items pi
-                    JOIN payment_attempts a ON a.tenant_id = pi.tenant_id AND a.id = pi.attempt_id
-                   WHERE pi.tenant_id = instalments.tenant_id AND pi.instalment_id = instalments.id
-                     AND a.customer_id = instalments.customer_id
-                     AND a.kind = 'payment' AND a.status = 'paid'
-                   ORDER BY coalesce(a.settled_at, a.created_at) DESC LIMIT 1) END AS receipt_id
-           FROM instalments
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
-            AND due_date BETWEEN $2 AND $3 ${filter}
-          ORDER BY instalments.due_date ${dir}, instalments.invoice_id ${dir}, instalments.seq ${dir}
-          LIMIT $5 OFFSET $6`,
+        paymentsPageSql(`current_setting('app.tenant_id')`, filter, dir),
         [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
       );
     },

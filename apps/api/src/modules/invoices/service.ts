@@ -80,6 +80,25 @@ function returnedDebit(row: Pick<InstalmentRow, 'status' | 'returned'>): {
   };
 }
 
+/** A row of "Mis pagos" as served (the bench's floor serves it the same way). */
+export function toPayment(
+  e: InstalmentRow & { receipt_id: string | null },
+  todayApi: string,
+): TPayment {
+  return {
+    payment_id: e.id,
+    invoice_id: e.invoice_id,
+    amount: centsToAmount(e.amount_cents),
+    due_date: e.due_date,
+    ...(e.paid_date ? { paid_date: e.paid_date } : {}),
+    method: e.method,
+    method_kind: instalmentMethodKind(e.method),
+    status: paymentStatus(e, todayApi),
+    ...returnedDebit(e),
+    ...(e.receipt_id ? { receipt_id: e.receipt_id } : {}),
+  };
+}
+
 /** The bank fees paid with an invoice's returned instalments (where the tenant charges them). */
 function chargedReturnFeesCents(rows: Pick<InstalmentRow, 'status' | 'returned'>[]): number {
   return rows.reduce(
@@ -257,21 +276,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       );
       const { items, hasMore } = paged(rows);
       const todayApi = isoToApi(today);
-      return {
-        payments: items.map((e) => ({
-          payment_id: e.id,
-          invoice_id: e.invoice_id,
-          amount: centsToAmount(e.amount_cents),
-          due_date: e.due_date,
-          ...(e.paid_date ? { paid_date: e.paid_date } : {}),
-          method: e.method,
-          method_kind: instalmentMethodKind(e.method),
-          status: paymentStatus(e, todayApi),
-          ...returnedDebit(e),
-          ...(e.receipt_id ? { receipt_id: e.receipt_id } : {}),
-        })),
-        has_more: hasMore,
-      };
+      return { payments: items.map((e) => toPayment(e, todayApi)), has_more: hasMore };
     },
   };
 }
