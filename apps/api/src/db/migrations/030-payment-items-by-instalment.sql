@@ -7,5 +7,7 @@
 -- buffers; with this index 0.6 ms, 131 buffers, and it stays so as the tenant's payments grow.
 --
 -- A plain CREATE INDEX (migrations run in a transaction): it blocks writes to payment items, not
--- reads, while it builds, which is seconds for millions of rows.
-CREATE INDEX payment_attempt_items_instalment ON payment_attempt_items (tenant_id, instalment_id);
+-- reads, while it builds, which is seconds for millions of rows. Where that is too long, build it
+-- beforehand with CREATE INDEX CONCURRENTLY under the same name (docs/operations.md): this
+-- migration then finds it and does nothing.
+CREATE INDEX IF NOT EXISTS payment_attempt_items_instalment ON payment_attempt_items (tenant_id, instalment_id);
