@@ -37,14 +37,17 @@ test('an expired access token is refreshed silently and the request retried', as
   await expect(page.getByRole('region', { name: t.profile.sections.fiscal })).toBeVisible();
   await expect(page).toHaveURL(`${origin}/user-profile`);
   // The profile's own call (its fiscal data request, if one waits) goes the same way beside it.
-  expect(statuses.filter((s) => /^\/(user\/profile|refresh-token)/.test(s))).toEqual([
-    expect.stringMatching(/^\/user\/profile\/\S+ 403$/),
-    '/refresh-token 200',
-    expect.stringMatching(/^\/user\/profile\/\S+ 200$/),
-  ]);
-  expect(statuses.filter((s) => s.startsWith('/user/fiscal-data-requests'))).toEqual([
-    '/user/fiscal-data-requests 403',
-    '/user/fiscal-data-requests 200',
-  ]);
+  // Polled: the screen shows once the profile has answered, which may be before the other call's
+  // retry has (CI once read the list between the two).
+  await expect
+    .poll(() => statuses.filter((s) => /^\/(user\/profile|refresh-token)/.test(s)))
+    .toEqual([
+      expect.stringMatching(/^\/user\/profile\/\S+ 403$/),
+      '/refresh-token 200',
+      expect.stringMatching(/^\/user\/profile\/\S+ 200$/),
+    ]);
+  await expect
+    .poll(() => statuses.filter((s) => s.startsWith('/user/fiscal-data-requests')))
+    .toEqual(['/user/fiscal-data-requests 403', '/user/fiscal-data-requests 200']);
   expect(await page.evaluate(() => localStorage.getItem('auth'))).not.toBe(firstToken);
 });
