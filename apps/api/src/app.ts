@@ -111,7 +111,14 @@ export async function buildApp({
     now ?? (() => new Date()),
   );
   app.decorateRequest('customerId', '');
+  // Ended sessions are announced by the database; listening lets every bearer call skip asking
+  // (modules/auth/revocation-cache.ts). Started once the app is ready, stopped with it.
+  let unlisten = async () => {};
+  app.addHook('onReady', async () => {
+    unlisten = await ctx.revocations.listen(database);
+  });
   app.addHook('onClose', async () => {
+    await unlisten();
     ctx.redis?.disconnect();
     // After the requests in flight (server.ts drains them first): their tasks have finished.
     await ctx.heavyWork.close();

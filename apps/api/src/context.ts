@@ -17,10 +17,10 @@ import {
   type Xsrf,
 } from './modules/auth/tokens.ts';
 import {
-  createDatabaseRevocations,
-  createRedisRevocations,
-  type Revocations,
-} from './modules/auth/revocations.ts';
+  createCachedRevocations,
+  type CachedRevocations,
+} from './modules/auth/revocation-cache.ts';
+import { createDatabaseRevocations, createRedisRevocations } from './modules/auth/revocations.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createMetrics, type Metrics } from './modules/ops/metrics.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
@@ -36,7 +36,7 @@ export type AppContext = {
   xsrf: Xsrf;
   limiter: RateLimiter;
   /** Ended sessions, whose access tokens are refused before their expiry. */
-  revocations: Revocations;
+  revocations: CachedRevocations;
   mailer: Mailer;
   requireCustomer: preValidationHookHandler;
   /** The tenant API key check of the provider-integration calls (`/admin/...`). */
@@ -79,12 +79,15 @@ export function createContext(
   // Without a listener ioredis prints every failed reconnection as an unhandled error.
   redis?.on('error', (error: unknown) => logError(error, 'Redis connection error'));
   const databaseRevocations = createDatabaseRevocations(db);
-  const revocations = redis
-    ? createRedisRevocations(redis, databaseRevocations, {
-        ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-        onError: (error) => logError(error, 'Redis revocation check failed; asked the database'),
-      })
-    : databaseRevocations;
+  const revocations = createCachedRevocations(
+    redis
+      ? createRedisRevocations(redis, databaseRevocations, {
+          ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+          onError: (error) => logError(error, 'Redis revocation check failed; asked the database'),
+        })
+      : databaseRevocations,
+    { ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },
+  );
   return {
     config,
     db,

@@ -44,9 +44,26 @@ export type Database = {
    * the invoice batches, workers/ingest-invoices.ts); absent for the embedded database.
    */
   readonly postgres?: PostgresOptions;
+  /**
+   * Listens to `channel` (what the database's `pg_notify` announces there), on a connection of its
+   * own that comes back when it is lost. Answers how to stop, or `undefined` where listening cannot
+   * be trusted: behind a pooler in transaction mode (`preparedStatements: false`), where a LISTEN
+   * holds only as long as its transaction.
+   */
+  listen(channel: string, handlers: ChannelHandlers): Promise<(() => Promise<void>) | undefined>;
   /** Connections of the pool (PostgreSQL; the embedded database has one, always open). */
   poolStats(): { size: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
+};
+
+/** What a listener of a channel is told (`Database.listen`). */
+export type ChannelHandlers = {
+  /** A message, once the transaction that sent it has committed. */
+  message(payload: string): void;
+  /** Listening from now on: every message committed after this reaches `message`. */
+  up(): void;
+  /** No longer listening: messages may be missed until the next `up`. */
+  down(): void;
 };
 
 /** What pg-boss asks of a database it does not open itself (its `db` option). */
@@ -121,6 +138,15 @@ export async function openPglite(
         const results = await db.exec(text);
         return results.at(-1) ?? { rows: [] };
       },
+    },
+    async listen(channel, handlers) {
+      // In process: a message reaches every listener when its transaction commits; nothing to lose.
+      const unlisten = await db.listen(channel, handlers.message);
+      handlers.up();
+      return async () => {
+        handlers.down();
+        await unlisten();
+      };
     },
     poolStats: () => ({ size: 1, total: 1, idle: 1, waiting: 0 }),
     async close() {
@@ -465,6 +491,10 @@ export function openPostgres(options: PostgresOptions): Database {
     jobQueue: {
       executeSql: (text, values) => pool.query(text, values),
     },
+    listen: (channel, handlers) =>
+      Promise.resolve(
+        named ? listenPostgres(options.connectionString, channel, handlers) : undefined,
+      ),
     poolStats: () => ({
       size: pool.options.max,
       total: pool.totalCount,
@@ -474,5 +504,78 @@ export function openPostgres(options: PostgresOptions): Database {
     async close() {
       await pool.end();
     },
+  };
+}
+
+/** How often a listening connection proves it still answers, and how long it may take to. */
+const listenerHeartbeatMillis = 5_000;
+/** The longest wait before connecting again after the listening connection was lost. */
+const listenerMaxBackoffMillis = 10_000;
+
+/**
+ * LISTEN on a connection outside the pool, for as long as the process runs. When the connection
+ * fails, ends or stops answering its heartbeat (a server restart, a failover, a half-open socket),
+ * the listener is told `down` at once and the connection is opened again with back-off; `up`
+ * comes only after the new LISTEN has been acknowledged.
+ */
+async function listenPostgres(
+  connectionString: string,
+  channel: string,
+  handlers: ChannelHandlers,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let backoff = 250;
+  const open = async (): Promise<void> => {
+    if (stopped) return;
+    const client = new pg.Client({
+      connectionString,
+      // Named for the operator (pg_stat_activity) and the tests that cut it.
+      application_name: `portal-listen-${channel}`,
+      connectionTimeoutMillis: listenerHeartbeatMillis,
+      query_timeout: listenerHeartbeatMillis,
+      keepAlive: true,
+    });
+    current = client;
+    let lost = false;
+    const timer: { heartbeat?: NodeJS.Timeout } = {};
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      clearInterval(timer.heartbeat);
+      handlers.down();
+      client.end().catch(() => {});
+      if (stopped) return;
+      retry = setTimeout(() => void open(), backoff);
+      retry.unref();
+      backoff = Math.min(backoff * 2, listenerMaxBackoffMillis);
+    };
+    client.on('error', lose);
+    client.on('end', lose);
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined)
+        handlers.message(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      lose();
+      return;
+    }
+    if (lost || stopped) return;
+    backoff = 250;
+    timer.heartbeat = setInterval(() => {
+      client.query('SELECT 1').catch(lose);
+    }, listenerHeartbeatMillis);
+    timer.heartbeat.unref();
+    handlers.up();
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await current?.end().catch(() => {});
   };
 }

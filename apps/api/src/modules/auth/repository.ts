@@ -25,6 +25,26 @@ export type RefreshRow = {
 };
 
 /**
+ * The channel on which the database announces each ended session, as `tenant_id family_id`, when
+ * the transaction that ended it commits (revocation-cache.ts listens to it).
+ */
+export const revocationChannel = 'portal_revocations';
+
+/**
+ * Ends the families of the tenant's refresh tokens that match `where` and are not ended yet, and
+ * announces each on `revocationChannel` in the same statement, so no path ends a session without
+ * telling every instance: the announcement goes out if and when the transaction commits. Answers
+ * each ended family once.
+ */
+const endFamilies = (where: string): string =>
+  `WITH ended AS (
+     UPDATE refresh_tokens SET revoked_at = now()
+      WHERE tenant_id = current_setting('app.tenant_id') AND ${where} AND revoked_at IS NULL
+      RETURNING family_id)
+   SELECT family_id, pg_notify('${revocationChannel}', current_setting('app.tenant_id') || ' ' || family_id) AS announced
+     FROM (SELECT DISTINCT family_id FROM ended) families`;
+
+/**
  * How long a rotated refresh token still gets a successor instead of ending its family: a page
  * closed or navigated away while its refresh was in flight never stored the rotated cookie, and
  * its next load presents the old one again (decision 026).
@@ -180,10 +200,7 @@ export function createAuthRepository() {
     /** Ends one session of this customer; answers whether it was open. */
     async revokeSessionOfCustomer(sql: Sql, customerId: string, id: string): Promise<boolean> {
       const rows = await sql.query<{ family_id: string }>(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
-            AND family_id = $2 AND revoked_at IS NULL
-          RETURNING family_id`,
+        endFamilies(`customer_id = $1 AND family_id = $2`),
         [customerId, id],
       );
       return rows.length > 0;
@@ -220,32 +237,22 @@ export function createAuthRepository() {
       );
     },
     async revokeFamily(sql: Sql, familyId: string): Promise<void> {
-      await sql.query(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND family_id = $1 AND revoked_at IS NULL`,
-        [familyId],
-      );
+      await sql.query(endFamilies(`family_id = $1`), [familyId]);
     },
     /** Ends every session of the customer; answers the families (sessions) it ended. */
     async revokeAllOfCustomer(sql: Sql, customerId: string): Promise<string[]> {
-      const rows = await sql.query<{ family_id: string }>(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND revoked_at IS NULL
-          RETURNING family_id`,
-        [customerId],
-      );
-      return [...new Set(rows.map((r) => r.family_id))];
+      const rows = await sql.query<{ family_id: string }>(endFamilies(`customer_id = $1`), [
+        customerId,
+      ]);
+      return rows.map((r) => r.family_id);
     },
     /** Ends every session of the customer but `keep`; answers the families it ended. */
     async revokeOthersOfCustomer(sql: Sql, customerId: string, keep: string): Promise<string[]> {
       const rows = await sql.query<{ family_id: string }>(
-        `UPDATE refresh_tokens SET revoked_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
-            AND family_id <> $2 AND revoked_at IS NULL
-          RETURNING family_id`,
+        endFamilies(`customer_id = $1 AND family_id <> $2`),
         [customerId, keep],
       );
-      return [...new Set(rows.map((r) => r.family_id))];
+      return rows.map((r) => r.family_id);
     },
     /** True when the session (refresh family) was ended; one statement, on the family's index. */
     async isFamilyRevoked(sql: SqlQuery, familyId: string): Promise<boolean> {
