@@ -51,6 +51,10 @@ export type AppOptions = {
   now?: () => Date;
 };
 
+/** The tenant id a path of the API names, when it has the form of one. */
+const tenantOfPath = (url: string | undefined): string | undefined =>
+  /^\/([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\/api\//.exec(url ?? '')?.[1];
+
 type CompilersFactory = NonNullable<
   NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
 >;
@@ -78,6 +82,14 @@ export async function buildApp({
             serializers: { req: requestForLog },
             ...(logStream ? { stream: logStream } : {}),
           },
+    // Every line of a request names its request id and the tenant its path names
+    // (`/{tenant}/api/...`; the tenant plugin answers 404 for one that does not exist), in the one
+    // child logger Fastify makes per request: a second child, made once the tenant was looked
+    // up, cost about 8 µs a request.
+    childLoggerFactory: (logger, bindings, options, raw) => {
+      const tenant = tenantOfPath(raw.url);
+      return logger.child(tenant ? { ...bindings, tenant } : bindings, options);
+    },
     trustProxy: config.TRUST_PROXY,
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,

@@ -49,6 +49,29 @@ describe.each(engines())('operations endpoints ($name)', (engine) => {
     expect(logged.filter((l) => l.includes('/livez'))).toEqual([]);
   });
 
+  it("names the request id and the path's tenant on every line of a request", async () => {
+    logged.length = 0;
+    const res = await app.inject({ method: 'GET', url: '/demo/api/1.0/visual-config' });
+    expect(res.statusCode).toBe(200);
+    const lines = logged.map(
+      (l) => JSON.parse(l) as { reqId?: string; tenant?: string; msg: string },
+    );
+    expect(lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+    for (const line of lines) {
+      expect(line.tenant).toBe('demo');
+      expect(line.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(lines[0]?.reqId).toBe(lines[1]?.reqId);
+    // Outside any tenant: the request id alone.
+    logged.length = 0;
+    await app.inject({ method: 'GET', url: '/readyz' });
+    await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    for (const line of logged.map((l) => JSON.parse(l) as { tenant?: string; reqId?: string })) {
+      expect(line.tenant).toBeUndefined();
+      expect(line.reqId).toBeDefined();
+    }
+  });
+
   it('/readyz is ready with the database up and every migration applied', async () => {
     const res = await app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode, res.body).toBe(200);

@@ -7,6 +7,15 @@ describe('dates and money at the API edge', () => {
     expect(todayIso(new Date('2025-12-31T23:30:00Z'))).toBe('2026-01-01');
     expect(todayIso(new Date('2025-06-30T21:59:00Z'))).toBe('2025-06-30');
   });
+  it('changes day at the first second of Madrid midnight, asked in any order (answers kept per minute)', () => {
+    expect(todayIso(new Date('2025-06-30T21:59:00.000Z'))).toBe('2025-06-30');
+    expect(todayIso(new Date('2025-06-30T21:59:59.999Z'))).toBe('2025-06-30');
+    expect(todayIso(new Date('2025-06-30T22:00:00.000Z'))).toBe('2025-07-01');
+    expect(todayIso(new Date('2025-06-30T21:59:30.000Z'))).toBe('2025-06-30');
+    expect(todayIso(new Date('2025-10-26T00:59:59.000Z'))).toBe('2025-10-26');
+    expect(todayIso(new Date('2025-10-25T21:59:59.000Z'))).toBe('2025-10-25');
+    expect(todayIso(new Date('2025-10-25T22:00:00.000Z'))).toBe('2025-10-26');
+  });
   it('converts between API and SQL dates', () => {
     expect(apiToIso('20250301')).toBe('2025-03-01');
     expect(isoToApi('2025-03-01')).toBe('20250301');

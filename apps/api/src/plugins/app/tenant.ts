@@ -21,7 +21,7 @@ export default fp(
     const repository = createTenantRepository();
     const cache = new Map<string, { row: TenantRow | undefined; at: number }>();
     app.decorateRequest('tenant', null as unknown as TenantRow);
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request) => {
       const params = request.params as { tenant?: unknown };
       if (params.tenant === undefined) return;
       const id = ZTenantId.safeParse(params.tenant);
@@ -38,9 +38,6 @@ export default fp(
       }
       if (!entry.row) throw unknownTenant();
       request.tenant = entry.row;
-      // Every later line of this request (its errors, "request completed") names the tenant.
-      request.log = request.log.child({ tenant: entry.row.id });
-      reply.log = request.log;
     });
   },
   { name: 'tenant', dependencies: ['db'] },
