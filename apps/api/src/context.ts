@@ -114,6 +114,7 @@ export function createContext(
     metrics: createMetrics(db, {
       staleAfterMinutes: config.RECONCILE_AFTER_MINUTES,
       exposed: config.METRICS_TOKEN !== undefined,
+      revocationListenerUp: () => revocations.listening,
     }),
     now,
   };

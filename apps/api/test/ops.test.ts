@@ -154,6 +154,8 @@ describe.each(engines())('operations endpoints ($name)', (engine) => {
     expect(text).not.toContain(token.access_token);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     expect(text).toMatch(/^portal_db_pool_connections\{state="size"\} \d+/m);
+    // Listening since the app was ready: bearer calls need not ask about their session.
+    expect(text).toMatch(/^portal_revocation_listener_up 1$/m);
     for (const gauge of [
       'portal_payment_attempts_stale',
       'portal_webhook_events_pending',

@@ -146,10 +146,12 @@ describe('cached revocations', () => {
       },
     });
     expect(calls).toEqual(['portal_revocations']);
+    expect(cache.listening).toBe(true);
     await cache.isRevoked('t', 's');
     await cache.isRevoked('t', 's');
     expect(f.asked()).toBe(1);
     await stop();
+    expect(cache.listening).toBe(false);
     await cache.isRevoked('t', 's');
     expect(f.asked()).toBe(2);
     // A database that cannot listen: nothing to stop, every call asks.

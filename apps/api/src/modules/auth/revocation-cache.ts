@@ -56,6 +56,8 @@ export type CachedRevocations = Revocations & {
    * to stop. Until then, and where the database cannot listen, every call asks the source.
    */
   listen(db: Pick<Database, 'listen'>): Promise<() => Promise<void>>;
+  /** Whether the announcements are heard now (the `portal_revocation_listener_up` metric). */
+  readonly listening: boolean;
 };
 
 /**
@@ -125,6 +127,9 @@ export function createCachedRevocations(
       await source.revoked(tenantId, sessionIds);
     },
     feed,
+    get listening() {
+      return listening;
+    },
     async listen(db) {
       return (await db.listen(revocationChannel, feed)) ?? (async () => {});
     },

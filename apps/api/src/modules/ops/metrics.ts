@@ -36,7 +36,16 @@ const backlogGauges: [keyof Backlog, string, string][] = [
 
 export function createMetrics(
   db: Database,
-  { staleAfterMinutes, exposed }: { staleAfterMinutes: number; exposed: boolean },
+  {
+    staleAfterMinutes,
+    exposed,
+    revocationListenerUp = () => false,
+  }: {
+    staleAfterMinutes: number;
+    exposed: boolean;
+    /** Whether this instance hears the ended sessions (auth/revocation-cache.ts). */
+    revocationListenerUp?: () => boolean;
+  },
 ): Metrics {
   const registry = new Registry();
   // The process's own metrics (event-loop lag, heap, GC, handles) watch the process from the
@@ -78,6 +87,14 @@ export function createMetrics(
       this.set({ state: 'total' }, s.total);
       this.set({ state: 'idle' }, s.idle);
       this.set({ state: 'waiting' }, s.waiting);
+    },
+  });
+  new Gauge({
+    name: 'portal_revocation_listener_up',
+    help: 'Whether this instance hears the database announce ended sessions (1); while 0, every bearer call asks the database',
+    registers: [registry],
+    collect() {
+      this.set(revocationListenerUp() ? 1 : 0);
     },
   });
   // One statement for every backlog gauge, read once per scrape.
