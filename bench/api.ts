@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -68,6 +68,11 @@ export type ApiResults = {
     reused: boolean;
     generateSeconds: number;
     throughput: Throughput;
+    /** The minimal Fastify route on PGlite (servers/fastify-pglite.ts), interleaved with it. */
+    floor: Throughput;
+    /** The embedded portal against its own floor: the figure issue 22 asks for. */
+    ratioToFloor: number;
+    /** For information: against the portal on PostgreSQL (another engine, another data size). */
     ratioToPostgres: number;
   };
   diagnosis: ApiDiagnosis;
@@ -599,46 +604,109 @@ async function benchPglite(
       ? '  embedded data set kept from an earlier run'
       : `  embedded data set generated in ${dataset.seconds.toFixed(0)} s`,
   );
+  // The floor opens a copy: a PGlite folder is open in one process at a time.
+  const floorDir = join(repoRoot, 'bench/.data/pglite-load-floor');
+  rmSync(floorDir, { recursive: true, force: true });
+  cpSync(dataDir, floorDir, { recursive: true });
   const port = await freePort();
-  const server = await startPortal('portal on PGlite', {
-    ...portalEnv(port, appSecret),
-    DATA_DIR: dataDir,
-  });
+  const floorPort = await freePort();
+  const servers: Server[] = [];
   try {
+    const server = await startPortal('portal on PGlite', {
+      ...portalEnv(port, appSecret),
+      DATA_DIR: dataDir,
+    });
+    servers.push(server);
+    const floor = await startServer({
+      name: 'fastify + PGlite',
+      command: tsxBin,
+      args: ['bench/servers/fastify-pglite.ts'],
+      port: floorPort,
+      env: { PORT: String(floorPort), PGLITE_DIR: floorDir },
+      readyPath: '/health',
+      timeoutMs: 180_000,
+    });
+    servers.push(floor);
     // Sign-in is rate limited per address and tenant: a fresh process starts with fresh counters.
     const sessions = await signIn(server, options.pgliteShape, options.customersPerTenant);
-    const random = seededRandom(8);
-    const next = (): LoadRequest => {
-      const s = sessions[Math.floor(random() * sessions.length)] as Session;
-      return {
-        method: 'POST',
-        path: `/${s.tenant}/api/1.0/invoices`,
-        headers: { authorization: `Bearer ${s.token}` },
-        body: JSON.stringify({ ...ranges.invoices, page: 1 }),
-      };
-    };
-    const load = (seconds: number) =>
-      runLoad({ url: server.url, next, seconds, connections: options.connections });
-    await load(options.warmupSeconds);
-    const runs: number[] = [];
-    for (let r = 0; r < options.rounds; r++) {
-      const result = await load(options.seconds);
-      if (result.failures > 0) throw new Error(`PGlite /invoices: ${result.failures} failures`);
-      runs.push(round(result.rps, 0));
-      log(
-        `  round ${r + 1}/${options.rounds} ${'/invoices on PGlite'.padEnd(26)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
-      );
-      await sleep(200);
+    const body = { ...ranges.invoices, page: 1 };
+    // The floor answers exactly what the portal answers.
+    for (const s of sessions.slice(0, 3)) {
+      const [mine, floors] = await Promise.all([
+        fetch(`${server.url}/${s.tenant}/api/1.0/invoices`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json()),
+        fetch(`${floor.url}/invoices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...body }),
+        }).then((r) => r.json()),
+      ]);
+      if (JSON.stringify(mine) !== JSON.stringify(floors))
+        throw new Error(
+          `PGlite floor and portal answer differently for ${s.tenant}/${s.customerId}`,
+        );
     }
-    const throughput = { runs, median: round(median(runs), 0) };
+    const random = seededRandom(8);
+    const anyone = () => sessions[Math.floor(random() * sessions.length)] as Session;
+    const targets = [
+      {
+        name: '/invoices on PGlite',
+        url: server.url,
+        next: (): LoadRequest => {
+          const s = anyone();
+          return {
+            method: 'POST',
+            path: `/${s.tenant}/api/1.0/invoices`,
+            headers: { authorization: `Bearer ${s.token}` },
+            body: JSON.stringify(body),
+          };
+        },
+      },
+      {
+        name: 'fastify + PGlite',
+        url: floor.url,
+        next: (): LoadRequest => {
+          const s = anyone();
+          const floorBody = { tenant: s.tenant, customer: s.customerId, ...body };
+          return { method: 'POST', path: '/invoices', body: JSON.stringify(floorBody) };
+        },
+      },
+    ];
+    const load = (target: (typeof targets)[number], seconds: number) =>
+      runLoad({ url: target.url, next: target.next, seconds, connections: options.connections });
+    for (const target of targets) await load(target, options.warmupSeconds);
+    const runs: Record<string, number[]> = {};
+    // Interleaved, as the PostgreSQL targets are: a slow moment of the machine hits both.
+    for (let r = 0; r < options.rounds; r++) {
+      for (const target of targets) {
+        const result = await load(target, options.seconds);
+        if (result.failures > 0) throw new Error(`${target.name}: ${result.failures} failures`);
+        (runs[target.name] ??= []).push(round(result.rps, 0));
+        log(
+          `  round ${r + 1}/${options.rounds} ${target.name.padEnd(26)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+        );
+        await sleep(200);
+      }
+    }
+    const throughputOf = (name: string) => {
+      const list = runs[name] ?? [];
+      return { runs: list, median: round(median(list), 0) };
+    };
+    const throughput = throughputOf('/invoices on PGlite');
+    const floorThroughput = throughputOf('fastify + PGlite');
     return {
       shape: options.pgliteShape,
       reused: dataset.reused,
       generateSeconds: round(dataset.seconds, 0),
       throughput,
+      floor: floorThroughput,
+      ratioToFloor: round(throughput.median / floorThroughput.median, 2),
       ratioToPostgres: postgres ? round(throughput.median / postgres.median, 2) : Number.NaN,
     };
   } finally {
-    await server.stop();
+    for (const server of servers) await server.stop();
   }
 }

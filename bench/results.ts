@@ -61,7 +61,8 @@ export function toMarkdown(r: BenchResults): string {
     }
     if (api.pglite) {
       out.push(
-        `| portal \`/invoices\` on PGlite (${n(api.pglite.shape.tenants * api.pglite.shape.customersPerTenant * api.pglite.shape.invoicesPerCustomer)} invoices) | ${n(api.pglite.throughput.median)} | ${api.pglite.throughput.runs.map((v) => n(v)).join(', ')} | ${x(api.pglite.ratioToPostgres)} of PostgreSQL |`,
+        `| baseline: minimal Fastify + PGlite, same data (its floor) | ${n(api.pglite.floor.median)} | ${api.pglite.floor.runs.map((v) => n(v)).join(', ')} | — |`,
+        `| portal \`/invoices\` on PGlite (${n(api.pglite.shape.tenants * api.pglite.shape.customersPerTenant * api.pglite.shape.invoicesPerCustomer)} invoices) | ${n(api.pglite.throughput.median)} | ${api.pglite.throughput.runs.map((v) => n(v)).join(', ')} | ${x(api.pglite.ratioToFloor)} of its PGlite floor (${x(api.pglite.ratioToPostgres)} of PostgreSQL) |`,
       );
     }
     const prepared = api.throughput['fastify + pg prepared']?.median;

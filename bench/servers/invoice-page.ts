@@ -29,11 +29,12 @@ export type InvoicePageRequest = {
   page: number;
 };
 
-type Row = {
+/** A row of the page's statement (int8 as pg gives it: text; PGlite: a number). */
+export type InvoicePageRow = {
   invoice_id: string;
   invoice_date: string;
-  total_cents: string;
-  owed_cents: string;
+  total_cents: string | number;
+  owed_cents: string | number;
   cancelled: boolean;
   overdue: boolean;
   returned: boolean;
@@ -42,58 +43,73 @@ type Row = {
 /** `yyyymmdd` as `yyyy-mm-dd`. */
 export const isoOf = (api: string) => `${api.slice(0, 4)}-${api.slice(4, 6)}-${api.slice(6, 8)}`;
 
+/** Runs the page's statement and answers its rows: on a pg pool, or on PGlite in process. */
+export type RunPageQuery = (
+  text: string,
+  values: unknown[],
+  prepared: boolean,
+) => Promise<InvoicePageRow[]>;
+
+/** The page's work on any database: the statement's values, and the answer shaped from its rows. */
+export function invoicePageOn(run: RunPageQuery) {
+  /**
+   * `prepared`: as a named statement, which PostgreSQL parses and plans once per connection
+   * (as the portal's reads are); otherwise as an unnamed one, parsed and planned every time.
+   */
+  return async (q: InvoicePageRequest, prepared = false) => {
+    const values = [
+      q.tenant,
+      q.customer,
+      isoOf(q.datefrom),
+      isoOf(q.dateto),
+      pageSize + 1,
+      (q.page - 1) * pageSize,
+      todayIso(),
+    ];
+    const rows = await run(invoicePageSql, values, prepared);
+    return {
+      invoices: rows.slice(0, pageSize).map((r) => {
+        const owed = Number(r.owed_cents);
+        const total = Number(r.total_cents);
+        return {
+          invoice_id: r.invoice_id,
+          invoice_date: r.invoice_date,
+          status: r.cancelled
+            ? InvoiceStatus.cancelled
+            : owed === 0
+              ? InvoiceStatus.paid
+              : InvoiceStatus.pending,
+          // The portal's rule (invoices/service.ts invoiceState), on the same Madrid day.
+          state: r.cancelled
+            ? 'cancelled'
+            : owed <= 0
+              ? 'paid'
+              : r.returned
+                ? 'returned'
+                : r.overdue
+                  ? 'overdue'
+                  : owed < total
+                    ? 'partially_paid'
+                    : 'pending',
+          amount: centsToAmount(owed),
+          total: centsToAmount(total),
+        };
+      }),
+      has_more: rows.length > pageSize,
+    };
+  };
+}
+
 export function createInvoicePage(connectionString: string, max: number) {
   const pool = new pg.Pool({ connectionString, max });
   return {
-    /**
-     * `prepared`: as a named statement, which PostgreSQL parses and plans once per connection
-     * (as the portal's reads are); otherwise as an unnamed one, parsed and planned every time.
-     */
-    async page(q: InvoicePageRequest, prepared = false) {
-      const values = [
-        q.tenant,
-        q.customer,
-        isoOf(q.datefrom),
-        isoOf(q.dateto),
-        pageSize + 1,
-        (q.page - 1) * pageSize,
-        todayIso(),
-      ];
-      const { rows } = await pool.query<Row>(
-        prepared ? { name: 'invoice_page', text: invoicePageSql, values } : invoicePageSql,
+    page: invoicePageOn(async (text, values, prepared) => {
+      const { rows } = await pool.query<InvoicePageRow>(
+        prepared ? { name: 'invoice_page', text, values } : text,
         prepared ? undefined : values,
       );
-      return {
-        invoices: rows.slice(0, pageSize).map((r) => {
-          const owed = Number(r.owed_cents);
-          const total = Number(r.total_cents);
-          return {
-            invoice_id: r.invoice_id,
-            invoice_date: r.invoice_date,
-            status: r.cancelled
-              ? InvoiceStatus.cancelled
-              : owed === 0
-                ? InvoiceStatus.paid
-                : InvoiceStatus.pending,
-            // The portal's rule (invoices/service.ts invoiceState), on the same Madrid day.
-            state: r.cancelled
-              ? 'cancelled'
-              : owed <= 0
-                ? 'paid'
-                : r.returned
-                  ? 'returned'
-                  : r.overdue
-                    ? 'overdue'
-                    : owed < total
-                      ? 'partially_paid'
-                      : 'pending',
-            amount: centsToAmount(owed),
-            total: centsToAmount(total),
-          };
-        }),
-        has_more: rows.length > pageSize,
-      };
-    },
+      return rows;
+    }),
     /** One round trip to the database. */
     ping: async () => (await pool.query('SELECT 1 AS ok')).rows[0] as { ok: number },
     close: () => pool.end(),
