@@ -604,10 +604,11 @@ async function benchPglite(
       ? '  embedded data set kept from an earlier run'
       : `  embedded data set generated in ${dataset.seconds.toFixed(0)} s`,
   );
-  // The floor opens a copy: a PGlite folder is open in one process at a time.
+  // The floor opens a copy of the database folder (the portal's is DATA_DIR/pglite): a PGlite
+  // folder is open in one process at a time.
   const floorDir = join(repoRoot, 'bench/.data/pglite-load-floor');
   rmSync(floorDir, { recursive: true, force: true });
-  cpSync(dataDir, floorDir, { recursive: true });
+  cpSync(join(dataDir, 'pglite'), floorDir, { recursive: true });
   const port = await freePort();
   const floorPort = await freePort();
   const servers: Server[] = [];

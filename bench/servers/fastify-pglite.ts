@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import {
@@ -16,7 +18,8 @@ import {
  */
 const { port } = serverEnv();
 const dataDir = process.env.PGLITE_DIR;
-if (!dataDir) throw new Error('PGLITE_DIR: the data folder to open');
+if (!dataDir) throw new Error('PGLITE_DIR: the database folder to open');
+if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} holds no database`);
 const db = await PGlite.create({ dataDir });
 const page = invoicePageOn(
   async (text, values) => (await db.query<InvoicePageRow>(text, values)).rows,
