@@ -36,11 +36,17 @@ function fakeSource() {
   };
 }
 
+/** A cache over a fake source whose listener is up. */
+function listeningCache() {
+  const f = fakeSource();
+  const cache = createCachedRevocations(f.source, { ttlSeconds: 900 });
+  cache.feed.up();
+  return { f, cache };
+}
+
 describe('cached revocations', () => {
   it('asks the source once per session while it hears the announcements', async () => {
-    const f = fakeSource();
-    const cache = createCachedRevocations(f.source, { ttlSeconds: 900 });
-    cache.feed.up();
+    const { f, cache } = listeningCache();
     expect(await cache.isRevoked('t', 's1')).toBe(false);
     expect(await cache.isRevoked('t', 's1')).toBe(false);
     expect(await cache.isRevoked('t', 's1')).toBe(false);
@@ -69,9 +75,7 @@ describe('cached revocations', () => {
   });
 
   it('refuses at once a session announced as ended, though it was known open', async () => {
-    const f = fakeSource();
-    const cache = createCachedRevocations(f.source, { ttlSeconds: 900 });
-    cache.feed.up();
+    const { cache } = listeningCache();
     expect(await cache.isRevoked('t', 's')).toBe(false);
     cache.feed.message('t s');
     expect(await cache.isRevoked('t', 's')).toBe(true);
@@ -84,9 +88,7 @@ describe('cached revocations', () => {
   });
 
   it('refuses at once a session this instance ended, before any announcement', async () => {
-    const f = fakeSource();
-    const cache = createCachedRevocations(f.source, { ttlSeconds: 900 });
-    cache.feed.up();
+    const { f, cache } = listeningCache();
     expect(await cache.isRevoked('t', 'a')).toBe(false);
     await cache.revoked('t', ['a', 'b']);
     expect(await cache.isRevoked('t', 'a')).toBe(true);
@@ -95,9 +97,7 @@ describe('cached revocations', () => {
   });
 
   it('keeps no answer from a check during which the listener was lost, or an announcement came', async () => {
-    const f = fakeSource();
-    const cache = createCachedRevocations(f.source, { ttlSeconds: 900 });
-    cache.feed.up();
+    const { f, cache } = listeningCache();
     // The listener drops and comes back while the source is being asked: sessions ended in that
     // gap were never announced here, so the answer is not kept.
     let release = f.holdAnswers();
