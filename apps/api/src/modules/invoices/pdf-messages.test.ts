@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TInvoiceDetail } from '@portal/contract';
 import { PDFParse } from 'pdf-parse';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from './pdf.ts';
 import { isPdfLanguage, pdfMessages } from './pdf-messages.ts';
 
@@ -138,5 +138,28 @@ describe('the invoice PDF in the customer language', () => {
     await expect(renderInvoicePdfBytes(input('fr' as PdfInput['language']))).rejects.toThrow(
       TypeError,
     );
+  });
+
+  it('builds no number or date formatter while drawing: a 500-line invoice made 1,000 of them', async () => {
+    const many = input('es');
+    const [line] = many.invoice.lines;
+    many.invoice.lines = Array.from({ length: 50 }, (_, i) => ({
+      ...(line as (typeof many.invoice.lines)[number]),
+      quantity: i + 0.5,
+    }));
+    const numberFormat = vi.spyOn(Intl, 'NumberFormat');
+    const dateFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      const text = await new PDFParse({ data: await renderInvoicePdfBytes(many) })
+        .getText()
+        .then((r) => r.text);
+      // The quantities are still written the Spanish way.
+      expect(text).toContain('49,5');
+      expect(numberFormat).not.toHaveBeenCalled();
+      expect(dateFormat).not.toHaveBeenCalled();
+    } finally {
+      numberFormat.mockRestore();
+      dateFormat.mockRestore();
+    }
   });
 });
