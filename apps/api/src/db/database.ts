@@ -33,6 +33,13 @@ export type Database = {
    */
   withOwner<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /**
+   * Runs `fn` on one connection of its own as the owner, outside any transaction: each statement
+   * commits by itself, and session settings and session-level locks hold until `fn` ends (the
+   * connection is then closed, so none of them outlives it). For the migrations that cannot run
+   * in a transaction (`CREATE INDEX CONCURRENTLY`, db/migrate.ts) only.
+   */
+  withOwnerSession<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
    * The job queue's own connection (pg-boss, modules/jobs): statements as the owner outside any
    * tenant, each on its own (pg-boss writes its scripts with their BEGIN and COMMIT); a script
    * without parameters may hold several statements. Only the jobs module uses it, for the queue's
@@ -131,6 +138,8 @@ export async function openPglite(
     withOwner(fn) {
       return db.transaction((tx) => fn(wrap(tx)));
     },
+    // The one connection, each statement on its own (PGlite serialises them).
+    withOwnerSession: (fn) => fn(wrap(db)),
     jobQueue: {
       async executeSql(text, values) {
         if (values && values.length > 0) return db.query(text, values);
@@ -487,6 +496,15 @@ export function openPostgres(options: PostgresOptions): Database {
     },
     withOwner(fn) {
       return inTransaction((c) => c.query('BEGIN'), fn);
+    },
+    async withOwnerSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(wrap(client));
+      } finally {
+        // Closed, not returned: its settings and locks end with it, whatever `fn` left behind.
+        client.release(true);
+      }
     },
     jobQueue: {
       executeSql: (text, values) => pool.query(text, values),

@@ -8,6 +8,6 @@
 --
 -- A plain CREATE INDEX (migrations run in a transaction): it blocks writes to payment items, not
 -- reads, while it builds, which is seconds for millions of rows. Where that is too long, build it
--- beforehand with CREATE INDEX CONCURRENTLY under the same name (docs/operations.md): this
+-- beforehand with CREATE INDEX CONCURRENTLY under the same name: this
 -- migration then finds it and does nothing.
 CREATE INDEX IF NOT EXISTS payment_attempt_items_instalment ON payment_attempt_items (tenant_id, instalment_id);
