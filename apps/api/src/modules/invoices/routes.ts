@@ -57,7 +57,7 @@ export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContex
     routes.invoicePdf,
     async ({ request, body }) => {
       // Only an invoice of this customer gets a link (a foreign id is a 404 like a missing one).
-      await service.detail(actorOf(request), body.invoice_id);
+      await service.ensureOwn(actorOf(request), body.invoice_id);
       const token = signed.sign(
         {
           t: request.tenant.id,

@@ -171,6 +171,17 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       return parties;
     },
 
+    /**
+     * A 404 unless the invoice is the customer's: the header only, not its lines (a PDF link of a
+     * 500-line invoice read and parsed all of them on the event loop, to throw them away).
+     */
+    async ensureOwn(actor: Actor, invoiceId: string): Promise<void> {
+      const invoice = await db.readTenant(actor.tenantId, (sql) =>
+        repository.findInvoice(sql, actor.customerId, invoiceId),
+      );
+      if (!invoice) throw notFound('Invoice');
+    },
+
     async detail(actor: Actor, invoiceId: string): Promise<TInvoiceDetail> {
       const invoice = await db.readTenant(actor.tenantId, (sql) =>
         repository.findInvoiceWithParts(sql, actor.customerId, invoiceId),
