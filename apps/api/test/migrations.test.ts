@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Database } from '../src/db/database.ts';
 import { migrate, noTransactionHeader } from '../src/db/migrate.ts';
-import { engines } from './engines.ts';
+import { engines, type Engine } from './engines.ts';
 
 /**
  * The migrator on a database of the release (db/migrate.ts): migrations of the tests' own, numbered
@@ -45,11 +45,21 @@ const indexState = (db: Database, name: string) =>
 const sampleTable = `CREATE TABLE migration_probe (id int PRIMARY KEY, code int NOT NULL);
 INSERT INTO migration_probe SELECT g, g % 50 FROM generate_series(1, 200) g;`;
 
+/** `fn` on a private copy of the release's database with a small table to migrate. */
+async function withProbe(engine: Engine | undefined, fn: (db: Database) => Promise<void>) {
+  if (!engine) throw new Error('no such engine here');
+  const db = await engine.open();
+  try {
+    await db.withOwner((sql) => sql.exec(sampleTable));
+    await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
 describe.each(engines())('migrations on $name', (engine) => {
-  it('builds an index concurrently, outside a transaction, and records it once', async () => {
-    const db = await engine.open();
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
+  it('builds an index concurrently, outside a transaction, and records it once', () =>
+    withProbe(engine, async (db) => {
       const dir = migrations({
         '901-probe-by-code.sql': `${noTransactionHeader}
 -- Built without blocking the table's writes.
@@ -60,15 +70,10 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe 
       expect(await indexState(db, 'migration_probe_code')).toBe('valid');
       expect(await migrate(db, { dir, ...fast })).toEqual([]);
       expect(await versions(db)).toEqual([{ version: '901' }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('drops an index an earlier concurrent build left invalid, and builds it again', async () => {
-    const db = await engine.open();
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
+  it('drops an index an earlier concurrent build left invalid, and builds it again', () =>
+    withProbe(engine, async (db) => {
       // A unique build over duplicates fails half way and leaves its index behind, invalid.
       await expect(
         db.withOwnerSession((sql) =>
@@ -90,15 +95,10 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code_key ON migra
       await expect(
         db.withOwner((sql) => sql.exec('INSERT INTO migration_probe VALUES (1000, 7)')),
       ).rejects.toThrow(/duplicate key/);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('refuses a migration outside a transaction that does more than indexes, running none of it', async () => {
-    const db = await engine.open();
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
+  it('refuses a migration outside a transaction that does more than indexes, running none of it', () =>
+    withProbe(engine, async (db) => {
       const dir = migrations({
         '903-mixed.sql': `${noTransactionHeader}
 CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe (code);
@@ -110,10 +110,7 @@ UPDATE migration_probe SET code = 0;
       );
       expect(await indexState(db, 'migration_probe_code')).toBe('absent');
       expect(await versions(db)).toEqual([]);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 });
 
 const postgres = engines().find((e) => e.name === 'postgres');
@@ -153,10 +150,8 @@ describe.skipIf(!postgres)('migrations beside a busy PostgreSQL', () => {
     throw new Error(`no statement ${prefix}… waited for a lock`);
   }
 
-  it('lets writes through while an index builds concurrently', async () => {
-    const db = await (postgres as NonNullable<typeof postgres>).open();
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
+  it('lets writes through while an index builds concurrently', () =>
+    withProbe(postgres, async (db) => {
       const reader = await openReader(db);
       const dir = migrations({
         '904-probe-by-code.sql': `${noTransactionHeader}
@@ -174,15 +169,10 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe 
       await reader.end();
       expect(await migrating).toEqual(['904-probe-by-code.sql']);
       expect(await indexState(db, 'migration_probe_code')).toBe('valid');
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('gives up a migration that waits behind a long transaction, applies none of it, and applies it later', async () => {
-    const db = await (postgres as NonNullable<typeof postgres>).open();
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
+  it('gives up a migration that waits behind a long transaction, applies none of it, and applies it later', () =>
+    withProbe(postgres, async (db) => {
       const reader = await openReader(db);
       const dir = migrations({
         '905-probe-note.sql': 'ALTER TABLE migration_probe ADD COLUMN note text;\n',
@@ -196,105 +186,96 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe 
       await reader.end();
       expect(await migrate(db, { dir, ...fast })).toEqual(['905-probe-note.sql']);
       await db.withOwner((sql) => sql.query('SELECT note FROM migration_probe LIMIT 1'));
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('runs two migrators at once without a deadlock while one builds an index concurrently', async () => {
-    const db = await (postgres as NonNullable<typeof postgres>).open();
-    const other = openPostgres({ connectionString: db.postgres?.connectionString ?? '', max: 2 });
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
-      const reader = await openReader(db);
-      const building = migrate(db, {
-        dir: migrations({
-          '906-probe-by-code.sql': `${noTransactionHeader}
+  it('runs two migrators at once without a deadlock while one builds an index concurrently', () =>
+    withProbe(postgres, async (db) => {
+      const other = openPostgres({ connectionString: db.postgres?.connectionString ?? '', max: 2 });
+      try {
+        const reader = await openReader(db);
+        const building = migrate(db, {
+          dir: migrations({
+            '906-probe-by-code.sql': `${noTransactionHeader}
 CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe (code);
 `,
-        }),
-        ...fast,
-      });
-      await waitingOnLock(db, 'CREATE INDEX CONCURRENTLY');
-      // The second migrator's migration runs in a transaction. Waiting for the migrators' lock
-      // inside it, it would hold up the build, which waits for every older transaction: it tries
-      // the lock again instead, each try a moment long.
-      const altering = migrate(other, {
-        dir: migrations({
-          '907-probe-note.sql': 'ALTER TABLE migration_probe ADD COLUMN note text;\n',
-        }),
-        ...fast,
-        attempts: 20,
-      });
-      await sleep(300);
-      await reader.end();
-      expect(await building).toEqual(['906-probe-by-code.sql']);
-      expect(await altering).toEqual(['907-probe-note.sql']);
-      expect(await versions(db)).toEqual([{ version: '906' }, { version: '907' }]);
-    } finally {
-      await other.close();
-      await db.close();
-    }
-  });
+          }),
+          ...fast,
+        });
+        await waitingOnLock(db, 'CREATE INDEX CONCURRENTLY');
+        // The second migrator's migration runs in a transaction. Waiting for the migrators' lock
+        // inside it, it would hold up the build, which waits for every older transaction: it tries
+        // the lock again instead, each try a moment long.
+        const altering = migrate(other, {
+          dir: migrations({
+            '907-probe-note.sql': 'ALTER TABLE migration_probe ADD COLUMN note text;\n',
+          }),
+          ...fast,
+          attempts: 20,
+        });
+        await sleep(300);
+        await reader.end();
+        expect(await building).toEqual(['906-probe-by-code.sql']);
+        expect(await altering).toEqual(['907-probe-note.sql']);
+        expect(await versions(db)).toEqual([{ version: '906' }, { version: '907' }]);
+      } finally {
+        await other.close();
+      }
+    }));
 
-  it("waits for the migrators' lock outside any transaction, so no index build waits for it", async () => {
-    const db = await (postgres as NonNullable<typeof postgres>).open();
-    const holder = new pg.Client({ connectionString: db.postgres?.connectionString });
-    holder.on('error', () => {});
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
-      await holder.connect();
-      // Another migrator has the lock (the key of db/migrate.ts).
-      await holder.query('SELECT pg_advisory_lock(7001001)');
-      const altering = migrate(db, {
-        dir: migrations({
-          '909-probe-note.sql': 'ALTER TABLE migration_probe ADD COLUMN note text;\n',
-        }),
-        ...fast,
-      });
-      for (let i = 0; i < 8; i++) {
-        await sleep(50);
-        // Waiting inside a transaction would show as a wait for an advisory lock, or a
-        // transaction open for longer than one try.
-        const waiting = await db.withOwner((sql) =>
-          sql.query(
-            `SELECT wait_event, state FROM pg_stat_activity
+  it("waits for the migrators' lock outside any transaction, so no index build waits for it", () =>
+    withProbe(postgres, async (db) => {
+      const holder = new pg.Client({ connectionString: db.postgres?.connectionString });
+      holder.on('error', () => {});
+      try {
+        await holder.connect();
+        // Another migrator has the lock (the key of db/migrate.ts).
+        await holder.query('SELECT pg_advisory_lock(7001001)');
+        const altering = migrate(db, {
+          dir: migrations({
+            '909-probe-note.sql': 'ALTER TABLE migration_probe ADD COLUMN note text;\n',
+          }),
+          ...fast,
+        });
+        for (let i = 0; i < 8; i++) {
+          await sleep(50);
+          // Waiting inside a transaction would show as a wait for an advisory lock, or a
+          // transaction open for longer than one try.
+          const waiting = await db.withOwner((sql) =>
+            sql.query(
+              `SELECT wait_event, state FROM pg_stat_activity
               WHERE datname = current_database() AND pid <> pg_backend_pid()
                 AND (wait_event = 'advisory' OR xact_start < now() - interval '100 ms')`,
-          ),
-        );
-        expect(waiting).toEqual([]);
+            ),
+          );
+          expect(waiting).toEqual([]);
+        }
+        expect(await versions(db)).toEqual([]);
+        await holder.query('SELECT pg_advisory_unlock(7001001)');
+        expect(await altering).toEqual(['909-probe-note.sql']);
+      } finally {
+        await holder.end();
       }
-      expect(await versions(db)).toEqual([]);
-      await holder.query('SELECT pg_advisory_unlock(7001001)');
-      expect(await altering).toEqual(['909-probe-note.sql']);
-    } finally {
-      await holder.end();
-      await db.close();
-    }
-  });
+    }));
 
-  it('refuses a concurrent build through a pooler in transaction mode, which has no session', async () => {
-    const db = await (postgres as NonNullable<typeof postgres>).open();
-    const pooled = openPostgres({
-      connectionString: db.postgres?.connectionString ?? '',
-      max: 1,
-      preparedStatements: false,
-    });
-    try {
-      await db.withOwner((sql) => sql.exec(sampleTable));
-      const dir = migrations({
-        '908-probe-by-code.sql': `${noTransactionHeader}
+  it('refuses a concurrent build through a pooler in transaction mode, which has no session', () =>
+    withProbe(postgres, async (db) => {
+      const pooled = openPostgres({
+        connectionString: db.postgres?.connectionString ?? '',
+        max: 1,
+        preparedStatements: false,
+      });
+      try {
+        const dir = migrations({
+          '908-probe-by-code.sql': `${noTransactionHeader}
 CREATE INDEX CONCURRENTLY IF NOT EXISTS migration_probe_code ON migration_probe (code);
 `,
-      });
-      await expect(migrate(pooled, { dir, ...fast })).rejects.toThrow(
-        /908-probe-by-code\.sql builds indexes outside a transaction.*reaches PostgreSQL directly/,
-      );
-      expect(await indexState(db, 'migration_probe_code')).toBe('absent');
-    } finally {
-      await pooled.close();
-      await db.close();
-    }
-  });
+        });
+        await expect(migrate(pooled, { dir, ...fast })).rejects.toThrow(
+          /908-probe-by-code\.sql builds indexes outside a transaction.*reaches PostgreSQL directly/,
+        );
+        expect(await indexState(db, 'migration_probe_code')).toBe('absent');
+      } finally {
+        await pooled.close();
+      }
+    }));
 });
