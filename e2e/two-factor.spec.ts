@@ -41,6 +41,9 @@ test('two-step verification: on from the profile, then password + code or recove
   page,
   browser,
 }) => {
+  // Five sign-ins with the password (argon2 each) and two axe scans: over the default minute on
+  // a busy two-core machine (it ran out there once with three workers).
+  test.setTimeout(150_000);
   await signInWithForm(page, account, { path: '/user-profile' });
   await page.getByRole('link', { name: authTexts.profile.twoFactor }).click();
   await expect(page.getByRole('heading', { level: 1, name: t.twoFactor.title })).toBeVisible();
