@@ -10,14 +10,11 @@ import {
   type TRouteName,
 } from '@portal/contract';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { adminUrlOf, urlOf, validAdminRequests, validRequests } from './contract-examples.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { fuzzTarget } from './fuzz-target.ts';
 
 /** Values that break servers: wrong types, edge numbers, bad dates, injections, huge and deep. */
 const nasty = fc.oneof(
@@ -144,24 +141,10 @@ const shapeKeys = (schema: z.ZodType | undefined, example: object | undefined) =
  * anything internal, and nothing written.
  */
 describe.each(engines())('requests generated from the contract on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let token: string;
-  let apiKey: string;
-
-  beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    token = (await signedIn(app, 'demo')).token;
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'fuzz test'))).key;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  const target = fuzzTarget(engine, 'fuzz test');
 
   const counts = () =>
-    db.withOwner(async (sql) => {
+    target.db.withOwner(async (sql) => {
       const rows = await sql.query<{ t: string; n: number }>(
         `SELECT 'paid' AS t, count(*)::int AS n FROM instalments WHERE status = 'paid'
          UNION ALL SELECT 'methods', count(*)::int FROM payment_methods
@@ -190,7 +173,7 @@ describe.each(engines())('requests generated from the contract on $name', (engin
     body: unknown,
     params?: Record<string, string>,
   ) =>
-    app.inject({
+    target.app.inject({
       method: (name in routes ? routes[name as TRouteName] : adminRoutes[name as TAdminRouteName])
         .method,
       url:
@@ -198,7 +181,7 @@ describe.each(engines())('requests generated from the contract on $name', (engin
           ? urlOf('demo', name as TRouteName, params)
           : adminUrlOf('demo', name as TAdminRouteName, params),
       headers: {
-        authorization: `Bearer ${name in routes ? token : apiKey}`,
+        authorization: `Bearer ${name in routes ? target.token : target.apiKey}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
@@ -378,17 +361,17 @@ describe.each(engines())('requests generated from the contract on $name', (engin
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toEqual({ message: 'Payload too large', code: 'payload_too_large' });
-    const malformed = await app.inject({
+    const malformed = await target.app.inject({
       method: 'POST',
       url: '/demo/api/1.0/invoices',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
       payload: '{"datefrom": "2025',
     });
     expect(malformed.statusCode).toBe(400);
-    const xml = await app.inject({
+    const xml = await target.app.inject({
       method: 'POST',
       url: '/demo/api/1.0/invoices',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml' },
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/xml' },
       payload: '<invoices/>',
     });
     expect(xml.statusCode).toBe(415);

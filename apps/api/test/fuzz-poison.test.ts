@@ -7,13 +7,10 @@ import {
   type TRouteDef,
   type TRouteName,
 } from '@portal/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
+import { describe, expect, it } from 'vitest';
 import { adminUrlOf, urlOf, validAdminRequests, validRequests } from './contract-examples.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { fuzzTarget } from './fuzz-target.ts';
 
 // The poison half of the contract fuzz tests (fuzz-contract.test.ts), a file of its own so that
 // the test workers share the two halves instead of one worker running both in a row.
@@ -137,21 +134,7 @@ function poisonedRequests(
  * writes nothing; an edge value may be valid, but is never a 5xx.
  */
 describe.each(engines())('poison values in every field on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let token: string;
-  let apiKey: string;
-
-  beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    token = (await signedIn(app, 'demo')).token;
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'poison test'))).key;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  const target = fuzzTarget(engine, 'poison test');
 
   const tables = [
     'customers',
@@ -171,7 +154,7 @@ describe.each(engines())('poison values in every field on $name', (engine) => {
     'webhook_events',
   ];
   const snapshot = () =>
-    db.withOwner(async (sql) => {
+    target.db.withOwner(async (sql) => {
       const out: Record<string, string> = {};
       for (const t of tables) {
         const [row] = await sql.query<{ h: string }>(
@@ -201,11 +184,11 @@ describe.each(engines())('poison values in every field on $name', (engine) => {
   ].filter((c) => c.example.body || c.example.params || 'query' in c.example);
 
   const send = (call: (typeof calls)[number], req: Poisoned) =>
-    app.inject({
+    target.app.inject({
       method: req.method as 'GET',
       url: req.url,
       headers: {
-        authorization: `Bearer ${call.admin ? apiKey : token}`,
+        authorization: `Bearer ${call.admin ? target.apiKey : target.token}`,
         ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(req.body === undefined ? {} : { payload: jsonOf(req.body) }),

@@ -1,11 +1,8 @@
 import { adminRoutes, routes, type TRouteDef } from '@portal/contract';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { describe, expect, it } from 'vitest';
+import { engines } from './engines.ts';
+import { fuzzTarget } from './fuzz-target.ts';
 
 /** Values that have broken servers before: wrong types, edge numbers, injections, prototypes. */
 const nasty = fc.oneof(
@@ -76,24 +73,10 @@ function deepJson(depth: number): unknown {
  * or SQL in the answer, always a documented 4xx shape, and nothing written.
  */
 describe.each(engines())('bad input at scale on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let token: string;
-  let apiKey: string;
-
-  beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    token = (await signedIn(app, 'demo')).token;
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'fuzz test'))).key;
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  const target = fuzzTarget(engine, 'fuzz test');
 
   const counts = () =>
-    db.withOwner(async (sql) => {
+    target.db.withOwner(async (sql) => {
       const rows = await sql.query<{ t: string; n: number }>(
         `SELECT 'instalments_paid' AS t, count(*)::int AS n FROM instalments WHERE status = 'paid'
          UNION ALL SELECT 'methods', count(*)::int FROM payment_methods WHERE deleted_at IS NULL
@@ -128,11 +111,11 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
       await fc.assert(
         fc.asyncProperty(bodyFor(def), fc.boolean(), async (body, raw) => {
           const path = def.path.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
-          const res = await app.inject({
+          const res = await target.app.inject({
             method: def.method,
             url: `/demo/api/1.0${path}`,
             headers: {
-              authorization: `Bearer ${def.auth === 'apiKey' ? apiKey : token}`,
+              authorization: `Bearer ${def.auth === 'apiKey' ? target.apiKey : target.token}`,
               'content-type': 'application/json',
             },
             // Sometimes a raw, possibly malformed payload rather than serialised JSON.
@@ -170,10 +153,12 @@ describe.each(engines())('bad input at scale on $name', (engine) => {
         'a\u0000b',
         'x\u0007',
       ]) {
-        const res = await app.inject({
+        const res = await target.app.inject({
           method: def.method,
           url: `/demo/api/1.0${def.path.replace(/:(\w+)/g, encodeURIComponent(id))}`,
-          headers: { authorization: `Bearer ${def.auth === 'apiKey' ? apiKey : token}` },
+          headers: {
+            authorization: `Bearer ${def.auth === 'apiKey' ? target.apiKey : target.token}`,
+          },
           ...(def.body ? { payload: {} } : {}),
         });
         expect([400, 404, 422], `${def.method} ${def.path} ${id}`).toContain(res.statusCode);
