@@ -7,12 +7,13 @@ import { installQueue, queueNeedsMigration } from './job-queue.ts';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
+/** The numbered migrations of a folder, in the order they apply. */
+const migrationsIn = async (dir: string): Promise<string[]> =>
+  (await readdir(dir)).filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).sort();
+
 /** The release's migrations: read once, they do not change under a running process. */
 let files: Promise<string[]> | null = null;
-const migrationFiles = (): Promise<string[]> =>
-  (files ??= readdir(migrationsDir).then((all) =>
-    all.filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).sort(),
-  ));
+const migrationFiles = (): Promise<string[]> => (files ??= migrationsIn(migrationsDir));
 
 /**
  * The migrations of this build that the database has not applied (readiness: an instance whose
@@ -115,9 +116,7 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
     retryMs: options.retryMs ?? 200,
   };
   const dir = options.dir ?? migrationsDir;
-  const files = options.dir
-    ? (await readdir(dir)).filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).sort()
-    : await migrationFiles();
+  const files = options.dir ? await migrationsIn(dir) : await migrationFiles();
   const applied: string[] = [];
   for (const file of files) {
     const script = await readFile(join(dir, file), 'utf8');
