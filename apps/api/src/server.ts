@@ -122,10 +122,14 @@ async function main() {
   const port = (app.server.address() as { port: number } | null)?.port ?? config.PORT;
   const lines = [
     '',
-    `  Oficina online is running on ${db.kind === 'pglite' ? 'the embedded database' : 'PostgreSQL'}.`,
-    `    Tenant 1:    http://localhost:${port}`,
-    `    Tenant demo: http://demo.localhost:${port}`,
+    `  Oficina online is running on ${db.kind === 'pglite' ? 'the embedded database' : 'PostgreSQL'}, port ${port}.`,
   ];
+  // The demo's tenants exist where the demo seed runs; elsewhere the operator's tenants are theirs.
+  if (config.seedDemo)
+    lines.push(
+      `    Tenant 1:    http://localhost:${port}`,
+      `    Tenant demo: http://demo.localhost:${port}`,
+    );
   if (simulator)
     lines.push(`  Card payments go to the local Redsys simulator at ${config.redsysSimulatorUrl}`);
   if (config.seedDemo) {
