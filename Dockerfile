@@ -23,14 +23,15 @@ RUN npm ci --omit=dev --no-audit --no-fund --workspace @portal/api
 FROM node:20.20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/var/lib/portal
 WORKDIR /app
-COPY --from=deps /app/node_modules node_modules
-COPY --from=build /app/package.json ./
-COPY --from=build /app/apps/api/package.json apps/api/
+# The whole install, not only the root node_modules: npm nests a package under its workspace when
+# another version of it is hoisted (negotiator 1.x under apps/api, 0.6 at the root for koa).
+COPY --from=deps /app ./
 COPY --from=build /app/apps/api/dist apps/api/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
 RUN mkdir -p /var/lib/portal && chown node:node /var/lib/portal
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:3000/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# On the port the server listens on (PORT may be changed at run time).
+HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/livez`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 CMD ["node", "apps/api/dist/server.js"]
