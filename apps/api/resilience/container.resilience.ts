@@ -9,7 +9,7 @@ import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
 import { startRedis } from '../test/redis-server.ts';
 import { repoRoot } from './support/api-process.ts';
 import { cloneTemplate, type TestDatabase } from './support/database.ts';
-import { hasHaproxy, startHaproxy } from './support/haproxy.ts';
+import { hasHaproxy, startDeployHaproxy } from './support/haproxy.ts';
 import { authed, send, signIn } from './support/http.ts';
 import { freePort } from './support/ports.ts';
 import { postgresUrl } from './support/private-postgres.ts';
@@ -121,6 +121,9 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
     // Tools of the build and the tests, and the web app's own packages (it is built into
     // apps/web/dist), are not installed.
     const devOnly = [
+      // No TypeScript loader: production runs the compiled server (issue 22).
+      'tsx',
+      'esbuild',
       'vitest',
       'typescript',
       'eslint',
@@ -227,7 +230,11 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
       const health = await podman(['healthcheck', 'run', name]);
       expect(health.code, health.stdout + health.stderr).toBe(0);
     }
-    proxy = await startHaproxy(ports);
+    // The load balancer as compose runs it: deploy/haproxy.cfg, its addresses made this machine's.
+    proxy = await startDeployHaproxy({
+      'portal-a': ports[0] as number,
+      'portal-b': ports[1] as number,
+    });
     const lb = proxy.url;
 
     // The web app from the image, and a customer's session across both instances.
