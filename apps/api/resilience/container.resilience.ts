@@ -237,6 +237,25 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
     });
     const lb = proxy.url;
 
+    // The operator's CLI in the image, as the compose file documents it (`run --rm migrate node
+    // apps/api/dist/admin.js ...`): it reads the tenants with the instances' secret.
+    const tenants = JSON.parse(
+      await mustRun([
+        'run',
+        '--rm',
+        '--network',
+        'host',
+        ...env({ DATABASE_URL: db.url, APP_SECRET: appSecret, SMTP_URL: smtpUrl }),
+        image,
+        'node',
+        'apps/api/dist/admin.js',
+        'tenant',
+        'list',
+        '--json',
+      ]),
+    ) as { id: string }[];
+    expect(tenants.map((t) => t.id).sort()).toEqual(['1', 'demo']);
+
     // The web app from the image, and a customer's session across both instances.
     const page = await send(`${lb}/demo/`);
     expect(page.status).toBe(200);
