@@ -28,6 +28,8 @@ WORKDIR /app
 COPY --from=deps /app ./
 COPY --from=build /app/apps/api/dist apps/api/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
+# The web app's server build: /login is sent already rendered (in the tenant's branding and language).
+COPY --from=build /app/apps/web/dist-ssr apps/web/dist-ssr
 RUN mkdir -p /var/lib/portal && chown node:node /var/lib/portal
 USER node
 EXPOSE 3000

@@ -23,6 +23,12 @@ import { postgresUrl } from './support/private-postgres.ts';
  * 127.0.0.1, as the compose file's do on its own network.
  */
 const engine = 'podman';
+/** The banner of a tenant in test mode, as the Spanish page says it. */
+const testModeBanner = (
+  JSON.parse(readFileSync(`${repoRoot}apps/web/src/locales/es/common.json`, 'utf8')) as {
+    app: { testModeBanner: string };
+  }
+).app.testModeBanner;
 const hasPodman = spawnSync(engine, ['--version'], { stdio: 'ignore' }).status === 0;
 const image = 'localhost/oficina-online:resilience';
 const { logDir, postgres, template, smtpUrl } = inject('resilience');
@@ -257,9 +263,16 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
     expect(tenants.map((t) => t.id).sort()).toEqual(['1', 'demo']);
 
     // The web app from the image, and a customer's session across both instances.
-    const page = await send(`${lb}/demo/`);
+    const page = await send(`${lb}/`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="root">');
+    // /login as the server renders it (the web app's server build is in the image): the screen
+    // before any script, saying the tenant is in test mode (tenant 1: an address has no tenant
+    // label, spec §1).
+    const login = await send(`${lb}/login`, { headers: { 'accept-language': 'es' } });
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('data-prerendered');
+    expect(login.body).toContain(testModeBanner);
     const token = await signIn(lb, 'demo', demoEmail, demoPassword);
     const api = authed(lb, 'demo', token);
     const range = { datefrom: '20000101', dateto: '20991231', page: '1' };
