@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import { decodeLooseBase64 } from './base64.ts';
 import { RedsysError } from './errors.ts';
 import { isAuthorised } from './response-codes.ts';
@@ -159,8 +160,17 @@ export function createQueryRequest(input: QueryRequestInput): QueryRequest {
 
 const MAX_ANSWER_CHARS = 1_000_000;
 
-function parser() {
-  return new XMLParser({
+/**
+ * fast-xml-parser's single-file CommonJS build, required at the first query answer read rather than
+ * imported at start: its ES build is thirty modules that a starting server does not need (it
+ * reads a query answer only when it reconciles), and the readers here stay synchronous.
+ */
+let XMLParserClass: typeof XMLParser | undefined;
+function parser(): XMLParser {
+  XMLParserClass ??= (
+    createRequire(import.meta.url)('fast-xml-parser') as { XMLParser: typeof XMLParser }
+  ).XMLParser;
+  return new XMLParserClass({
     ignoreAttributes: true,
     parseTagValue: false,
     trimValues: true,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** A connection inside a transaction: parameterised SQL only. */
@@ -114,6 +114,8 @@ export async function openPglite(
   options: { dataDir?: string; loadDataDir?: Blob } = {},
 ): Promise<PgliteDatabase> {
   const parsers = { [int8Oid]: parseInt8, [dateOid]: keepText };
+  // Loaded here, not at start: a server on PostgreSQL never needs the embedded engine.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({ ...options, parsers });
   const wrap = (tx: Pick<PGlite, 'query' | 'exec'>): Sql => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {

@@ -1,17 +1,20 @@
 import { ErrorCode } from '@portal/contract';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type * as WebAuthn from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Database, Sql } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { createPasskeyRepository, type CustomerAuthRow, type PasskeyRow } from './repository.ts';
 
 type Transport = NonNullable<RegistrationResponseJSON['response']['transports']>[number];
+
+/**
+ * The WebAuthn library, loaded at the first passkey ceremony rather than at start: it brings some
+ * 270 modules (ASN.1, X.509, CBOR) that a starting server does not need (bench/service.ts: start
+ * to ready). The first ceremony of a process waits for it once.
+ */
+let webAuthn: Promise<typeof WebAuthn> | undefined;
+const loadWebAuthn = (): Promise<typeof WebAuthn> =>
+  (webAuthn ??= import('@simplewebauthn/server'));
 
 /** How long a WebAuthn challenge waits for the authenticator. */
 const challengeMinutes = 5;
@@ -88,7 +91,9 @@ export function createPasskeys({ db }: { db: Database }) {
       const existing = await db.withTenant(tenantId, (sql) =>
         repository.listOfCustomer(sql, customer.id),
       );
-      const options = await generateRegistrationOptions({
+      const options = await (
+        await loadWebAuthn()
+      ).generateRegistrationOptions({
         rpName: rp.name,
         rpID: rp.id,
         userName: customer.email,
@@ -115,7 +120,9 @@ export function createPasskeys({ db }: { db: Database }) {
       return db.withTenant(tenantId, async (sql) => {
         let verified;
         try {
-          verified = await verifyRegistrationResponse({
+          verified = await (
+            await loadWebAuthn()
+          ).verifyRegistrationResponse({
             response: credential,
             expectedChallenge: spends(sql, 'register', customerId),
             expectedOrigin: rp.origin,
@@ -146,7 +153,9 @@ export function createPasskeys({ db }: { db: Database }) {
     },
 
     async authenticationOptions(tenantId: string, rp: RelyingParty) {
-      const options = await generateAuthenticationOptions({
+      const options = await (
+        await loadWebAuthn()
+      ).generateAuthenticationOptions({
         rpID: rp.id,
         userVerification: 'preferred',
       });
@@ -166,7 +175,9 @@ export function createPasskeys({ db }: { db: Database }) {
         if (!passkey) throw refused();
         let verified;
         try {
-          verified = await verifyAuthenticationResponse({
+          verified = await (
+            await loadWebAuthn()
+          ).verifyAuthenticationResponse({
             response: credential,
             expectedChallenge: spends(sql, 'authenticate'),
             expectedOrigin: rp.origin,

@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode, FieldError, type TSecondFactorPolicy } from '@portal/contract';
-import { generateSecret, generateURI, verify } from 'otplib';
+import type * as Otplib from 'otplib';
 import type { Database, Sql } from '../../db/database.ts';
 import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { createSecondFactorRepository, type CustomerAuthRow, type TotpRow } from './repository.ts';
 import { hashToken, newOpaqueToken } from './tokens.ts';
+
+/** The TOTP library, loaded when a second factor is first used rather than at start (start to ready). */
+let otplib: Promise<typeof Otplib> | undefined;
+const loadOtplib = (): Promise<typeof Otplib> => (otplib ??= import('otplib'));
 
 /** How long the step between the password (or link) and the code lasts. */
 export const challengeMinutes = 5;
@@ -62,13 +66,14 @@ export function createSecondFactor({
   ): Promise<number | undefined> {
     if (!sixDigits.test(code)) return undefined;
     const secret = secretBox.open(totp.secret, box(tenantId));
-    const result = await verify({ secret, token: code, epochTolerance: 30 });
+    const result = await (await loadOtplib()).verify({ secret, token: code, epochTolerance: 30 });
     if (!result.valid || !('timeStep' in result)) return undefined;
     return result.timeStep > Number(totp.last_step) ? result.timeStep : undefined;
   }
 
   /** A new pending secret for the customer, and what the authenticator app needs. */
   async function newSecret(sql: Sql, tenantId: string, customer: CustomerAuthRow, issuer: string) {
+    const { generateSecret, generateURI } = await loadOtplib();
     const secret = generateSecret();
     const saved = await repository.savePendingTotp(
       sql,
