@@ -117,12 +117,12 @@ export function createPasskeys({ db }: { db: Database }) {
       credential: RegistrationResponseJSON,
       name: string,
     ) {
+      // Loaded before the transaction opens: the first ceremony of a process waits for it there.
+      const { verifyRegistrationResponse } = await loadWebAuthn();
       return db.withTenant(tenantId, async (sql) => {
         let verified;
         try {
-          verified = await (
-            await loadWebAuthn()
-          ).verifyRegistrationResponse({
+          verified = await verifyRegistrationResponse({
             response: credential,
             expectedChallenge: spends(sql, 'register', customerId),
             expectedOrigin: rp.origin,
@@ -169,15 +169,14 @@ export function createPasskeys({ db }: { db: Database }) {
       rp: RelyingParty,
       credential: AuthenticationResponseJSON,
     ): Promise<string> {
+      const { verifyAuthenticationResponse } = await loadWebAuthn();
       return db.withTenant(tenantId, async (sql) => {
         // Another portal's passkey is unknown here (RLS): the same refusal as every other.
         const passkey = await repository.findByCredential(sql, credential.id);
         if (!passkey) throw refused();
         let verified;
         try {
-          verified = await (
-            await loadWebAuthn()
-          ).verifyAuthenticationResponse({
+          verified = await verifyAuthenticationResponse({
             response: credential,
             expectedChallenge: spends(sql, 'authenticate'),
             expectedOrigin: rp.origin,
