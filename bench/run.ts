@@ -242,7 +242,7 @@ async function main() {
         database: options.database,
         shape: options.shape,
         seconds: options.seconds,
-        rounds: options.quick ? 1 : Math.min(options.rounds, 3),
+        rounds: options.quick ? 1 : options.rounds,
         connections: options.connections,
         rate: options.isolationRate,
         pdfDownloaders: 2,

@@ -116,10 +116,12 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
       image,
       'sh',
       '-c',
-      'id -u; ls apps/api; ls node_modules; ls apps/api/node_modules; ls node_modules/@portal',
+      'id -u; command -v chrt; ls apps/api; ls node_modules; ls apps/api/node_modules; ls node_modules/@portal',
     ]);
-    const [uid, ...entries] = inside.trim().split('\n');
+    const [uid, chrt, ...entries] = inside.trim().split('\n');
     expect(uid).toBe('1000');
+    // The heavy-work threads put themselves under SCHED_IDLE with util-linux's chrt (priority.ts).
+    expect(chrt).toBe('/usr/bin/chrt');
     // The compiled API and the built web app; no TypeScript source, no test.
     expect(entries).toContain('dist');
     expect(entries).not.toContain('src');

@@ -33,3 +33,7 @@ export async function renderStatementPdf(input) {
 export async function renderMandatePdf(input) {
   return move(await tasks.renderMandatePdf(input));
 }
+
+export function threadPriority() {
+  return tasks.threadPriority();
+}

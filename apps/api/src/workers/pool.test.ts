@@ -1,4 +1,5 @@
 import type { TInvoiceDetail } from '@portal/contract';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error.ts';
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
@@ -95,6 +96,23 @@ describe('the heavy-work pool', () => {
     // Drawn in process, the 500 lines hold the loop in one piece: not one tick until the end.
     expect(ticks).toBeGreaterThan(20);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs its threads under SCHED_IDLE, so that any other thread that wakes takes the core',
+    async () => {
+      pool = createHeavyWork({ threads: 1, maxQueue: 4 });
+      const priority = await pool.threadPriority();
+      expect(priority).toMatchObject({ policy: 'idle' });
+      if (priority.policy !== 'idle') return;
+      // The kernel's own word for that thread: field 41 of its stat is the policy (5: SCHED_IDLE).
+      const stat = readFileSync(`/proc/${process.pid}/task/${priority.tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      expect(fields[41 - 3]).toBe('5');
+      // The event loop's thread keeps the normal policy.
+      const main = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+      expect(main.slice(main.lastIndexOf(')') + 2).split(' ')[41 - 3]).toBe('0');
+    },
+  );
 
   it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });

@@ -6,6 +6,7 @@ import { AppError } from '../lib/app-error.ts';
 import type { PostgresOptions } from '../db/database.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { IngestOutcome } from './ingest-invoices.ts';
+import type { ThreadPriority } from './priority.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
@@ -61,6 +62,8 @@ export type HeavyWork = {
   inSlot<T>(task: () => Promise<T>): Promise<T>;
   /** A SEPA mandate's PDF, drawn on a worker thread (mandates module). */
   renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
+  /** The scheduling policy of the thread that answers (priority.ts): `idle` on Linux. */
+  threadPriority(): Promise<ThreadPriority>;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
 };
@@ -91,8 +94,9 @@ export function createHeavyWork({
     maxThreads: threads,
     maxQueue,
     idleTimeout: 60_000,
-    // The threads run at a lower priority (nice +10, Linux: per thread): when the cores are all
-    // busy, the event loop, PostgreSQL and the other tenants' work go first, the heavy work after.
+    // Each thread puts itself under SCHED_IDLE when it starts (priority.ts): any other thread
+    // that wakes takes the core from it. Where that cannot be done, nice +10 (Linux: per thread)
+    // still weighs it less than the event loop, PostgreSQL and the other tenants' work.
     niceIncrement: 10,
   });
   const gate = createAdmission({ maxInFlight: threads, maxQueued: maxQueue, refuse: workersBusy });
@@ -126,6 +130,7 @@ export function createHeavyWork({
       : null,
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
       run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
+    threadPriority: () => run<ThreadPriority>('threadPriority', null),
     close: () => pool.close(),
     async renderMandatePdf(input) {
       const bytes = await run<Uint8Array>('renderMandatePdf', input);

@@ -8,6 +8,21 @@ export { parseBatch } from '../modules/ingestion/parse-batch.ts';
 export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
 export { ingestInvoiceBatch } from './ingest-invoices.ts';
 import { renderMandatePdfBytes, type MandatePdfInput } from '../modules/mandates/pdf.ts';
+import { isMainThread } from 'node:worker_threads';
+import { idleThread, type ThreadPriority } from './priority.ts';
+
+/**
+ * A pool thread gives way to every other thread of the machine from its start (priority.ts);
+ * the main thread, should it ever load this module, is left as it is.
+ */
+const priority: ThreadPriority = isMainThread
+  ? { policy: 'unchanged', reason: 'main thread' }
+  : idleThread();
+
+/** The scheduling policy this thread got when it started. */
+export function threadPriority(): ThreadPriority {
+  return priority;
+}
 
 /**
  * The work the pool's threads do (entry.mjs exports each under the same name). Inputs and results

@@ -39,3 +39,7 @@ export async function renderStatementPdf(input: Parameters<typeof tasks.renderSt
 export async function renderMandatePdf(input: Parameters<typeof tasks.renderMandatePdf>[0]) {
   return move(await tasks.renderMandatePdf(input));
 }
+
+export function threadPriority() {
+  return tasks.threadPriority();
+}
