@@ -98,7 +98,7 @@ describe('the heavy-work pool', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    'runs its threads under SCHED_IDLE, so that any other thread that wakes takes the core',
+    'runs its threads under SCHED_IDLE, so that the event loop takes the core as soon as it wakes',
     async () => {
       pool = createHeavyWork({ threads: 1, maxQueue: 4 });
       const priority = await pool.threadPriority();
