@@ -19,7 +19,8 @@ import {
   type LoadResult,
 } from './lib/load.ts';
 import { freePort } from './lib/ports.ts';
-import { repoRoot, startServer, tsxBin, type Server } from './lib/processes.ts';
+import { bundledServer, compiledApi } from './lib/build.ts';
+import { repoRoot, startServer, type Server } from './lib/processes.ts';
 import { median, round } from './lib/stats.ts';
 import { diagnoseApi, type ApiDiagnosis } from './api-diagnosis.ts';
 
@@ -130,8 +131,8 @@ export function portalEnv(port: number, appSecret: string): Record<string, strin
 export async function startPortal(name: string, env: Record<string, string>): Promise<Server> {
   return startServer({
     name,
-    command: tsxBin,
-    args: ['apps/api/src/server.ts'],
+    command: process.execPath,
+    args: [compiledApi()],
     port: Number(env.PORT),
     env,
     readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
@@ -241,11 +242,11 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     fixedRate: {},
   };
   try {
-    const baseline = (name: string, file: string, port: number) =>
+    const baseline = async (name: string, file: string, port: number) =>
       startServer({
         name,
-        command: tsxBin,
-        args: [file],
+        command: process.execPath,
+        args: [await bundledServer(file)],
         port,
         env: { PORT: String(port), APP_SECRET: appSecret, ...dbEnv },
         readyPath: '/health',
@@ -488,12 +489,13 @@ async function profilePortal(options: {
   const dir = join(repoRoot, 'bench/.data/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // Without tsx's launcher (NODE_OPTIONS may not carry --cpu-prof): node with tsx's loader.
+  // The compiled server, as everywhere in the bench: its own code shows as apps/api (the
+  // workspace packages it bundles included).
   const spawned = performance.now();
   const server = await startServer({
     name: 'portal (profiled)',
     command: process.execPath,
-    args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'apps/api/src/server.ts'],
+    args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, compiledApi()],
     port: Number(options.env.PORT),
     env: options.env,
     readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
@@ -620,8 +622,8 @@ async function benchPglite(
     servers.push(server);
     const floor = await startServer({
       name: 'fastify + PGlite',
-      command: tsxBin,
-      args: ['bench/servers/fastify-pglite.ts'],
+      command: process.execPath,
+      args: [await bundledServer('bench/servers/fastify-pglite.ts')],
       port: floorPort,
       env: { PORT: String(floorPort), PGLITE_DIR: floorDir },
       readyPath: '/health',

@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { loadTenantId, type LoadShape } from '../apps/api/src/db/seed/generate.ts';
 import { benchAppSecret, portalEnv } from './api.ts';
+import { bundledServer, compiledApi } from './lib/build.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
 import { freePort } from './lib/ports.ts';
-import { repoRoot, startServer, type Server } from './lib/processes.ts';
+import { startServer, type Server } from './lib/processes.ts';
 import { median, round } from './lib/stats.ts';
 
 type Figures = {
@@ -45,32 +42,9 @@ export async function benchService(options: {
 }): Promise<ServiceResults> {
   const { log } = options;
   const dataset = await ensurePostgresDataset(options.adminUrl, options.database, options.shape);
-  const outdir = join(repoRoot, 'bench/.build');
-  mkdirSync(outdir, { recursive: true });
-  await build({
-    entryPoints: { 'fastify-pg': join(repoRoot, 'bench/servers/fastify-pg.ts') },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'warning',
-    // As apps/api/build.mjs: npm packages stay in node_modules, the workspace's (TypeScript
-    // sources) are bundled.
-    plugins: [
-      {
-        name: 'npm-packages-external',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@portal/') ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
-  });
+  const floorServer = await bundledServer('bench/servers/fastify-pg.ts');
   // The portal as production runs it: compiled now, from the tree being measured.
-  const compiled = spawnSync(process.execPath, ['apps/api/build.mjs'], { cwd: repoRoot });
-  if (compiled.status !== 0) throw new Error(`API build failed: ${String(compiled.stderr)}`);
+  const portalServer = compiledApi();
   const portal = figures();
   const floor = figures();
   const record = (f: Figures, server: Server) => {
@@ -84,7 +58,7 @@ export async function benchService(options: {
     const server = await startServer({
       name: 'portal (compiled)',
       command: process.execPath,
-      args: ['apps/api/dist/server.js'],
+      args: [portalServer],
       port: portalPort,
       env: { ...portalEnv(portalPort, benchAppSecret), DATABASE_URL: dataset.url },
       readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
@@ -97,7 +71,7 @@ export async function benchService(options: {
     const bare = await startServer({
       name: 'fastify + pg (bundled)',
       command: process.execPath,
-      args: [join(outdir, 'fastify-pg.mjs')],
+      args: [floorServer],
       port: floorPort,
       env: { PORT: String(floorPort), DATABASE_URL: dataset.url },
       readyPath: '/ready',

@@ -5,6 +5,7 @@
 import { cp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { npmPackagesExternal } from './esbuild-externals.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const dist = here('./dist/');
@@ -28,16 +29,7 @@ await build({
   // Chunks beside the entries: the code finds the migrations and the worker relative to itself.
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
-  plugins: [
-    {
-      name: 'npm-packages-external',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@portal/') ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
-  ],
+  plugins: [npmPackagesExternal],
 });
 await cp(here('./src/db/migrations/'), `${dist}migrations/`, { recursive: true });
 console.log(`API built to ${dist}`);

@@ -1,0 +1,4 @@
+import type { Plugin } from 'esbuild';
+
+/** See esbuild-externals.mjs. */
+export declare const npmPackagesExternal: Plugin;
