@@ -70,3 +70,25 @@ test('contact data: a wrong telephone is refused, the right data saved and shown
   await page.getByRole('button', { name: t.contactData.save }).click();
   await expect(saved).toBeVisible();
 });
+
+test('access rows on a phone: each note takes the row and its button goes below it', async ({
+  page,
+}) => {
+  // At 390 px the note beside "Cambiar correo de acceso" was squeezed to ~97 px by the button,
+  // and the sign-in address in it ran out of its column.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInThroughApi(page, account);
+  await page.goto(`${origin}/user-profile`);
+  const button = page.getByRole('link', { name: authTexts.profile.changeEmail });
+  await expect(button).toBeVisible();
+  const note = page.getByRole('listitem').filter({ has: button }).locator('p');
+  await expect(note).toContainText(account.email);
+  const fits = await note.evaluate((el) => ({
+    width: el.clientWidth,
+    overflow: el.scrollWidth - el.clientWidth,
+  }));
+  expect(fits.overflow).toBe(0);
+  expect(fits.width).toBeGreaterThanOrEqual(240);
+  const [noteBox, buttonBox] = [await note.boundingBox(), await button.boundingBox()];
+  expect(buttonBox?.y ?? 0).toBeGreaterThanOrEqual((noteBox?.y ?? 0) + (noteBox?.height ?? 0));
+});

@@ -338,7 +338,9 @@ function SignInSection({ hasPassword }: { hasPassword: boolean | undefined }) {
 function AccessRow({ note, to, children }: { note: string; to: string; children: ReactNode }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3 last:pb-0">
-      <p className="min-w-0 flex-1 text-sm text-gray-600 dark:text-gray-300">{note}</p>
+      <p className="min-w-0 flex-1 basis-60 text-sm break-words text-gray-600 dark:text-gray-300">
+        {note}
+      </p>
       <Link to={to} className={buttonClasses('secondary', 'min-h-11')}>
         {children}
       </Link>
