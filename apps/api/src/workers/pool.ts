@@ -94,8 +94,8 @@ export function createHeavyWork({
     maxThreads: threads,
     maxQueue,
     idleTimeout: 60_000,
-    // Each thread puts itself under SCHED_IDLE when it starts (priority.ts): any other thread
-    // that wakes takes the core from it. Where that cannot be done, nice +10 (Linux: per thread)
+    // Each thread puts itself under SCHED_IDLE when it starts (priority.ts): the event loop, when
+    // it wakes, takes the core from it at once. Where that cannot be done, nice +10 (Linux: per thread)
     // still weighs it less than the event loop, PostgreSQL and the other tenants' work.
     niceIncrement: 10,
   });
