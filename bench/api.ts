@@ -10,6 +10,7 @@ import {
   type LoadShape,
 } from '../apps/api/src/db/seed/generate.ts';
 import { summariseProfile, type ProfileSummary } from './lib/cpu-profile.ts';
+import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './lib/cpu-time.ts';
 import { ensurePgliteDataset, ensurePostgresDataset } from './lib/dataset.ts';
 import {
   runFixedRate,
@@ -53,6 +54,24 @@ export type FixedRate = {
   medianLateP99: number;
 };
 
+/** Microseconds of CPU per request, one value per round, and their medians. */
+export type CpuPerRequest = {
+  server: number[];
+  postgres: number[] | null;
+  generator: number[];
+  medianServer: number;
+  medianPostgres: number | null;
+  medianGenerator: number;
+};
+
+/** The targets whose CPU per request is measured: the prepared floor, the ladder's rungs, the portal. */
+export const cpuTargets = [
+  'fastify + pg prepared',
+  'fastify + pg /tx',
+  'fastify + pg /tx-auth-zod',
+  '/invoices',
+] as const;
+
 export type ApiResults = {
   dataset: {
     database: string;
@@ -64,6 +83,11 @@ export type ApiResults = {
   settings: { seconds: number; rounds: number; connections: number; rate: number };
   throughput: Record<string, Throughput>;
   fixedRate: Record<string, FixedRate>;
+  /**
+   * CPU time one request costs each process, at the fixed rate, below saturation
+   * (lib/cpu-time.ts), by target; `postgres` is null where PostgreSQL runs on another machine.
+   */
+  cpuPerRequest: Record<string, CpuPerRequest>;
   pglite?: {
     shape: LoadShape;
     reused: boolean;
@@ -240,6 +264,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     },
     throughput: {},
     fixedRate: {},
+    cpuPerRequest: {},
   };
   try {
     const baseline = async (name: string, file: string, port: number) =>
@@ -440,6 +465,41 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         entry.medianLateP99 = median(entry.lateP99);
         log(
           `  round ${r + 1}/${options.rounds} ${key.padEnd(38)} at ${options.rate} req/s: p50 ${result.p50} ms  p99 ${result.p99} ms (${result.rps.toFixed(0)} req/s served; generator late p99 ${result.lateP99} ms)`,
+        );
+      }
+    }
+
+    // What a request costs each process, at the same fixed rate for every target: the server
+    // (all its threads), PostgreSQL (every backend) and this generator. Three rounds, in turn.
+    const cpuRounds = Math.min(options.rounds, 3);
+    for (let r = 0; r < cpuRounds; r++) {
+      for (const name of cpuTargets) {
+        const target = byName(name);
+        const before = {
+          server: processCpuSeconds(target.server.pid),
+          postgres: postgresCpuSeconds(),
+          generator: ownCpuSeconds(),
+        };
+        const result = await run(target, options.seconds, { rate: options.rate, client: 'undici' });
+        const perRequest = (seconds: number) => round((seconds * 1e6) / result.requests, 0);
+        const pgNow = postgresCpuSeconds();
+        const entry = (results.cpuPerRequest[name] ??= {
+          server: [],
+          postgres: pgNow === undefined ? null : [],
+          generator: [],
+          medianServer: 0,
+          medianPostgres: null,
+          medianGenerator: 0,
+        });
+        entry.server.push(perRequest(processCpuSeconds(target.server.pid) - before.server));
+        entry.generator.push(perRequest(ownCpuSeconds() - before.generator));
+        if (entry.postgres && pgNow !== undefined && before.postgres !== undefined)
+          entry.postgres.push(perRequest(pgNow - before.postgres));
+        entry.medianServer = median(entry.server);
+        entry.medianGenerator = median(entry.generator);
+        entry.medianPostgres = entry.postgres ? median(entry.postgres) : null;
+        log(
+          `  round ${r + 1}/${cpuRounds} CPU per request ${name.padEnd(26)} server ${entry.server.at(-1)} µs, PostgreSQL ${entry.postgres?.at(-1) ?? '—'} µs, generator ${entry.generator.at(-1)} µs`,
         );
       }
     }

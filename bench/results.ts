@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './lib/processes.ts';
-import { fixedRateFloor, nodeHttpClientSuffix } from './api.ts';
+import { fixedRateFloor, nodeHttpClientSuffix, type CpuPerRequest } from './api.ts';
 import type { BenchResults } from './run.ts';
 
 const resultsDir = join(repoRoot, 'bench/results');
@@ -107,6 +107,46 @@ export function toMarkdown(r: BenchResults): string {
     for (const [name, f] of Object.entries(api.fixedRate)) {
       out.push(
         `| ${fixedLabels[name] ?? `portal \`${name}\``} | ${n(f.medianP50, 1)} ms | ${n(f.medianP99, 1)} ms | ${n(f.medianLateP99, 1)} ms | ${f.p99.map((v) => n(v, 1)).join(', ')} |`,
+      );
+    }
+    const cpu = api.cpuPerRequest ?? {};
+    const cpuFloor = cpu['fastify + pg prepared'];
+    if (cpuFloor && cpu['/invoices']) {
+      const total = (c: CpuPerRequest) =>
+        c.medianServer + (c.medianPostgres ?? 0) + c.medianGenerator;
+      const cpuLabels: Record<string, string> = {
+        'fastify + pg prepared': 'baseline: minimal Fastify + pg, query prepared',
+        'fastify + pg /tx': "… + the portal's data path (/tx)",
+        'fastify + pg /tx-auth-zod': '… + bearer token, zod validation and serialisation',
+        '/invoices': 'portal `/invoices`',
+      };
+      out.push(
+        '',
+        `CPU time per request at the same fixed ${n(api.settings.rate)} req/s (median of ` +
+          `${cpuFloor.server.length}; µs, from the kernel's accounting: the server process with all its threads, ` +
+          `every PostgreSQL process, the generator):`,
+        '',
+        '| Target | server | PostgreSQL | generator | total | total vs the prepared floor |',
+        '|---|--:|--:|--:|--:|--:|',
+      );
+      for (const [name, c] of Object.entries(cpu)) {
+        out.push(
+          `| ${cpuLabels[name] ?? `portal \`${name}\``} | ${n(c.medianServer)} | ${c.medianPostgres === null ? '—' : n(c.medianPostgres)} | ${n(c.medianGenerator)} | ${n(total(c))} | ${x(total(c) / total(cpuFloor))} |`,
+        );
+      }
+      const portalCpu = cpu['/invoices'] as CpuPerRequest;
+      const rung = cpu['fastify + pg /tx-auth-zod'];
+      out.push(
+        '',
+        `The three share the machine's 2 cores, so a saturated run's throughput follows the total: ` +
+          `by CPU the portal can serve ${x(total(cpuFloor) / total(portalCpu))} of the prepared floor's requests ` +
+          `(the throughput runs above: ${prepared && portalList ? x(portalList / prepared) : '—'}).` +
+          (rung
+            ? ` Its server process spends ${n(portalCpu.medianServer - rung.medianServer)} µs a request more than ` +
+              `the last rung of the ladder, which has the same data path, token check and zod schemas: ` +
+              `the portal's plugin tree (tenant lookup, origin check, input guard, security headers, ` +
+              `compression negotiation, request id and log context, metrics).`
+            : ''),
       );
     }
     const d = api.diagnosis;

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time spent by processes of this machine, from the kernel's own accounting (`/proc`), to put
+ * a request's cost on each process that served it: the server under test, PostgreSQL and the load
+ * generator. On these 2 shared cores a throughput figure swings by a fifth from run to run; the
+ * CPU time a request costs each process swings far less, and says where a difference comes from.
+ */
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const ticksPerSecond = 100;
+
+export type ProcStat = {
+  comm: string;
+  ppid: number;
+  /** utime + stime of the process (all its threads), in seconds. */
+  own: number;
+  /** cutime + cstime: what its children that ended and were waited for spent, in seconds. */
+  children: number;
+};
+
+/**
+ * One line of `/proc/<pid>/stat`. The command name sits in parentheses and may itself hold spaces
+ * and parentheses, so the fields are counted from the last `)`.
+ */
+export function parseProcStat(line: string): ProcStat {
+  const open = line.indexOf('(');
+  const close = line.lastIndexOf(')');
+  if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${line.slice(0, 80)}`);
+  // After ") ": state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17), 1-based.
+  const fields = line.slice(close + 2).split(' ');
+  const field = (n: number) => Number(fields[n - 3]);
+  return {
+    comm: line.slice(open + 1, close),
+    ppid: field(4),
+    own: (field(14) + field(15)) / ticksPerSecond,
+    children: (field(16) + field(17)) / ticksPerSecond,
+  };
+}
+
+function statOf(pid: number): ProcStat | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined; // Gone meanwhile.
+  }
+}
+
+/** CPU seconds of one process, all its threads. */
+export function processCpuSeconds(pid: number): number {
+  const stat = statOf(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return stat.own;
+}
+
+/**
+ * CPU seconds of the local PostgreSQL server so far: every live `postgres` process, plus what its
+ * ended backends spent (the postmaster's waited-for children: a pool closing an idle connection
+ * must not make its time disappear). `undefined` when no PostgreSQL runs on this machine (a
+ * `BENCH_DATABASE_URL` elsewhere).
+ */
+export function postgresCpuSeconds(): number | undefined {
+  const stats = new Map<number, ProcStat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat?.comm === 'postgres') stats.set(Number(entry), stat);
+  }
+  let total = 0;
+  let postmasters = 0;
+  for (const stat of stats.values()) {
+    total += stat.own;
+    // The postmaster is the postgres process whose parent is not one.
+    if (!stats.has(stat.ppid)) {
+      postmasters += 1;
+      total += stat.children;
+    }
+  }
+  return postmasters > 0 ? total : undefined;
+}
+
+/** CPU seconds of this process (the load generator). */
+export function ownCpuSeconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
