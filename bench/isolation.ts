@@ -16,6 +16,12 @@ import {
   startPortal,
   type Session,
 } from './api.ts';
+import {
+  ownCpuSeconds,
+  postgresCpuSeconds,
+  processCpuSeconds,
+  treeCpuSeconds,
+} from './lib/cpu-time.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
 import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts';
 import {
@@ -68,6 +74,12 @@ export type IsolationResults = {
   loaded: Phase;
   /** medianP99(loaded) / medianP99(alone): the budget (≤ 2x). */
   ratio: number;
+  /**
+   * Cores each process used during the measured runs (its CPU seconds per second, median of the
+   * rounds; lib/cpu-time.ts): where the machine's two cores went, alone and beside the heavy work.
+   * `postgres` is null where PostgreSQL runs on another machine.
+   */
+  cores: { alone: CoreUse; loaded: CoreUse };
   /** The heavy work done on the busy tenant during the loaded runs, all rounds together. */
   heavy: {
     pdfs: number;
@@ -78,6 +90,35 @@ export type IsolationResults = {
     failures: number;
   };
 };
+
+export type CoreUse = {
+  /** The portal's process, its heavy-work threads included (both processes with --isolation-split). */
+  portal: number;
+  postgres: number | null;
+  /** This process: the load generator of the quiet tenant's reads. */
+  generator: number;
+  /** The busy tenant's client (lib/heavy-client.ts), in the loaded runs. */
+  heavyClient: number | null;
+};
+
+/** Cores used, as the run logs and the results say them. */
+export const coreLine = (c: CoreUse): string =>
+  `cores used: portal ${c.portal}, PostgreSQL ${c.postgres ?? '—'}, generator ${c.generator}` +
+  (c.heavyClient === null ? '' : `, the busy tenant's client ${c.heavyClient}`);
+
+/** Each process's median over the rounds. */
+function medianCores(runs: CoreUse[]): CoreUse {
+  const of = (values: (number | null)[]) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length === 0 ? null : round(median(known), 2);
+  };
+  return {
+    portal: of(runs.map((r) => r.portal)) ?? 0,
+    postgres: of(runs.map((r) => r.postgres)),
+    generator: of(runs.map((r) => r.generator)) ?? 0,
+    heavyClient: of(runs.map((r) => r.heavyClient)),
+  };
+}
 
 const pdfLines = 500;
 /** Lets the bench read the portal's own event-loop delay (prom-client's, reset at each read). */
@@ -203,8 +244,34 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         max: value('nodejs_eventloop_lag_max_seconds'),
       };
     };
-    const measure = async () => {
+    const portals = heavyServer === server ? [server] : [server, heavyServer];
+    const cpuNow = (heavyClientPid?: number) => ({
+      at: performance.now(),
+      portal: portals.reduce((sum, p) => sum + processCpuSeconds(p.pid), 0),
+      postgres: postgresCpuSeconds(),
+      generator: ownCpuSeconds(),
+      heavyClient: heavyClientPid === undefined ? undefined : treeCpuSeconds(heavyClientPid),
+    });
+    const coresOf = (a: ReturnType<typeof cpuNow>, b: ReturnType<typeof cpuNow>) => {
+      const seconds = (b.at - a.at) / 1000;
+      const per = (x: number) => round(x / seconds, 2);
+      return {
+        portal: per(b.portal - a.portal),
+        postgres:
+          a.postgres === undefined || b.postgres === undefined
+            ? null
+            : per(b.postgres - a.postgres),
+        generator: per(b.generator - a.generator),
+        heavyClient:
+          a.heavyClient === undefined || b.heavyClient === undefined
+            ? null
+            : per(b.heavyClient - a.heavyClient),
+      };
+    };
+    const coreRuns: { alone: CoreUse[]; loaded: CoreUse[] } = { alone: [], loaded: [] };
+    const measure = async (heavyClientPid?: number) => {
       await loopDelay();
+      const before = cpuNow(heavyClientPid);
       const r = await runFixedRate({
         url: server.url,
         next,
@@ -212,8 +279,9 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
         connections: options.connections,
         rate: options.rate,
       });
+      const cores = coresOf(before, cpuNow(heavyClientPid));
       if (r.failures > 0) throw new Error(`/invoices: ${r.failures} of ${r.requests} failed`);
-      return { ...r, loop: await loopDelay() };
+      return { ...r, cores, loop: await loopDelay() };
     };
 
     const heavy = { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 };
@@ -247,17 +315,19 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     for (let r = 0; r < options.rounds; r++) {
       const quietRun = await measure();
       record(alone, quietRun);
+      coreRuns.alone.push(quietRun.cores);
       log(
-        `  round ${r + 1}/${options.rounds} /invoices alone          at ${options.rate} req/s: p50 ${quietRun.p50} ms  p99 ${quietRun.p99} ms (generator late p99 ${quietRun.lateP99} ms; portal's event-loop delay p99 ${quietRun.loop.p99} ms, max ${quietRun.loop.max} ms)`,
+        `  round ${r + 1}/${options.rounds} /invoices alone          at ${options.rate} req/s: p50 ${quietRun.p50} ms  p99 ${quietRun.p99} ms (generator late p99 ${quietRun.lateP99} ms; portal's event-loop delay p99 ${quietRun.loop.p99} ms, max ${quietRun.loop.max} ms; ${coreLine(quietRun.cores)})`,
       );
       const client = await startHeavyClient(heavyConfig);
       // The heavy work is under way (a batch is being sent, PDFs are being drawn) before measuring.
       await sleep(500);
-      const busyRun = await measure();
+      const busyRun = await measure(client.pid);
       add(await client.stop());
       record(loaded, busyRun);
+      coreRuns.loaded.push(busyRun.cores);
       log(
-        `  round ${r + 1}/${options.rounds} /invoices beside PDFs+batch at ${options.rate} req/s: p50 ${busyRun.p50} ms  p99 ${busyRun.p99} ms (generator late p99 ${busyRun.lateP99} ms; portal's event-loop delay p99 ${busyRun.loop.p99} ms, max ${busyRun.loop.max} ms)`,
+        `  round ${r + 1}/${options.rounds} /invoices beside PDFs+batch at ${options.rate} req/s: p50 ${busyRun.p50} ms  p99 ${busyRun.p99} ms (generator late p99 ${busyRun.lateP99} ms; portal's event-loop delay p99 ${busyRun.loop.p99} ms, max ${busyRun.loop.max} ms; ${coreLine(busyRun.cores)})`,
       );
     }
     const results: IsolationResults = {
@@ -274,6 +344,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       alone,
       loaded,
       ratio: round(loaded.medianP99 / alone.medianP99, 2),
+      cores: { alone: medianCores(coreRuns.alone), loaded: medianCores(coreRuns.loaded) },
       heavy: {
         ...heavy,
         pdfMedianMs: round(median(pdfMs), 0),

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './lib/processes.ts';
 import { fixedRateFloor, nodeHttpClientSuffix, type CpuPerRequest } from './api.ts';
+import { coreLine, type CoreUse } from './isolation.ts';
+import { round } from './lib/stats.ts';
 import type { BenchResults } from './run.ts';
 
 const resultsDir = join(repoRoot, 'bench/results');
@@ -257,6 +259,16 @@ export function toMarkdown(r: BenchResults): string {
         `(median ${n(h.batchMedianMs)} ms each).`,
       '',
     );
+    if (iso.cores) {
+      const total = (c: CoreUse) =>
+        round(c.portal + (c.postgres ?? 0) + c.generator + (c.heavyClient ?? 0), 2);
+      out.push(
+        `Where the 2 cores went (CPU seconds per second of each process, median of the rounds): ` +
+          `alone, ${coreLine(iso.cores.alone)} (${total(iso.cores.alone)} in all); beside the heavy ` +
+          `work, ${coreLine(iso.cores.loaded)} (${total(iso.cores.loaded)} in all).`,
+        '',
+      );
+    }
   }
 
   if (r.web) {

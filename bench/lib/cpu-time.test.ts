@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { ownCpuSeconds, parseProcStat, postgresCpuSeconds, processCpuSeconds } from './cpu-time.ts';
+import {
+  ownCpuSeconds,
+  parseProcStat,
+  postgresCpuSeconds,
+  processCpuSeconds,
+  treeCpuSeconds,
+} from './cpu-time.ts';
 
 describe('parseProcStat', () => {
   it('counts the fields from the last parenthesis, whatever the command name holds', () => {
@@ -42,6 +48,22 @@ describe('CPU seconds', () => {
 
   it('fails for a process that is gone', () => {
     expect(() => processCpuSeconds(2 ** 22 + 1)).toThrow(/is gone/);
+    expect(() => treeCpuSeconds(2 ** 22 + 1)).toThrow(/is gone/);
+  });
+
+  it("of a process tree count the children's work", async () => {
+    // A shell whose only work is done by its child: the busy loop.
+    const shell = spawn('sh', [
+      '-c',
+      `"${process.execPath}" -e 'const end = Date.now() + 400; while (Date.now() < end); setTimeout(() => {}, 5000)'; sleep 5`,
+    ]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(processCpuSeconds(shell.pid as number)).toBeLessThan(0.05);
+      expect(treeCpuSeconds(shell.pid as number)).toBeGreaterThanOrEqual(0.1);
+    } finally {
+      shell.kill();
+    }
   });
 });
 

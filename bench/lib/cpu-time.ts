@@ -84,3 +84,28 @@ export function ownCpuSeconds(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 }
+
+/**
+ * CPU seconds of a process and every live descendant (a `tsx` command runs its script in a child
+ * process of its own).
+ */
+export function treeCpuSeconds(rootPid: number): number {
+  const children = new Map<number, number[]>();
+  const own = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (!stat) continue;
+    own.set(Number(entry), stat.own);
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), Number(entry)]);
+  }
+  if (!own.has(rootPid)) throw new Error(`process ${rootPid} is gone`);
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    total += own.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}

@@ -151,7 +151,7 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
  */
 export async function startHeavyClient(
   config: HeavyConfig,
-): Promise<{ stop(): Promise<HeavyCounts> }> {
+): Promise<{ pid: number; stop(): Promise<HeavyCounts> }> {
   const child = spawn(tsxBin, [new URL(import.meta.url).pathname], {
     cwd: repoRoot,
     env: { ...process.env, HEAVY_CONFIG: JSON.stringify(config) },
@@ -173,6 +173,8 @@ export async function startHeavyClient(
   const started = await next();
   if (started !== 'running') throw new Error(`the heavy client said: ${started}`);
   return {
+    /** The client's process (tsx, with the script in a child of it: lib/cpu-time.ts treeCpuSeconds). */
+    pid: child.pid as number,
     async stop() {
       const answer = next();
       child.stdin.end('stop\n');
