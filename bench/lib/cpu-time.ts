@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { processTree } from './processes.ts';
 
 /**
  * CPU time spent by processes of this machine, from the kernel's own accounting (`/proc`), to put
@@ -90,22 +91,6 @@ export function ownCpuSeconds(): number {
  * process of its own).
  */
 export function treeCpuSeconds(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  const own = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = statOf(Number(entry));
-    if (!stat) continue;
-    own.set(Number(entry), stat.own);
-    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), Number(entry)]);
-  }
-  if (!own.has(rootPid)) throw new Error(`process ${rootPid} is gone`);
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length > 0) {
-    const pid = stack.pop() as number;
-    total += own.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
+  processCpuSeconds(rootPid); // Throws if it is gone.
+  return processTree(rootPid).reduce((total, pid) => total + (statOf(pid)?.own ?? 0), 0);
 }

@@ -101,29 +101,34 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Sums VmRSS over a process and its descendants, read from /proc. */
-export function treeRss(rootPid: number): number {
-  const parents = new Map<number, number[]>();
+/** A process and all its live descendants, read from /proc (the root first). */
+export function processTree(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = parents.get(ppid) ?? [];
+      const list = children.get(ppid) ?? [];
       list.push(Number(entry));
-      parents.set(ppid, list);
+      children.set(ppid, list);
     } catch {
       // The process ended while we looked.
     }
   }
-  let total = 0;
+  const tree: number[] = [];
   const stack = [rootPid];
   while (stack.length > 0) {
     const pid = stack.pop() as number;
-    total += processRss(pid);
-    stack.push(...(parents.get(pid) ?? []));
+    tree.push(pid);
+    stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return tree;
+}
+
+/** Sums VmRSS over a process and its descendants, read from /proc. */
+export function treeRss(rootPid: number): number {
+  return processTree(rootPid).reduce((total, pid) => total + processRss(pid), 0);
 }
 
 function processRss(pid: number): number {
