@@ -3,11 +3,11 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   ownCpuSeconds,
-  parseProcStat,
   postgresCpuSeconds,
   processCpuSeconds,
   treeCpuSeconds,
 } from './cpu-time.ts';
+import { parseProcStat } from './processes.ts';
 
 describe('parseProcStat', () => {
   it('counts the fields from the last parenthesis, whatever the command name holds', () => {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { processTree } from './processes.ts';
+import { parseProcStat, processTree, type ProcStat } from './processes.ts';
 
 /**
  * CPU time spent by processes of this machine, from the kernel's own accounting (`/proc`), to put
@@ -7,37 +7,6 @@ import { processTree } from './processes.ts';
  * generator. On these 2 shared cores a throughput figure swings by a fifth from run to run; the
  * CPU time a request costs each process swings far less, and says where a difference comes from.
  */
-
-/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
-const ticksPerSecond = 100;
-
-export type ProcStat = {
-  comm: string;
-  ppid: number;
-  /** utime + stime of the process (all its threads), in seconds. */
-  own: number;
-  /** cutime + cstime: what its children that ended and were waited for spent, in seconds. */
-  children: number;
-};
-
-/**
- * One line of `/proc/<pid>/stat`. The command name sits in parentheses and may itself hold spaces
- * and parentheses, so the fields are counted from the last `)`.
- */
-export function parseProcStat(line: string): ProcStat {
-  const open = line.indexOf('(');
-  const close = line.lastIndexOf(')');
-  if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${line.slice(0, 80)}`);
-  // After ") ": state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17), 1-based.
-  const fields = line.slice(close + 2).split(' ');
-  const field = (n: number) => Number(fields[n - 3]);
-  return {
-    comm: line.slice(open + 1, close),
-    ppid: field(4),
-    own: (field(14) + field(15)) / ticksPerSecond,
-    children: (field(16) + field(17)) / ticksPerSecond,
-  };
-}
 
 function statOf(pid: number): ProcStat | undefined {
   try {

@@ -101,14 +101,44 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const ticksPerSecond = 100;
+
+export type ProcStat = {
+  comm: string;
+  ppid: number;
+  /** utime + stime of the process (all its threads), in seconds. */
+  own: number;
+  /** cutime + cstime: what its children that ended and were waited for spent, in seconds. */
+  children: number;
+};
+
+/**
+ * One line of `/proc/<pid>/stat`. The command name sits in parentheses and may itself hold spaces
+ * and parentheses, so the fields are counted from the last `)`.
+ */
+export function parseProcStat(line: string): ProcStat {
+  const open = line.indexOf('(');
+  const close = line.lastIndexOf(')');
+  if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${line.slice(0, 80)}`);
+  // After ") ": state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17), 1-based.
+  const fields = line.slice(close + 2).split(' ');
+  const field = (n: number) => Number(fields[n - 3]);
+  return {
+    comm: line.slice(open + 1, close),
+    ppid: field(4),
+    own: (field(14) + field(15)) / ticksPerSecond,
+    children: (field(16) + field(17)) / ticksPerSecond,
+  };
+}
+
 /** A process and all its live descendants, read from /proc (the root first). */
 export function processTree(rootPid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const { ppid } = parseProcStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
       const list = children.get(ppid) ?? [];
       list.push(Number(entry));
       children.set(ppid, list);
