@@ -116,6 +116,48 @@ const hasUnpaid = `EXISTS (SELECT 1 FROM instalments e WHERE e.tenant_id = i.ten
  * Every query names the tenant and the customer: row-level security is the second lock, not the
  * first. A customer's invoices come from one range scan of invoices_customer_date.
  */
+/**
+ * The statements of the two page queries, one constant per variant: the same string object every
+ * call, which the prepared-statement cache (db/database.ts) finds by its hash, computed once; a
+ * statement built per call was hashed and compared whole on every request.
+ */
+const invoiceListSql = Object.fromEntries(
+  (
+    [
+      ['all', ''],
+      ['paid', `AND NOT i.cancelled AND NOT ${hasUnpaid}`],
+      ['pending', `AND ${hasUnpaid}`],
+    ] as const
+  ).map(([only, filter]) => [
+    only,
+    `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
+            coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
+            coalesce(o.returned, false) AS returned
+       FROM invoices i ${owedAndLateLateral}
+      WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
+        AND i.invoice_date BETWEEN $2 AND $3 ${filter}
+      ORDER BY i.invoice_date DESC, i.id DESC
+      LIMIT $4 OFFSET $5`,
+  ]),
+) as Record<'all' | 'paid' | 'pending', string>;
+
+/** `$4` is today: an unpaid instalment due before it is overdue. */
+const paymentFilters = {
+  pending: `AND (status IN ${unpaidStates} AND due_date >= $4)`,
+  overdue: `AND (status IN ${unpaidStates} AND due_date < $4)`,
+  both: `AND ((status IN ${unpaidStates} AND due_date >= $4) OR (status IN ${unpaidStates} AND due_date < $4))`,
+  any: 'AND $4::date IS NOT NULL',
+} as const;
+type PaymentsPageKey = `${keyof typeof paymentFilters} ${'asc' | 'desc'}`;
+const paymentsPage = Object.fromEntries(
+  Object.entries(paymentFilters).flatMap(([states, filter]) =>
+    (['asc', 'desc'] as const).map((order) => [
+      `${states} ${order}`,
+      paymentsPageSql(`current_setting('app.tenant_id')`, filter, order === 'asc' ? 'ASC' : 'DESC'),
+    ]),
+  ),
+) as Record<PaymentsPageKey, string>;
+
 export function createInvoiceRepository() {
   return {
     async listInvoices(
@@ -131,23 +173,14 @@ export function createInvoiceRepository() {
         only?: 'paid' | 'pending';
       },
     ): Promise<InvoiceListRow[]> {
-      const filter =
-        q.only === 'paid'
-          ? `AND NOT i.cancelled AND NOT ${hasUnpaid}`
-          : q.only === 'pending'
-            ? `AND ${hasUnpaid}`
-            : '';
-      return sql.query<InvoiceListRow>(
-        `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-                coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
-                coalesce(o.returned, false) AS returned
-           FROM invoices i ${owedAndLateLateral}
-          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
-            AND i.invoice_date BETWEEN $2 AND $3 ${filter}
-          ORDER BY i.invoice_date DESC, i.id DESC
-          LIMIT $4 OFFSET $5`,
-        [q.customerId, q.from, q.to, q.limit, q.offset, q.today],
-      );
+      return sql.query<InvoiceListRow>(invoiceListSql[q.only ?? 'all'], [
+        q.customerId,
+        q.from,
+        q.to,
+        q.limit,
+        q.offset,
+        q.today,
+      ]);
     },
 
     async summary(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
@@ -274,17 +307,12 @@ export function createInvoiceRepository() {
         order: 'asc' | 'desc';
       },
     ): Promise<(InstalmentRow & { receipt_id: string | null })[]> {
-      const conditions: string[] = [];
-      if (q.states.includes('pending'))
-        conditions.push(`(status IN ${unpaidStates} AND due_date >= $4)`);
-      if (q.states.includes('overdue'))
-        conditions.push(`(status IN ${unpaidStates} AND due_date < $4)`);
-      const filter = conditions.length
-        ? `AND (${conditions.join(' OR ')})`
-        : 'AND $4::date IS NOT NULL';
-      const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+      const pending = q.states.includes('pending');
+      const overdue = q.states.includes('overdue');
+      const states =
+        pending && overdue ? 'both' : pending ? 'pending' : overdue ? 'overdue' : 'any';
       return sql.query<InstalmentRow & { receipt_id: string | null }>(
-        paymentsPageSql(`current_setting('app.tenant_id')`, filter, dir),
+        paymentsPage[`${states} ${q.order}`],
         [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
       );
     },
