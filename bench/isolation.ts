@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '../apps/api/src/db/database.ts';
 import {
@@ -23,7 +24,7 @@ import {
   treeCpuSeconds,
 } from './lib/cpu-time.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
-import { runFixedRate, type LoadRequest, type LoadResult } from './lib/load.ts';
+import { runFixedRate, type LoadRequest, type LoadResult, type RequestSample } from './lib/load.ts';
 import {
   invoiceBatch,
   putAdmin,
@@ -33,7 +34,7 @@ import {
 } from './lib/heavy-client.ts';
 import { freePort } from './lib/ports.ts';
 import type { Server } from './lib/processes.ts';
-import { median, round } from './lib/stats.ts';
+import { median, round, slowClusters } from './lib/stats.ts';
 
 export type IsolationOptions = {
   adminUrl: string;
@@ -53,6 +54,11 @@ export type IsolationOptions = {
    * budget's scenario): what the ratio keeps then comes from the shared cores, not the event loop.
    */
   split: boolean;
+  /**
+   * A file to write every measured request (due time, lateness, latency) and every PDF and batch
+   * (start, duration) to, as JSON, to see when the slow requests came (a diagnosis; off by default).
+   */
+  trace?: string | undefined;
   log: (line: string) => void;
 };
 
@@ -125,6 +131,33 @@ const pdfLines = 500;
 const metricsToken = 'bench-isolation-metrics-token-not-a-secret';
 const pdfInvoices = 4;
 const batchSize = 10_000;
+
+/**
+ * Where the requests that break the budget (slower than twice the median p99 alone) came from: how
+ * many, in how many clusters (one stall catches every request due while it lasts), and how many
+ * of the loaded clusters began while a batch or a PDF was in progress.
+ */
+export function traceSummary(
+  runs: readonly { phase: 'alone' | 'loaded'; samples: readonly RequestSample[] }[],
+  batches: readonly number[][],
+  pdfs: readonly number[][],
+  thresholdMs: number,
+): string {
+  const during = (spans: readonly number[][], t: number) =>
+    spans.some(([start = 0, ms = 0]) => t >= start && t <= start + ms);
+  const line = (phase: 'alone' | 'loaded') => {
+    const samples = runs.filter((r) => r.phase === phase).flatMap((r) => r.samples);
+    const clusters = slowClusters(samples, thresholdMs);
+    const slow = clusters.reduce((n, c) => n + c.count, 0);
+    const largest = [...clusters].sort((a, b) => b.count - a.count).slice(0, 3);
+    const where =
+      phase === 'loaded'
+        ? `, ${clusters.filter((c) => during(batches, c.start)).length} began during a batch and ${clusters.filter((c) => during(pdfs, c.start)).length} during a PDF`
+        : '';
+    return `${phase} ${slow} of ${samples.length} in ${clusters.length} clusters (largest: ${largest.map((c) => `${c.count} requests, max ${round(c.maxMs, 0)} ms`).join('; ') || 'none'})${where}`;
+  };
+  return `  requests slower than ${round(thresholdMs, 1)} ms (2x the p99 alone): ${line('alone')}; ${line('loaded')}`;
+}
 
 const phase = (): Phase => ({ p50: [], p99: [], medianP50: 0, medianP99: 0 });
 const record = (p: Phase, r: LoadResult) => {
@@ -269,15 +302,25 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       };
     };
     const coreRuns: { alone: CoreUse[]; loaded: CoreUse[] } = { alone: [], loaded: [] };
+    const traced: { phase: 'alone' | 'loaded'; round: number; samples: RequestSample[] }[] = [];
     const measure = async (heavyClientPid?: number) => {
       await loopDelay();
       const before = cpuNow(heavyClientPid);
+      const samples: RequestSample[] = [];
+      if (options.trace) {
+        traced.push({
+          phase: heavyClientPid === undefined ? 'alone' : 'loaded',
+          round: alone.p99.length + (heavyClientPid === undefined ? 1 : 0),
+          samples,
+        });
+      }
       const r = await runFixedRate({
         url: server.url,
         next,
         seconds: options.seconds,
         connections: options.connections,
         rate: options.rate,
+        ...(options.trace ? { samples } : {}),
       });
       const cores = coresOf(before, cpuNow(heavyClientPid));
       if (r.failures > 0) throw new Error(`/invoices: ${r.failures} of ${r.requests} failed`);
@@ -287,6 +330,8 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     const heavy = { pdfs: 0, pdfRefused: 0, batches: 0, failures: 0 };
     const pdfMs: number[] = [];
     const batchMs: number[] = [];
+    const pdfAt: number[] = [];
+    const batchAt: number[] = [];
     const add = (counts: HeavyCounts) => {
       heavy.pdfs += counts.pdfs;
       heavy.pdfRefused += counts.pdfRefused;
@@ -294,6 +339,8 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       heavy.failures += counts.failures;
       pdfMs.push(...counts.pdfMs);
       batchMs.push(...counts.batchMs);
+      pdfAt.push(...counts.pdfAt);
+      batchAt.push(...counts.batchAt);
     };
 
     // Warm-up: the quiet tenant's reads, and one pass of the heavy work (the pool's thread starts).
@@ -358,6 +405,19 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     log(
       `  /invoices p99 ${alone.medianP99} ms alone, ${loaded.medianP99} ms beside the heavy work: ${results.ratio}x`,
     );
+    if (options.trace) {
+      const spans = (at: number[], ms: number[]) => at.map((start, i) => [start, ms[i] ?? 0]);
+      writeFileSync(
+        options.trace,
+        JSON.stringify({
+          runs: traced,
+          pdfs: spans(pdfAt, pdfMs),
+          batches: spans(batchAt, batchMs),
+        }),
+      );
+      log(traceSummary(traced, spans(batchAt, batchMs), spans(pdfAt, pdfMs), 2 * alone.medianP99));
+      log(`  trace written to ${options.trace}`);
+    }
     if (heavy.failures > 0) {
       throw new Error(
         `${heavy.failures} heavy requests failed; the portal said:\n${server.output()}`,

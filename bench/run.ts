@@ -28,6 +28,10 @@ const usage = `npm run bench -- [options]
   --isolation-split  send the heavy work to a second portal process on the same database: what
                      is left of the ratio is the machine (cores shared with PostgreSQL and the
                      load generator), not the measured portal's event loop
+  --isolation-trace FILE
+                     write every measured /invoices request (due, late, latency) and every PDF and
+                     batch (start, duration) of the isolation section to FILE as JSON, and say how
+                     many requests broke the budget, in how many stalls, and during what
   --tenants N --customers N --invoices N
                      the data set's shape (10 x 1000 x 100); another shape gets its own database
   --pglite-customers N
@@ -82,6 +86,7 @@ function parseOptions() {
       'isolation-rate': { type: 'string' },
       'isolation-heavy': { type: 'string' },
       'isolation-split': { type: 'boolean' },
+      'isolation-trace': { type: 'string' },
       tenants: { type: 'string' },
       customers: { type: 'string' },
       invoices: { type: 'string' },
@@ -139,6 +144,7 @@ function parseOptions() {
     isolationRate: int(values['isolation-rate'], 200),
     isolationHeavy: heavyKinds(values['isolation-heavy']),
     isolationSplit: values['isolation-split'] ?? false,
+    isolationTrace: values['isolation-trace'],
     shape,
     database: isDefault
       ? 'portal_bench'
@@ -248,6 +254,7 @@ async function main() {
         pdfDownloaders: 2,
         heavyKinds: options.isolationHeavy,
         split: options.isolationSplit,
+        trace: options.isolationTrace,
         log,
       });
     },

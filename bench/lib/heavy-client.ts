@@ -30,6 +30,9 @@ export type HeavyCounts = {
   failures: number;
   pdfMs: number[];
   batchMs: number[];
+  /** When each of those PDFs and batches was started, ms since the epoch (same order). */
+  pdfAt: number[];
+  batchAt: number[];
 };
 
 /** `count` invoices of one customer, each with `lines` lines and one instalment. */
@@ -86,6 +89,8 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
     failures: 0,
     pdfMs: [],
     batchMs: [],
+    pdfAt: [],
+    batchAt: [],
   };
   // Two bodies built once: each batch changes every invoice of the previous one.
   const batches = [0, 1].map((k) =>
@@ -115,6 +120,7 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
       if (pdf.status === 200) {
         counts.pdfs += 1;
         counts.pdfMs.push(performance.now() - started);
+        counts.pdfAt.push(performance.timeOrigin + started);
       } else if (pdf.status === 503) {
         counts.pdfRefused += 1;
         await sleep(Number(pdf.headers.get('retry-after') ?? 1) * 1000);
@@ -129,6 +135,7 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
       if (res.status === 200) {
         counts.batches += 1;
         counts.batchMs.push(performance.now() - started);
+        counts.batchAt.push(performance.timeOrigin + started);
       } else counts.failures += 1;
     }
   };

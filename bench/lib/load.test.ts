@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFixedRate, type FixedRateClient } from './load.ts';
+import { runFixedRate, type FixedRateClient, type RequestSample } from './load.ts';
 
 /** Answers 200 after `?ms=` milliseconds, 500 on `/fail`; counts what it received. */
 let server: Server;
@@ -66,6 +66,31 @@ describe.each<FixedRateClient>(['undici', 'node:http'])('runFixedRate with %s', 
     });
     expect(result.failures).toBe(0);
     expect(result.p99).toBeGreaterThanOrEqual(900);
+  });
+
+  it('gives each request its sample when asked: due time, lateness and latency, none for a failure', async () => {
+    const samples: RequestSample[] = [];
+    const before = Date.now();
+    let i = 0;
+    const result = await runFixedRate({
+      url,
+      client,
+      rate: 100,
+      seconds: 0.1,
+      connections: 2,
+      samples,
+      next: () => ({ method: 'GET', path: i++ % 2 === 0 ? '/x?ms=20' : '/fail' }),
+    });
+    expect(result.failures).toBe(5);
+    expect(samples).toHaveLength(10);
+    const dues = samples.map((s) => s.due).sort((a, b) => a - b);
+    // Due 10 ms apart, on the epoch's clock.
+    expect(dues[0]).toBeGreaterThanOrEqual(before - 5);
+    expect((dues[9] as number) - (dues[0] as number)).toBeCloseTo(90, 0);
+    expect(samples.filter((s) => s.latency === null)).toHaveLength(5);
+    for (const s of samples.filter((x) => x.latency !== null))
+      expect(s.latency).toBeGreaterThanOrEqual(20);
+    expect(samples.every((s) => s.late >= 0)).toBe(true);
   });
 
   it('counts an error answer as a failure, not as a latency', async () => {

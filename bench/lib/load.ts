@@ -11,6 +11,13 @@ export type LoadRequest = {
   body?: string;
 };
 
+/**
+ * One request of a fixed-rate run, for a trace (`--isolation-trace`): when it was due (ms since
+ * the epoch), how late the generator sent it and how long its answer took from the due time (ms);
+ * `latency` is null for a failed request.
+ */
+export type RequestSample = { due: number; late: number; latency: number | null };
+
 export type LoadResult = {
   /** Mean 2xx answers per second. */
   rps: number;
@@ -90,6 +97,8 @@ export async function runFixedRate(options: {
   connections: number;
   rate: number;
   client?: FixedRateClient;
+  /** Each request's sample is pushed here, when given (a trace; nothing is kept otherwise). */
+  samples?: RequestSample[];
 }): Promise<LoadResult> {
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
@@ -101,9 +110,16 @@ export async function runFixedRate(options: {
   let drained = () => {};
   const allAnswered = new Promise<void>((resolve) => (drained = resolve));
   /** Called once per request, answered or failed. */
+  const lateOf = new Map<number, number>();
   const answered = (due: number, status: number) => {
-    if (status >= 200 && status < 300) latencies.push(performance.now() - due);
+    const ok = status >= 200 && status < 300;
+    if (ok) latencies.push(performance.now() - due);
     else failures += 1;
+    options.samples?.push({
+      due: performance.timeOrigin + due,
+      late: lateOf.get(due) ?? 0,
+      latency: ok ? performance.now() - due : null,
+    });
     pending -= 1;
     if (sent === total && pending === 0) drained();
   };
@@ -118,6 +134,7 @@ export async function runFixedRate(options: {
       while (sent < total && start + sent * interval <= now) {
         const due = start + sent * interval;
         lateness.push(performance.now() - due);
+        if (options.samples) lateOf.set(due, performance.now() - due);
         pending += 1;
         sent += 1;
         client.send(options.next(), due);

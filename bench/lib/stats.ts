@@ -21,3 +21,33 @@ export const round = (value: number, digits = 2): number => {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 };
+
+/** A run of slow requests close together: one stall seen by every request it caught. */
+export type SlowCluster = { start: number; end: number; count: number; maxMs: number };
+
+/**
+ * The requests slower than `thresholdMs` (`latency` in ms, `due` in ms of any clock), grouped
+ * into clusters: a slow request due within `gapMs` of the previous slow one joins its cluster. A
+ * p99 decided by a few long stalls shows as a few large clusters; a generally slower service as
+ * many of one.
+ */
+export function slowClusters(
+  samples: readonly { due: number; latency: number | null }[],
+  thresholdMs: number,
+  gapMs = 50,
+): SlowCluster[] {
+  const slow = samples
+    .filter((s): s is { due: number; latency: number } => s.latency !== null)
+    .filter((s) => s.latency >= thresholdMs)
+    .sort((a, b) => a.due - b.due);
+  const clusters: SlowCluster[] = [];
+  for (const s of slow) {
+    const last = clusters.at(-1);
+    if (last && s.due - last.end <= gapMs) {
+      last.end = s.due;
+      last.count += 1;
+      last.maxMs = Math.max(last.maxMs, s.latency);
+    } else clusters.push({ start: s.due, end: s.due, count: 1, maxMs: s.latency });
+  }
+  return clusters;
+}
