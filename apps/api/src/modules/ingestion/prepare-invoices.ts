@@ -20,6 +20,8 @@ export type InvoiceBatch = {
   /** Invoice i's line numbers are lineNos[lineStart[i]] to lineNos[lineStart[i + 1] - 1]. */
   lineStart: number[];
   lineNos: number[];
+  /** The invoice of each of lineNos, as a `text[]` parameter (the lines the batch keeps). */
+  lineIdsArray: TextArray;
   /** Invoice i's instalments: seqs and amounts from instalmentStart[i] to instalmentStart[i + 1]. */
   instalmentStart: number[];
   seqs: number[];
@@ -48,6 +50,7 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
 
   const lineStart = [0];
   const lineNos: number[] = [];
+  const lineIds: string[] = [];
   const instalmentStart = [0];
   const seqs: number[] = [];
   const amounts: number[] = [];
@@ -56,6 +59,7 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
   for (const v of invoices) {
     for (const l of v.lines) {
       lineNos.push(l.line_no);
+      lineIds.push(v.id);
       lines.push({
         invoice_id: v.id,
         line_no: l.line_no,
@@ -94,6 +98,7 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
       errors: errors.toJSON(),
       lineStart,
       lineNos,
+      lineIdsArray: textArray(lineIds),
       instalmentStart,
       seqs,
       amounts,

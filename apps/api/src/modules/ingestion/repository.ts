@@ -241,15 +241,6 @@ export function createIngestionRepository() {
       );
     },
 
-    async existingLines(sql: Sql, invoiceIds: TextArray) {
-      if (invoiceIds === emptyTextArray) return [];
-      return sql.query<{ invoice_id: string; line_no: number }>(
-        `SELECT invoice_id, line_no FROM invoice_lines
-          WHERE tenant_id = ${tenant} AND invoice_id = ANY($1::text[])`,
-        [invoiceIds],
-      );
-    },
-
     /**
      * Creates or updates invoice headers from the rows' JSON (InvoiceBatch.invoicesJson, customers
      * by code, every code known: checked before); answers the ids of the rows written.
@@ -285,15 +276,28 @@ export function createIngestionRepository() {
       );
     },
 
-    async deleteLines(sql: Sql, keys: { invoice_id: string; line_no: number }[]) {
-      if (keys.length === 0) return [];
+    /**
+     * The lines of the stored invoices `invoiceIds` that the batch does not send any more (it holds
+     * each invoice's complete lines: `sentIds[k]`, `sentLineNos[k]`), deleted in the database:
+     * the stored lines are not read back to find them (10,000 rows to the thread and their checks,
+     * while PostgreSQL held a core). Answers the invoices that lost a line.
+     */
+    async deleteUnsentLines(
+      sql: Sql,
+      invoiceIds: TextArray,
+      sentIds: TextArray,
+      sentLineNos: readonly number[],
+    ): Promise<string[]> {
+      if (invoiceIds === emptyTextArray) return [];
       const rows = await sql.query<{ invoice_id: string }>(
-        `DELETE FROM invoice_lines l USING unnest($1::text[], $2::int[]) AS d(invoice_id, line_no)
-          WHERE l.tenant_id = ${tenant} AND l.invoice_id = d.invoice_id AND l.line_no = d.line_no
+        `DELETE FROM invoice_lines l
+          WHERE l.tenant_id = ${tenant} AND l.invoice_id = ANY($1::text[])
+            AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::int[]) AS s(invoice_id, line_no)
+                             WHERE s.invoice_id = l.invoice_id AND s.line_no = l.line_no)
          RETURNING l.invoice_id`,
-        [keys.map((k) => k.invoice_id), keys.map((k) => k.line_no)],
+        [invoiceIds, sentIds, sentLineNos],
       );
-      return invoiceIdsOf(rows);
+      return [...new Set(invoiceIdsOf(rows))];
     },
 
     /** The lines' rows as JSON (InvoiceBatch.linesJson). */
