@@ -142,10 +142,12 @@ const invoiceListSql = Object.fromEntries(
 ) as Record<'all' | 'paid' | 'pending', string>;
 
 /** `$4` is today: an unpaid instalment due before it is overdue. */
+const pendingRow = `(status IN ${unpaidStates} AND due_date >= $4)`;
+const overdueRow = `(status IN ${unpaidStates} AND due_date < $4)`;
 const paymentFilters = {
-  pending: `AND (status IN ${unpaidStates} AND due_date >= $4)`,
-  overdue: `AND (status IN ${unpaidStates} AND due_date < $4)`,
-  both: `AND ((status IN ${unpaidStates} AND due_date >= $4) OR (status IN ${unpaidStates} AND due_date < $4))`,
+  pending: `AND ${pendingRow}`,
+  overdue: `AND ${overdueRow}`,
+  both: `AND (${pendingRow} OR ${overdueRow})`,
   any: 'AND $4::date IS NOT NULL',
 } as const;
 type PaymentsPageKey = `${keyof typeof paymentFilters} ${'asc' | 'desc'}`;
