@@ -10,15 +10,10 @@ import {
   type LoadShape,
 } from '../apps/api/src/db/seed/generate.ts';
 import { summariseProfile, type ProfileSummary } from './lib/cpu-profile.ts';
-import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './lib/cpu-time.ts';
+import { postgresCpuSeconds, processCpuSeconds } from './lib/cpu-time.ts';
 import { ensurePgliteDataset, ensurePostgresDataset } from './lib/dataset.ts';
-import {
-  runFixedRate,
-  runLoad,
-  type FixedRateClient,
-  type LoadRequest,
-  type LoadResult,
-} from './lib/load.ts';
+import { startGeneratorProcess } from './lib/generator-process.ts';
+import { runLoad, type FixedRateClient, type LoadRequest, type LoadResult } from './lib/load.ts';
 import { freePort } from './lib/ports.ts';
 import { bundledServer, compiledApi } from './lib/build.ts';
 import { repoRoot, startServer, type Server } from './lib/processes.ts';
@@ -156,7 +151,7 @@ export async function startPortal(name: string, env: Record<string, string>): Pr
   return startServer({
     name,
     command: process.execPath,
-    args: [compiledApi()],
+    args: [...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []), compiledApi()],
     port: Number(env.PORT),
     env,
     readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
@@ -245,6 +240,8 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
   const ladderPort = await freePort();
   const dbEnv = { DATABASE_URL: dataset.url, DATABASE_POOL_SIZE: '10' };
   const servers: Server[] = [];
+  // The fixed-rate runs' generator: a lean process of its own (lib/generator-process.ts).
+  const generator = await startGeneratorProcess();
   const results: Omit<ApiResults, 'diagnosis'> & { diagnosis?: ApiDiagnosis } = {
     dataset: {
       database: options.database,
@@ -398,7 +395,14 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     ): Promise<LoadResult> => {
       const load = { url: target.server.url, next: target.next, seconds };
       const result = fixed
-        ? await runFixedRate({ ...load, ...fixed, connections: options.connections })
+        ? await generator.run({
+            url: target.server.url,
+            requests: Array.from({ length: Math.round(fixed.rate * seconds) }, target.next),
+            seconds,
+            connections: options.connections,
+            samples: false,
+            ...fixed,
+          })
         : await runLoad({ ...load, connections: options.connections });
       if (result.failures > 0) {
         throw new Error(
@@ -470,7 +474,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     }
 
     // What a request costs each process, at the same fixed rate for every target: the server
-    // (all its threads), PostgreSQL (every backend) and this generator. Three rounds, in turn.
+    // (all its threads), PostgreSQL (every backend) and the generator's process. Three rounds, in turn.
     const cpuRounds = Math.min(options.rounds, 3);
     for (let r = 0; r < cpuRounds; r++) {
       for (const name of cpuTargets) {
@@ -478,7 +482,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
         const before = {
           server: processCpuSeconds(target.server.pid),
           postgres: postgresCpuSeconds(),
-          generator: ownCpuSeconds(),
+          generator: processCpuSeconds(generator.pid),
         };
         const result = await run(target, options.seconds, { rate: options.rate, client: 'undici' });
         const perRequest = (seconds: number) => round((seconds * 1e6) / result.requests, 0);
@@ -492,7 +496,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
           medianGenerator: 0,
         });
         entry.server.push(perRequest(processCpuSeconds(target.server.pid) - before.server));
-        entry.generator.push(perRequest(ownCpuSeconds() - before.generator));
+        entry.generator.push(perRequest(processCpuSeconds(generator.pid) - before.generator));
         if (entry.postgres && pgNow !== undefined && before.postgres !== undefined)
           entry.postgres.push(perRequest(pgNow - before.postgres));
         entry.medianServer = median(entry.server);
@@ -527,6 +531,7 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     });
     results.diagnosis.profile = profile;
   } finally {
+    await generator.stop();
     for (const server of servers.reverse()) await server.stop();
   }
 

@@ -17,14 +17,10 @@ import {
   startPortal,
   type Session,
 } from './api.ts';
-import {
-  ownCpuSeconds,
-  postgresCpuSeconds,
-  processCpuSeconds,
-  treeCpuSeconds,
-} from './lib/cpu-time.ts';
+import { postgresCpuSeconds, processCpuSeconds, treeCpuSeconds } from './lib/cpu-time.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
-import { runFixedRate, type LoadRequest, type LoadResult, type RequestSample } from './lib/load.ts';
+import { startGeneratorProcess } from './lib/generator-process.ts';
+import type { LoadRequest, LoadResult, RequestSample } from './lib/load.ts';
 import {
   invoiceBatch,
   putAdmin,
@@ -209,6 +205,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     });
   const server: Server = await start('portal (isolation)');
   const heavyServer: Server = options.split ? await start('portal (heavy work)') : server;
+  const generator = await startGeneratorProcess();
   try {
     const heavyConfig: HeavyConfig = {
       url: heavyServer.url,
@@ -282,7 +279,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       at: performance.now(),
       portal: portals.reduce((sum, p) => sum + processCpuSeconds(p.pid), 0),
       postgres: postgresCpuSeconds(),
-      generator: ownCpuSeconds(),
+      generator: processCpuSeconds(generator.pid),
       heavyClient: heavyClientPid === undefined ? undefined : treeCpuSeconds(heavyClientPid),
     });
     const coresOf = (a: ReturnType<typeof cpuNow>, b: ReturnType<typeof cpuNow>) => {
@@ -314,14 +311,15 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
           samples,
         });
       }
-      const r = await runFixedRate({
+      const r = await generator.run({
         url: server.url,
-        next,
+        requests: Array.from({ length: Math.round(options.rate * options.seconds) }, next),
         seconds: options.seconds,
         connections: options.connections,
         rate: options.rate,
-        ...(options.trace ? { samples } : {}),
+        samples: options.trace !== undefined,
       });
+      samples.push(...(r.samples ?? []));
       const cores = coresOf(before, cpuNow(heavyClientPid));
       if (r.failures > 0) throw new Error(`/invoices: ${r.failures} of ${r.requests} failed`);
       return { ...r, cores, loop: await loopDelay() };
@@ -344,12 +342,13 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     };
 
     // Warm-up: the quiet tenant's reads, and one pass of the heavy work (the pool's thread starts).
-    await runFixedRate({
+    await generator.run({
       url: server.url,
-      next,
+      requests: Array.from({ length: 2 * options.rate }, next),
       seconds: 2,
       connections: options.connections,
       rate: options.rate,
+      samples: false,
     });
     {
       const client = await startHeavyClient(heavyConfig);
@@ -425,6 +424,7 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     }
     return results;
   } finally {
+    await generator.stop();
     await server.stop();
     if (heavyServer !== server) await heavyServer.stop();
     const cleanup = openPostgres({ connectionString: dataset.url, max: 1 });

@@ -49,12 +49,6 @@ export function postgresCpuSeconds(): number | undefined {
   return postmasters > 0 ? total : undefined;
 }
 
-/** CPU seconds of this process (the load generator). */
-export function ownCpuSeconds(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-}
-
 /**
  * CPU seconds of a process and every live descendant (a `tsx` command runs its script in a child
  * process of its own).

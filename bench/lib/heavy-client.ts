@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { repoRoot, tsxBin } from './processes.ts';
+import { repoRoot } from './processes.ts';
 
 /**
  * The busy tenant's client of the isolation scenario (bench/isolation.ts): PDF downloads and
@@ -159,11 +159,15 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
 export async function startHeavyClient(
   config: HeavyConfig,
 ): Promise<{ pid: number; stop(): Promise<HeavyCounts> }> {
-  const child = spawn(tsxBin, [new URL(import.meta.url).pathname], {
-    cwd: repoRoot,
-    env: { ...process.env, HEAVY_CONFIG: JSON.stringify(config) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--single-threaded-gc', '--import', 'tsx', new URL(import.meta.url).pathname],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, HEAVY_CONFIG: JSON.stringify(config) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const next = () =>
     new Promise<string>((resolve, reject) => {
@@ -180,7 +184,7 @@ export async function startHeavyClient(
   const started = await next();
   if (started !== 'running') throw new Error(`the heavy client said: ${started}`);
   return {
-    /** The client's process (tsx, with the script in a child of it: lib/cpu-time.ts treeCpuSeconds). */
+    /** The client's process (node with tsx's loader, its collector on one thread). */
     pid: child.pid as number,
     async stop() {
       const answer = next();
