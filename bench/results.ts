@@ -24,7 +24,8 @@ export function toMarkdown(r: BenchResults): string {
   const day = r.date.slice(0, 10);
   out.push(
     `Run of ${day}${r.partial ? ' (partial)' : ''}: ${r.machine.cpus} cores, Node ${r.machine.node}` +
-      `${r.machine.postgres ? `, PostgreSQL ${r.machine.postgres}` : ''}; load average ` +
+      `${r.machine.postgres ? `, PostgreSQL ${r.machine.postgres}` : ''}` +
+      `${r.machine.autogroups === undefined || r.machine.autogroups === null ? '' : `, autogroups ${r.machine.autogroups ? 'on' : 'off'}`}; load average ` +
       `${n(r.machine.loadAverage.start, 1)} at the start, ${n(r.machine.loadAverage.end, 1)} at the end; ` +
       `${Math.round(r.seconds / 60)} min in all.`,
     '',

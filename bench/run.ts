@@ -5,6 +5,7 @@ import { defaultLoadShape, type LoadShape } from '../apps/api/src/db/seed/genera
 import { benchApi, type ApiResults } from './api.ts';
 import { checkBudgets, type BudgetCheck } from './budgets.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
+import { autogroupsEnabled } from './lib/machine.ts';
 import { benchIsolation, type IsolationResults } from './isolation.ts';
 import { benchPdf, type PdfResults } from './pdf.ts';
 import { writeResults } from './results.ts';
@@ -53,6 +54,8 @@ export type BenchResults = {
     node: string;
     postgres?: string;
     loadAverage: { start: number; end: number };
+    /** Linux's autogroups on or off (lib/machine.ts); absent in runs before 2026-11-29. */
+    autogroups?: boolean | null;
   };
   api?: ApiResults;
   pdf?: PdfResults;
@@ -193,6 +196,7 @@ async function main() {
       node: process.version,
       ...(needsPostgres ? { postgres: await postgresVersion(options.adminUrl) } : {}),
       loadAverage: { start: loadavg()[0] ?? 0, end: 0 },
+      autogroups: autogroupsEnabled(),
     },
     budgets: [],
     errors: {},
