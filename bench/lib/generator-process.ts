@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import {
@@ -8,7 +7,7 @@ import {
   type LoadResult,
   type RequestSample,
 } from './load.ts';
-import { repoRoot } from './processes.ts';
+import { startLineProcess } from './processes.ts';
 
 /** One fixed-rate run, as the generator process takes it: the requests chosen beforehand. */
 export type FixedRateJob = {
@@ -42,24 +41,10 @@ export type GeneratorProcess = {
  * on its one thread spends the same time but never more than one core.
  */
 export async function startGeneratorProcess(): Promise<GeneratorProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--single-threaded-gc', '--import', 'tsx', new URL(import.meta.url).pathname],
-    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
+  const { child, next: answer } = startLineProcess(
+    'the generator process',
+    new URL(import.meta.url).pathname,
   );
-  const lines = createInterface({ input: child.stdout });
-  const answer = () =>
-    new Promise<string>((resolve, reject) => {
-      const onLine = (line: string) => {
-        lines.off('line', onLine);
-        child.off('exit', onExit);
-        resolve(line);
-      };
-      const onExit = (code: number | null) =>
-        reject(new Error(`the generator process exited (${code}) before answering`));
-      lines.on('line', onLine);
-      child.once('exit', onExit);
-    });
   const ready = await answer();
   if (ready !== 'ready') throw new Error(`the generator process said: ${ready}`);
   return {

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from './processes.ts';
+import { startLineProcess } from './processes.ts';
 
 /**
  * The busy tenant's client of the isolation scenario (bench/isolation.ts): PDF downloads and
@@ -159,28 +157,9 @@ async function runHeavy(config: HeavyConfig, stop: { done: boolean }): Promise<H
 export async function startHeavyClient(
   config: HeavyConfig,
 ): Promise<{ pid: number; stop(): Promise<HeavyCounts> }> {
-  const child = spawn(
-    process.execPath,
-    ['--single-threaded-gc', '--import', 'tsx', new URL(import.meta.url).pathname],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, HEAVY_CONFIG: JSON.stringify(config) },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const lines = createInterface({ input: child.stdout });
-  const next = () =>
-    new Promise<string>((resolve, reject) => {
-      const onLine = (line: string) => {
-        lines.off('line', onLine);
-        child.off('exit', onExit);
-        resolve(line);
-      };
-      const onExit = (code: number | null) =>
-        reject(new Error(`the heavy client exited (${code}) before answering`));
-      lines.on('line', onLine);
-      child.once('exit', onExit);
-    });
+  const { child, next } = startLineProcess('the heavy client', new URL(import.meta.url).pathname, {
+    HEAVY_CONFIG: JSON.stringify(config),
+  });
   const started = await next();
   if (started !== 'running') throw new Error(`the heavy client said: ${started}`);
   return {

@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -168,4 +170,35 @@ function processRss(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * A bench helper process (node with tsx's loader, its garbage collected on its one thread: it
+ * shares the cores with what it measures) that answers in lines on stdout: `next()` is the next
+ * line, or an error if the process exits first.
+ */
+export function startLineProcess(
+  what: string,
+  script: string,
+  env: Record<string, string> = {},
+): { child: ChildProcessByStdio<Writable, Readable, null>; next(): Promise<string> } {
+  const child = spawn(process.execPath, ['--single-threaded-gc', '--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const onLine = (line: string) => {
+        lines.off('line', onLine);
+        child.off('exit', onExit);
+        resolve(line);
+      };
+      const onExit = (code: number | null) =>
+        reject(new Error(`${what} exited (${code}) before answering`));
+      lines.on('line', onLine);
+      child.once('exit', onExit);
+    });
+  return { child, next };
 }
