@@ -203,9 +203,10 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
       DATABASE_POOL_SIZE: '10',
       METRICS_TOKEN: metricsToken,
     });
+  // Started first: should it fail, no portal is left running (it ends when the bench does).
+  const generator = await startGeneratorProcess();
   const server: Server = await start('portal (isolation)');
   const heavyServer: Server = options.split ? await start('portal (heavy work)') : server;
-  const generator = await startGeneratorProcess();
   try {
     const heavyConfig: HeavyConfig = {
       url: heavyServer.url,
