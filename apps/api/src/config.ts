@@ -162,6 +162,12 @@ const ZEnv = z.object({
    * but one, which stays with the event loop.
    */
   WORKER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * A cgroup (its directory) with `cpu.idle` 1 that the heavy-work threads join, so that every
+   * other process's work takes the core from them at once (workers/idle-group.ts). Unset: on
+   * cgroup v1 the portal makes `portal-heavy` under its own cpu cgroup where it may; else none.
+   */
+  HEAVY_WORK_CGROUP: z.string().startsWith('/').optional(),
   /** Heavy tasks that may wait for a thread (default 16 per thread); beyond, a 503 with Retry-After. */
   WORKER_QUEUE: z.coerce.number().int().min(1).max(10_000).optional(),
   /** Extra origins a payment form may be posted to (the local Redsys simulator). */

@@ -26,6 +26,7 @@ import { createMetrics, type Metrics } from './modules/ops/metrics.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
 import { requireApiKey } from './plugins/app/require-api-key.ts';
 import { createHeavyWork, defaultWorkerThreads, type HeavyWork } from './workers/pool.ts';
+import { prepareIdleGroup } from './workers/idle-group.ts';
 
 /** What the modules share, built once per app from the configuration and the root secret. */
 export type AppContext = {
@@ -110,6 +111,8 @@ export function createContext(
       maxQueue: config.WORKER_QUEUE ?? 16 * threads,
       // The same PostgreSQL as the app's, with the same options (none: the embedded database).
       database: db.postgres,
+      idleGroup: prepareIdleGroup(config.HEAVY_WORK_CGROUP),
+      log,
     }),
     metrics: createMetrics(db, {
       staleAfterMinutes: config.RECONCILE_AFTER_MINUTES,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error.ts';
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
+import { idleGroupName, prepareIdleGroup } from './idle-group.ts';
 import { createHeavyWork, type HeavyWork } from './pool.ts';
 
 /** An invoice of `lines` lines, with the tenant's SVG logo (bytes that cross the thread too). */
@@ -111,6 +112,30 @@ describe('the heavy-work pool', () => {
       // The event loop's thread keeps the normal policy.
       const main = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
       expect(main.slice(main.lastIndexOf(')') + 2).split(' ')[41 - 3]).toBe('0');
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'puts its threads in the idle cgroup it is given, where the kernel says they are',
+    async () => {
+      const group = prepareIdleGroup(undefined);
+      pool = createHeavyWork({ threads: 1, maxQueue: 4, idleGroup: group });
+      const place = await pool.threadPriority();
+      if (place.policy !== 'idle') throw new Error(place.reason);
+      const cgroups = readFileSync(`/proc/${process.pid}/task/${place.tid}/cgroup`, 'utf8');
+      if (group.dir === null) {
+        // A host that lets no process make the group (cgroup v2, a read-only hierarchy): the
+        // thread says why and stays in its process's cgroup.
+        expect(place.cgroup).toEqual({ group: null, reason: group.reason });
+        expect(cgroups).not.toContain(idleGroupName);
+        return;
+      }
+      expect(place.cgroup).toEqual({ group: group.dir });
+      expect(cgroups).toMatch(new RegExp(`:cpu(,[a-z]+)*:.*/${idleGroupName}\n`));
+      expect(readFileSync(`${group.dir}/cpu.idle`, 'utf8').trim()).toBe('1');
+      // The event loop's thread stays where the process is.
+      const main = readFileSync(`/proc/${process.pid}/task/${process.pid}/cgroup`, 'utf8');
+      expect(main).not.toContain(idleGroupName);
     },
   );
 

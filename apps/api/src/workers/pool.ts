@@ -6,7 +6,8 @@ import { AppError } from '../lib/app-error.ts';
 import type { PostgresOptions } from '../db/database.ts';
 import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-batch.ts';
 import type { IngestOutcome } from './ingest-invoices.ts';
-import type { ThreadPriority } from './priority.ts';
+import type { IdleGroup } from './idle-group.ts';
+import type { PoolWorkerData, ThreadPlace } from './tasks.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
@@ -62,8 +63,11 @@ export type HeavyWork = {
   inSlot<T>(task: () => Promise<T>): Promise<T>;
   /** A SEPA mandate's PDF, drawn on a worker thread (mandates module). */
   renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
-  /** The scheduling policy of the thread that answers (priority.ts): `idle` on Linux. */
-  threadPriority(): Promise<ThreadPriority>;
+  /**
+   * The scheduling policy of the thread that answers (priority.ts): `idle` on Linux; and the idle
+   * cgroup it joined, if the host has one (idle-group.ts).
+   */
+  threadPriority(): Promise<ThreadPlace>;
   /** Lets the running tasks finish, then ends the threads (the app's onClose). */
   close(): Promise<void>;
 };
@@ -82,9 +86,14 @@ export function createHeavyWork({
   threads,
   maxQueue,
   database,
+  idleGroup = { dir: null, reason: 'none given' },
+  log = () => {},
 }: {
   threads: number;
   maxQueue: number;
+  /** The cgroup the threads join (idle-group.ts, `prepareIdleGroup`); none: SCHED_IDLE alone. */
+  idleGroup?: IdleGroup;
+  log?: (msg: string) => void;
   /** The PostgreSQL the threads connect to for the invoice batches (none: the embedded one). */
   database?: PostgresOptions | undefined;
 }): HeavyWork {
@@ -98,7 +107,13 @@ export function createHeavyWork({
     // it wakes, takes the core from it at once. Where that cannot be done, nice +10 (Linux: per thread)
     // still weighs it less than the event loop, PostgreSQL and the other tenants' work.
     niceIncrement: 10,
+    workerData: { idleGroup } satisfies PoolWorkerData,
   });
+  log(
+    idleGroup.dir === null
+      ? `Heavy work: no idle cgroup (${idleGroup.reason}); its threads give way only inside this process's scheduling group`
+      : `Heavy work: its threads join the idle cgroup ${idleGroup.dir}`,
+  );
   const gate = createAdmission({ maxInFlight: threads, maxQueued: maxQueue, refuse: workersBusy });
   async function run<R>(name: string, task: unknown): Promise<R> {
     try {
@@ -130,7 +145,7 @@ export function createHeavyWork({
       : null,
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
       run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
-    threadPriority: () => run<ThreadPriority>('threadPriority', null),
+    threadPriority: () => run<ThreadPlace>('threadPriority', null),
     close: () => pool.close(),
     async renderMandatePdf(input) {
       const bytes = await run<Uint8Array>('renderMandatePdf', input);

@@ -27,18 +27,22 @@ export function idleThread(
   },
 ): ThreadPriority {
   if (process.platform !== 'linux') return { policy: 'unchanged', reason: process.platform };
-  let tid: number;
-  try {
-    // `/proc/thread-self` names the calling thread: `<pid>/task/<tid>`.
-    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  } catch {
-    return { policy: 'unchanged', reason: 'no /proc/thread-self' };
-  }
-  if (!Number.isInteger(tid) || tid <= 0) return { policy: 'unchanged', reason: 'no thread id' };
+  const tid = threadId();
+  if (tid === null) return { policy: 'unchanged', reason: 'no thread id' };
   try {
     run('chrt', ['--idle', '--pid', '0', String(tid)]);
   } catch (error) {
     return { policy: 'unchanged', reason: `chrt: ${(error as Error).message.split('\n')[0]}` };
   }
   return { policy: 'idle', tid };
+}
+
+/** The kernel's id of the calling thread (`/proc/thread-self` names it `<pid>/task/<tid>`), or null. */
+export function threadId(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
 }

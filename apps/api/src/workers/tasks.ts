@@ -9,19 +9,42 @@ export { prepareInvoices } from '../modules/ingestion/prepare-invoices.ts';
 export { ingestInvoiceBatch } from './ingest-invoices.ts';
 import { renderMandatePdfBytes, type MandatePdfInput } from '../modules/mandates/pdf.ts';
 import { isMainThread } from 'node:worker_threads';
-import { idleThread, type ThreadPriority } from './priority.ts';
+import { workerData } from 'piscina';
+import { joinIdleGroup, type GroupMembership, type IdleGroup } from './idle-group.ts';
+import { idleThread, threadId, type ThreadPriority } from './priority.ts';
+
+/** The pool's word to its threads (pool.ts): the idle cgroup to join, if the host has one. */
+export type PoolWorkerData = { idleGroup: IdleGroup };
 
 /**
- * A pool thread gives way to every other thread of the machine from its start (priority.ts);
- * the main thread, should it ever load this module, is left as it is.
+ * A pool thread gives way to every other thread of the machine from its start: SCHED_IDLE
+ * (priority.ts), and the idle cgroup where there is one (idle-group.ts). The main thread, should it
+ * ever load this module, is left as it is.
  */
-const priority: ThreadPriority = isMainThread
-  ? { policy: 'unchanged', reason: 'main thread' }
-  : idleThread();
+function placeThread(): ThreadPlace {
+  if (isMainThread)
+    return {
+      policy: 'unchanged',
+      reason: 'main thread',
+      cgroup: { group: null, reason: 'main thread' },
+    };
+  const priority = idleThread();
+  const tid = threadId();
+  const given = (workerData as PoolWorkerData | undefined)?.idleGroup;
+  const cgroup: GroupMembership =
+    tid === null
+      ? { group: null, reason: 'no thread id' }
+      : joinIdleGroup(given ?? { dir: null, reason: 'none given' }, tid);
+  return { ...priority, cgroup };
+}
 
-/** The scheduling policy this thread got when it started. */
-export function threadPriority(): ThreadPriority {
-  return priority;
+/** The scheduling policy a pool thread got when it started, and the cgroup it joined. */
+export type ThreadPlace = ThreadPriority & { cgroup: GroupMembership };
+
+const place = placeThread();
+
+export function threadPriority(): ThreadPlace {
+  return place;
 }
 
 /**
