@@ -94,7 +94,7 @@ export type IsolationResults = {
 };
 
 export type CoreUse = {
-  /** The portal's process, its heavy-work threads included (both processes with --isolation-split). */
+  /** The portal's process with its heavy-work processes (both portals with --isolation-split). */
   portal: number;
   postgres: number | null;
   /** This process: the load generator of the quiet tenant's reads. */
@@ -278,7 +278,8 @@ export async function benchIsolation(options: IsolationOptions): Promise<Isolati
     const portals = heavyServer === server ? [server] : [server, heavyServer];
     const cpuNow = (heavyClientPid?: number) => ({
       at: performance.now(),
-      portal: portals.reduce((sum, p) => sum + processCpuSeconds(p.pid), 0),
+      // The portal with its heavy-work processes (its children).
+      portal: portals.reduce((sum, p) => sum + treeCpuSeconds(p.pid), 0),
       postgres: postgresCpuSeconds(),
       generator: processCpuSeconds(generator.pid),
       heavyClient: heavyClientPid === undefined ? undefined : treeCpuSeconds(heavyClientPid),

@@ -17,7 +17,7 @@ await build({
     server: here('./src/main.ts'),
     migrate: here('./src/db/migrate-cli.ts'),
     admin: here('./src/admin-cli.ts'),
-    worker: here('./src/workers/worker.ts'),
+    heavy: here('./src/workers/heavy-process.ts'),
   },
   outdir: dist,
   bundle: true,

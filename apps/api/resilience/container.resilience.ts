@@ -120,7 +120,7 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
     ]);
     const [uid, chrt, ...entries] = inside.trim().split('\n');
     expect(uid).toBe('1000');
-    // The heavy-work threads put themselves under SCHED_IDLE with util-linux's chrt (priority.ts).
+    // The heavy-work processes put themselves under SCHED_IDLE with util-linux's chrt (priority.ts).
     expect(chrt).toBe('/usr/bin/chrt');
     // The compiled API and the built web app; no TypeScript source, no test.
     expect(entries).toContain('dist');

@@ -163,7 +163,7 @@ const ZEnv = z.object({
    */
   WORKER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /**
-   * A cgroup (its directory) with `cpu.idle` 1 that the heavy-work threads join, so that every
+   * A cgroup (its directory) with `cpu.idle` 1 that the heavy-work processes' threads join, so that every
    * other process's work takes the core from them at once (workers/idle-group.ts). Unset: on
    * cgroup v1 the portal makes `portal-heavy` under its own cpu cgroup where it may; else none.
    */

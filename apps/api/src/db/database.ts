@@ -47,7 +47,7 @@ export type Database = {
    */
   readonly jobQueue: JobQueueConnection;
   /**
-   * How to open more connections to the same PostgreSQL (the heavy-work threads open their own for
+   * How to open more connections to the same PostgreSQL (the heavy-work processes open their own for
    * the invoice batches, workers/ingest-invoices.ts); absent for the embedded database.
    */
   readonly postgres?: PostgresOptions;

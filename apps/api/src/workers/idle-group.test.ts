@@ -53,17 +53,17 @@ describe('prepareIdleGroup and joinIdleGroup (on a copy of the files they read)'
     return { root };
   }
 
-  it("makes the group under the process's cpu cgroup, sets it idle, and a thread joins it", () => {
+  it("makes the group under the process's cpu cgroup, sets it idle, and its threads join it", () => {
     const files = host(v1Cgroup, v1Mounts, '/sys/fs/cgroup/cpu,cpuacct/svc/portal');
     const dir = join(root, '/sys/fs/cgroup/cpu,cpuacct/svc/portal', idleGroupName);
     // The kernel makes a new cgroup's files; the copy makes the one the code looks for.
     mkdirSync(dir);
     writeFileSync(join(dir, 'cpu.idle'), '0');
     const group = prepareIdleGroup(undefined, files);
-    expect(group).toEqual({ dir, threadsFile: join(dir, 'tasks') });
+    expect(group).toEqual({ dir, procsFile: join(dir, 'cgroup.procs') });
     expect(readFileSync(join(dir, 'cpu.idle'), 'utf8')).toBe('1');
     expect(joinIdleGroup(group, 4242)).toEqual({ group: dir });
-    expect(readFileSync(join(dir, 'tasks'), 'utf8')).toBe('4242');
+    expect(readFileSync(join(dir, 'cgroup.procs'), 'utf8')).toBe('4242');
   });
 
   it('says why there is no group: a kernel without cpu.idle, cgroup v2, no /proc', () => {
@@ -76,15 +76,18 @@ describe('prepareIdleGroup and joinIdleGroup (on a copy of the files they read)'
     host(v2Cgroup, v2Mounts);
     expect(prepareIdleGroup(undefined, { root })).toEqual({
       dir: null,
-      reason: 'cgroup v2: set HEAVY_WORK_CGROUP to a threaded cgroup with cpu.idle 1',
+      reason: 'cgroup v2: set HEAVY_WORK_CGROUP to a cgroup with cpu.idle 1',
     });
     const none = prepareIdleGroup(undefined, { root: join(root, 'nothing') });
     expect(none.dir).toBeNull();
-    // Without a group a thread joins nothing and keeps the reason.
-    expect(joinIdleGroup({ dir: null, reason: 'why' }, 1)).toEqual({ group: null, reason: 'why' });
+    // Without a group nothing joins and keeps the reason.
+    expect(joinIdleGroup({ dir: null, reason: 'why' }, 1)).toEqual({
+      group: null,
+      reason: 'why',
+    });
   });
 
-  it("takes the operator's group only when it exists and is idle (v2: cgroup.threads)", () => {
+  it("takes the operator's group only when it exists and is idle", () => {
     host(v2Cgroup, v2Mounts);
     const dir = '/sys/fs/cgroup/system.slice/portal.service/heavy';
     expect(prepareIdleGroup(dir, { root })).toEqual({
@@ -92,7 +95,7 @@ describe('prepareIdleGroup and joinIdleGroup (on a copy of the files they read)'
       reason: `HEAVY_WORK_CGROUP ${dir}: no cgroup`,
     });
     mkdirSync(join(root, dir), { recursive: true });
-    writeFileSync(join(root, dir, 'cgroup.threads'), '');
+    writeFileSync(join(root, dir, 'cgroup.procs'), '');
     writeFileSync(join(root, dir, 'cpu.idle'), '0\n');
     expect(prepareIdleGroup(dir, { root })).toEqual({
       dir: null,
@@ -100,12 +103,12 @@ describe('prepareIdleGroup and joinIdleGroup (on a copy of the files they read)'
     });
     writeFileSync(join(root, dir, 'cpu.idle'), '1\n');
     const group = prepareIdleGroup(dir, { root });
-    expect(group).toEqual({ dir: join(root, dir), threadsFile: join(root, dir, 'cgroup.threads') });
+    expect(group).toEqual({ dir: join(root, dir), procsFile: join(root, dir, 'cgroup.procs') });
   });
 
-  it('a thread that may not join says why', () => {
+  it('a process that may not join says why', () => {
     host(v1Cgroup, v1Mounts);
-    const group = { dir: join(root, 'gone'), threadsFile: join(root, 'gone', 'tasks') };
+    const group = { dir: join(root, 'gone'), procsFile: join(root, 'gone', 'cgroup.procs') };
     const joined = joinIdleGroup(group, 7);
     expect(joined.group).toBeNull();
     expect(joined).toMatchObject({ reason: expect.stringContaining('ENOENT') });

@@ -2,31 +2,31 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Where the heavy-work threads go so that the whole machine's other work comes first: a cgroup
+ * Where the heavy-work processes go so that the whole machine's other work comes first: a cgroup
  * whose `cpu.idle` is 1 (Linux 5.15 and later).
  *
- * SCHED_IDLE (priority.ts) gives way at once only inside the thread's own scheduling group: this
- * process, or its session with the kernel's autogroups, or its container's cgroup. PostgreSQL's
- * backend, or a load balancer, waking on a core where a PDF is being drawn waited for the
- * scheduler's tick (4 ms at CONFIG_HZ=250), and so did every other tenant's query behind it
- * (bench/README.md, "Isolation"). A group with `cpu.idle` set is itself idle against its sibling
- * groups: whatever else wakes takes the core from it at once, whichever group it comes from.
+ * SCHED_IDLE (priority.ts) gives way at once only inside the thread's own scheduling group: the
+ * session's autogroup, or the container's cgroup. PostgreSQL's backend, or a load balancer,
+ * waking on a core where a PDF is being drawn waited for the scheduler's tick (4 ms at
+ * CONFIG_HZ=250), and so did every other tenant's query behind it (bench/README.md,
+ * "Isolation"). A group with `cpu.idle` set is itself idle against its sibling groups: whatever
+ * else wakes takes the core from it at once, whichever group it comes from.
  *
  * How the group is found, in order:
- * - `HEAVY_WORK_CGROUP`: a cgroup the operator prepared (cgroup v2 needs one: a thread may leave its
- *   process's cgroup only for a threaded one, which only the host's manager can lay out;
- *   docs/operations.md);
- * - otherwise, on cgroup v1 (one hierarchy per controller, threads move one by one), the
- *   `portal-heavy` group under this process's own `cpu` cgroup, made if missing, when the process
- *   may write there (root, with the hierarchy mounted writable);
- * - otherwise none, with the reason: the threads keep SCHED_IDLE inside the process's group.
+ * - `HEAVY_WORK_CGROUP`: a cgroup the operator prepared (cgroup v2 needs one: a cgroup with
+ *   processes may have no children there, so the service manager lays out the portal's and the
+ *   heavy work's side by side; docs/operations.md);
+ * - otherwise, on cgroup v1 (one hierarchy per controller), the `portal-heavy` group under this
+ *   process's own `cpu` cgroup, made if missing, when the process may write there (root, with the
+ *   hierarchy mounted writable);
+ * - otherwise none, with the reason: the processes keep SCHED_IDLE inside their group.
  */
 export type IdleGroup =
   | {
       /** The cgroup's directory. */
       dir: string;
-      /** The file a thread writes its id to, to join: `cgroup.threads` (v2) or `tasks` (v1). */
-      threadsFile: string;
+      /** The file a process's id is written to, to move it with all its threads. */
+      procsFile: string;
     }
   | { dir: null; reason: string };
 
@@ -70,13 +70,11 @@ export function cpuCgroupV1(
   return null;
 }
 
-/** An operator's group, checked: it exists, takes threads, and is idle. */
+/** An operator's group, checked: it exists and is idle. */
 function configuredGroup(dir: string, files: Files): IdleGroup {
   const at = join(files.root, dir);
-  const threadsFile = existsSync(join(at, 'cgroup.threads'))
-    ? join(at, 'cgroup.threads')
-    : join(at, 'tasks');
-  if (!existsSync(threadsFile)) return { dir: null, reason: `HEAVY_WORK_CGROUP ${dir}: no cgroup` };
+  const procsFile = join(at, 'cgroup.procs');
+  if (!existsSync(procsFile)) return { dir: null, reason: `HEAVY_WORK_CGROUP ${dir}: no cgroup` };
   let idle: string;
   try {
     idle = readFileSync(join(at, 'cpu.idle'), 'utf8').trim();
@@ -84,12 +82,12 @@ function configuredGroup(dir: string, files: Files): IdleGroup {
     return { dir: null, reason: `HEAVY_WORK_CGROUP ${dir}: ${firstLine(error)}` };
   }
   if (idle !== '1') return { dir: null, reason: `HEAVY_WORK_CGROUP ${dir}: cpu.idle is ${idle}` };
-  return { dir: at, threadsFile };
+  return { dir: at, procsFile };
 }
 
 /**
  * Finds or makes the group (see `IdleGroup`); called once, on the main thread, when the pool is
- * made. It never throws: without a group the threads still run, under SCHED_IDLE alone.
+ * made. It never throws: without a group the process still runs, under SCHED_IDLE alone.
  */
 export function prepareIdleGroup(
   configured: string | undefined,
@@ -110,7 +108,7 @@ export function prepareIdleGroup(
   if (!v1)
     return {
       dir: null,
-      reason: 'cgroup v2: set HEAVY_WORK_CGROUP to a threaded cgroup with cpu.idle 1',
+      reason: 'cgroup v2: set HEAVY_WORK_CGROUP to a cgroup with cpu.idle 1',
     };
   const dir = join(files.root, v1.mountPoint, v1.path, idleGroupName);
   try {
@@ -122,16 +120,20 @@ export function prepareIdleGroup(
   } catch (error) {
     return { dir: null, reason: firstLine(error) };
   }
-  return { dir, threadsFile: join(dir, 'tasks') };
+  return { dir, procsFile: join(dir, 'cgroup.procs') };
 }
 
-/** What joining the group made of the calling thread (the pool's thread, when it starts). */
+/** What joining the group made of the heavy-work process. */
 export type GroupMembership = { group: string } | { group: null; reason: string };
 
-export function joinIdleGroup(group: IdleGroup, tid: number): GroupMembership {
+/**
+ * Moves the process `pid`, every thread of it, into the group (the heavy-work process, when it
+ * starts); threads started later are born in it.
+ */
+export function joinIdleGroup(group: IdleGroup, pid: number): GroupMembership {
   if (group.dir === null) return { group: null, reason: group.reason };
   try {
-    writeFileSync(group.threadsFile, String(tid));
+    writeFileSync(group.procsFile, String(pid));
   } catch (error) {
     return { group: null, reason: firstLine(error) };
   }

@@ -6,9 +6,9 @@ import { prepareInvoices, type InvoiceBatch } from '../modules/ingestion/prepare
 import { createInvoiceIngestion } from '../modules/ingestion/service.ts';
 
 /**
- * What a thread answers for an invoice batch: plain data (errors lose their class crossing
- * threads, so each kind the error handler tells apart is said as data and rebuilt on the main
- * thread by `outcomeResult`).
+ * What the heavy-work process answers for an invoice batch: plain data (errors lose their class
+ * crossing processes, so each kind the error handler tells apart is said as data and rebuilt in
+ * the server by `outcomeResult`).
  */
 export type IngestOutcome =
   | { kind: 'done'; result: TBatchResult }
@@ -23,12 +23,19 @@ export type IngestOutcome =
     }
   | { kind: 'database'; code: string; message: string };
 
-/** Each thread's own small pool (two connections: a batch runs in one transaction). */
+/** The heavy-work process's own small pool (two connections: a batch runs in one transaction). */
 let database: Database | undefined;
 
+/** Ends that pool (the heavy-work process, when it is told to stop). */
+export async function closeIngestDatabase(): Promise<void> {
+  const open = database;
+  database = undefined;
+  await open?.close();
+}
+
 /**
- * The whole `PUT /admin/invoices` on a thread of the heavy-work pool: parse and check the body,
- * then apply it through the thread's own connections, so that none of its work (the checks
+ * The whole `PUT /admin/invoices` in the heavy-work process: parse and check the body, then
+ * apply it through the process's own connections, so that none of its work (the checks
  * against what is stored, megabytes of parameters written to the socket, the answers' rows and
  * their garbage) runs on the event loop of the other tenants' requests. Measured: a portal doing
  * the batches in its main thread had event-loop pauses of 30 ms and a /invoices p99 of 7-16x the
@@ -61,7 +68,7 @@ export async function ingestInvoiceBatch(input: {
   }
 }
 
-/** The thread's outcome on the main thread: the result, or the error it was, rebuilt. */
+/** The heavy-work process's outcome in the server: the result, or the error it was, rebuilt. */
 export function outcomeResult(
   outcome: IngestOutcome,
   refused: (prepared: Extract<IngestOutcome, { kind: 'refused' }>['prepared']) => never,

@@ -1,5 +1,5 @@
 import type { TInvoiceDetail } from '@portal/contract';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error.ts';
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
@@ -77,7 +77,7 @@ describe('the heavy-work pool', () => {
     pool = undefined;
   });
 
-  it('draws on a worker thread the same bytes as the renderer in process', async () => {
+  it('draws in its own process the same bytes as the renderer in the server', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4 });
     const input = longInvoice(120);
     const inProcess = Buffer.from(await renderInvoicePdfBytes(input));
@@ -88,7 +88,7 @@ describe('the heavy-work pool', () => {
 
   it('keeps the event loop free while a long PDF is drawn', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4 });
-    // The thread is started (and the renderer compiled) first, so that only the drawing counts.
+    // The process is started (and the renderer compiled) first, so that only the drawing counts.
     await pool.renderInvoicePdf(longInvoice(1));
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 1);
@@ -98,46 +98,90 @@ describe('the heavy-work pool', () => {
     expect(ticks).toBeGreaterThan(20);
   });
 
+  /** The kernel's own word for a thread: field 41 of its stat is the policy (5: SCHED_IDLE). */
+  const policyOf = (pid: number, tid: number) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3];
+  };
+  const threadsOf = (pid: number) => readdirSync(`/proc/${pid}/task`).map(Number);
+
   it.runIf(process.platform === 'linux')(
-    'runs its threads under SCHED_IDLE, so that the event loop takes the core as soon as it wakes',
+    "runs every thread of its process under SCHED_IDLE (the garbage collector's too), none of the server's",
     async () => {
       pool = createHeavyWork({ threads: 1, maxQueue: 4 });
-      const priority = await pool.threadPriority();
-      expect(priority).toMatchObject({ policy: 'idle' });
-      if (priority.policy !== 'idle') return;
-      // The kernel's own word for that thread: field 41 of its stat is the policy (5: SCHED_IDLE).
-      const stat = readFileSync(`/proc/${process.pid}/task/${priority.tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      expect(fields[41 - 3]).toBe('5');
-      // The event loop's thread keeps the normal policy.
-      const main = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
-      expect(main.slice(main.lastIndexOf(')') + 2).split(' ')[41 - 3]).toBe('0');
+      // A PDF first, so that the threads a task starts are there too.
+      await pool.renderInvoicePdf(longInvoice(50));
+      const place = await pool.placement();
+      if (place.policy !== 'idle') throw new Error(place.reason);
+      expect(place.pid).not.toBe(process.pid);
+      const threads = threadsOf(place.pid);
+      // Node's main thread, V8's platform threads, libuv's: more than the one that draws.
+      expect(threads.length).toBeGreaterThanOrEqual(place.threads);
+      expect(place.threads).toBeGreaterThan(4);
+      expect(threads.map((tid) => policyOf(place.pid, tid))).toEqual(threads.map(() => '5'));
+      // The server's threads keep the normal policy.
+      for (const tid of threadsOf(process.pid)) expect(policyOf(process.pid, tid)).toBe('0');
     },
   );
 
   it.runIf(process.platform === 'linux')(
-    'puts its threads in the idle cgroup it is given, where the kernel says they are',
+    'puts its process in the idle cgroup it is given, where the kernel says its threads are',
     async () => {
       const group = prepareIdleGroup(undefined);
       pool = createHeavyWork({ threads: 1, maxQueue: 4, idleGroup: group });
-      const place = await pool.threadPriority();
-      if (place.policy !== 'idle') throw new Error(place.reason);
-      const cgroups = readFileSync(`/proc/${process.pid}/task/${place.tid}/cgroup`, 'utf8');
+      await pool.renderInvoicePdf(longInvoice(50));
+      const place = await pool.placement();
+      const cgroupsOf = (pid: number, tid: number) =>
+        readFileSync(`/proc/${pid}/task/${tid}/cgroup`, 'utf8');
       if (group.dir === null) {
         // A host that lets no process make the group (cgroup v2, a read-only hierarchy): the
-        // thread says why and stays in its process's cgroup.
+        // process says why and stays in the server's cgroup.
         expect(place.cgroup).toEqual({ group: null, reason: group.reason });
-        expect(cgroups).not.toContain(idleGroupName);
+        expect(cgroupsOf(place.pid, place.pid)).not.toContain(idleGroupName);
         return;
       }
       expect(place.cgroup).toEqual({ group: group.dir });
-      expect(cgroups).toMatch(new RegExp(`:cpu(,[a-z]+)*:.*/${idleGroupName}\n`));
+      const inGroup = new RegExp(`:cpu(,[a-z]+)*:.*/${idleGroupName}\n`);
+      for (const tid of threadsOf(place.pid)) expect(cgroupsOf(place.pid, tid)).toMatch(inGroup);
       expect(readFileSync(`${group.dir}/cpu.idle`, 'utf8').trim()).toBe('1');
-      // The event loop's thread stays where the process is.
-      const main = readFileSync(`/proc/${process.pid}/task/${process.pid}/cgroup`, 'utf8');
-      expect(main).not.toContain(idleGroupName);
+      // The server's threads stay where the server is.
+      for (const tid of threadsOf(process.pid))
+        expect(cgroupsOf(process.pid, tid)).not.toContain(idleGroupName);
     },
   );
+
+  it("answers a task's error as that task's, and the process goes on", async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 4 });
+    const first = await pool.placement();
+    // No invoice to draw: the renderer throws in the process.
+    await expect(
+      pool.renderInvoicePdf({ ...longInvoice(1), invoice: null } as unknown as PdfInput),
+    ).rejects.toThrow(/Cannot read properties of null/);
+    expect((await pool.placement()).pid).toBe(first.pid);
+  });
+
+  it('answers a 503 for the task of a process that was killed, and the next task gets a new one', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 4 });
+    const { pid } = await pool.placement();
+    const drawing = pool.renderInvoicePdf(longInvoice(2_000));
+    await new Promise((go) => setTimeout(go, 100));
+    process.kill(pid, 'SIGKILL');
+    await expect(drawing).rejects.toMatchObject({ statusCode: 503 });
+    const next = await pool.placement();
+    expect(next.pid).not.toBe(pid);
+    expect((await pool.renderInvoicePdf(longInvoice(1))).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('ends a process that has been idle, and starts one again for the next task', async () => {
+    pool = createHeavyWork({ threads: 1, maxQueue: 4, idleMs: 100 });
+    const { pid } = await pool.placement();
+    expect(pool.processes).toBe(1);
+    await new Promise((go) => setTimeout(go, 600));
+    expect(pool.processes).toBe(0);
+    // Gone from the machine, not only from the pool.
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect((await pool.placement()).pid).not.toBe(pid);
+  });
 
   it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
@@ -167,7 +211,7 @@ describe('the heavy-work pool', () => {
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
   });
 
-  it('gives the heavy work of the database (a batch) a slot of the same gate as the threads', async () => {
+  it('gives the heavy work of the database (a batch) a slot of the same gate as the processes', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
     const order: string[] = [];
     let finishBatch = () => {};

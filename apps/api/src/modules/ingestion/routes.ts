@@ -64,7 +64,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       scope,
       defs.ingestInvoices,
       async ({ request }) => {
-        // On PostgreSQL the whole batch runs on a heavy-work thread with its own connections
+        // On PostgreSQL the whole batch runs in a heavy-work process with its own connections
         // (workers/ingest-invoices.ts); on the embedded database, here, its writes in a slot.
         const onThread = ctx.heavyWork.ingestInvoices;
         if (onThread) return outcomeResult(await onThread(request.tenant.id, request.body), refuse);

@@ -4,13 +4,13 @@ import { createHeavyWork, type HeavyWork } from '../src/workers/pool.ts';
 import { engines } from './engines.ts';
 
 /**
- * Issue 20 (isolation): on PostgreSQL the invoice batch runs whole on a heavy-work thread with the
- * thread's own connections, and every answer the route gives comes back as data (errors rebuilt
- * on the main thread: workers/ingest-invoices.ts).
+ * Issue 20 (isolation): on PostgreSQL the invoice batch runs whole in a heavy-work process with
+ * the process's own connections, and every answer the route gives comes back as data (errors
+ * rebuilt in the server: workers/ingest-invoices.ts).
  */
 const postgres = engines().filter((engine) => engine.name === 'postgres');
 
-describe.each(postgres)('an invoice batch on a heavy-work thread ($name)', (engine) => {
+describe.each(postgres)('an invoice batch in a heavy-work process ($name)', (engine) => {
   let db: Database;
   let pool: HeavyWork;
   const invoice = (id: string, customer: string) => ({
@@ -34,7 +34,7 @@ describe.each(postgres)('an invoice batch on a heavy-work thread ($name)', (engi
     await db.close();
   });
 
-  it('is offered only with PostgreSQL: the embedded database lives in the main thread', async () => {
+  it("is offered only with PostgreSQL: the embedded database lives in the server's process", async () => {
     expect(pool.ingestInvoices).not.toBeNull();
     const embedded = createHeavyWork({ threads: 1, maxQueue: 1 });
     expect(embedded.ingestInvoices).toBeNull();
@@ -43,7 +43,7 @@ describe.each(postgres)('an invoice batch on a heavy-work thread ($name)', (engi
 
   it('writes the batch through its own connections under the tenant, and a replay is unchanged', async () => {
     const ingest = pool.ingestInvoices;
-    if (!ingest) throw new Error('no thread path');
+    if (!ingest) throw new Error('no heavy-process path');
     const first = await ingest('1', body([invoice('THREAD-1', 'LE-000123')]));
     expect(first).toEqual({ kind: 'done', result: { created: 1, updated: 0, unchanged: 0 } });
     const again = await ingest('1', body([invoice('THREAD-1', 'LE-000123')]));
@@ -58,14 +58,14 @@ describe.each(postgres)('an invoice batch on a heavy-work thread ($name)', (engi
 
   it('answers a body that is not JSON, a field error and an unknown customer as data', async () => {
     const ingest = pool.ingestInvoices;
-    if (!ingest) throw new Error('no thread path');
+    if (!ingest) throw new Error('no heavy-process path');
     expect(await ingest('1', Buffer.from('{"invoices": ['))).toEqual({
       kind: 'refused',
       prepared: { kind: 'malformed' },
     });
     const invalid = await ingest('1', body([{ ...invoice('THREAD-2', 'LE-000123'), id: '' }]));
     expect(invalid.kind).toBe('refused');
-    // Known only against what is stored: the thread's transaction finds no such customer.
+    // Known only against what is stored: the heavy process's transaction finds no such customer.
     expect(await ingest('1', body([invoice('THREAD-3', 'NOBODY')]))).toEqual({
       kind: 'fields',
       errors: { 'invoices.0.customer_code': ['unknown_customer'] },

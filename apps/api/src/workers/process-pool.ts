@@ -1,0 +1,171 @@
+import { fork, type ChildProcess } from 'node:child_process';
+
+/**
+ * A few Node.js processes that each run one task at a time, started on first use and ended after
+ * `idleMs` without a task. The heavy-work pool (pool.ts) runs its tasks here rather than on worker
+ * threads: a process's threads, V8's garbage-collector helpers included, can all be put at the
+ * back of the machine's queue (heavy-process.ts), while a worker thread's collections ran on the
+ * helpers the event loop shares, at normal priority (decision 041).
+ *
+ * Messages go both ways through Node's IPC channel with `serialization: 'advanced'` (the
+ * structured clone: Uint8Array, Map and Date cross as themselves). Callers admit at most `size`
+ * tasks at once (pool.ts's gate); a task sent while every process is busy waits for the first free.
+ *
+ * Hand-written rather than a library: the npm process pools (workerpool, tinypool's child
+ * processes) would start every process with our priority unset and the platform threads already
+ * running, and what this needs beside Node's own `fork` is these hundred lines.
+ */
+export type ProcessPool = {
+  run<R>(name: string, input: unknown): Promise<R>;
+  /** Processes alive now (each holds its own heap; none when idle). */
+  readonly size: number;
+  /** Lets the running tasks finish, then ends every process. */
+  close(): Promise<void>;
+};
+
+/** A task whose process ended before it answered (killed, out of memory, a crash). */
+export class HeavyProcessEnded extends Error {
+  constructor(how: string) {
+    super(`The heavy-work process ended (${how}) before it answered`);
+  }
+}
+
+export type TaskRequest = { id: number; name: string; input: unknown };
+export type TaskAnswer =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { message: string; stack?: string | undefined } };
+
+type Waiter = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Member = { child: ChildProcess; task: Waiter | null; id: number; idle?: NodeJS.Timeout };
+
+export function createProcessPool({
+  size,
+  entry,
+  args = [],
+  idleMs = 60_000,
+  stopMs = 10_000,
+}: {
+  size: number;
+  /** The child's module (a file URL or path). */
+  entry: string | URL;
+  args?: string[];
+  idleMs?: number;
+  /** How long `close` waits for a process to end by itself before it is killed. */
+  stopMs?: number;
+}): ProcessPool {
+  const members = new Set<Member>();
+  const free: Member[] = [];
+  const queue: (() => void)[] = [];
+  let running = 0;
+  let drained: (() => void) | null = null;
+  let nextId = 1;
+  let closing = false;
+
+  function start(): Member {
+    const child = fork(entry, args, {
+      // Not the parent's own flags (a profiler, a loader): the child's entry brings what it needs.
+      execArgv: [],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const member: Member = { child, task: null, id: 0 };
+    child.on('message', (answer: TaskAnswer) => {
+      const task = member.task;
+      if (!task || answer.id !== member.id) return;
+      member.task = null;
+      if (answer.ok) task.resolve(answer.result);
+      else
+        task.reject(Object.assign(new Error(answer.error.message), { stack: answer.error.stack }));
+      done(member);
+    });
+    const ended = (how: string) => {
+      if (!members.delete(member)) return;
+      clearTimeout(member.idle);
+      const index = free.indexOf(member);
+      if (index >= 0) free.splice(index, 1);
+      const task = member.task;
+      member.task = null;
+      if (task) {
+        task.reject(new HeavyProcessEnded(how));
+        finish();
+      }
+    };
+    child.on('exit', (code, signal) => ended(signal ?? `exit code ${String(code)}`));
+    child.on('error', (error) => {
+      ended(error.message);
+      child.kill('SIGKILL');
+    });
+    members.add(member);
+    return member;
+  }
+
+  function finish() {
+    running -= 1;
+    queue.shift()?.();
+    if (running === 0 && drained) drained();
+  }
+
+  function done(member: Member) {
+    if (closing) member.child.disconnect();
+    else {
+      member.idle = setTimeout(() => {
+        const index = free.indexOf(member);
+        if (index < 0) return;
+        free.splice(index, 1);
+        members.delete(member);
+        // The child ends itself when its channel closes (heavy-process.ts).
+        member.child.disconnect();
+      }, idleMs);
+      member.idle.unref();
+      free.push(member);
+    }
+    finish();
+  }
+
+  return {
+    get size() {
+      return members.size;
+    },
+    async run<R>(name: string, input: unknown): Promise<R> {
+      while (!closing && free.length === 0 && members.size >= size)
+        await new Promise<void>((go) => queue.push(go));
+      if (closing) throw new HeavyProcessEnded('the pool is closing');
+      running += 1;
+      const member = free.pop() ?? start();
+      clearTimeout(member.idle);
+      member.id = nextId++;
+      const result = new Promise<unknown>((resolve, reject) => {
+        member.task = { resolve, reject };
+      });
+      const request: TaskRequest = { id: member.id, name, input };
+      member.child.send(request, (error) => {
+        if (error && member.task) {
+          const task = member.task;
+          member.task = null;
+          task.reject(error);
+          member.child.kill('SIGKILL');
+          finish();
+        }
+      });
+      return (await result) as R;
+    },
+    async close() {
+      closing = true;
+      // Tasks still waiting for a process are refused; the running ones finish.
+      for (const go of queue.splice(0)) go();
+      if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
+      await Promise.all(
+        [...members].map(async ({ child }) => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          if (child.connected) child.disconnect();
+          const timer = setTimeout(() => child.kill('SIGKILL'), stopMs);
+          await exited;
+          clearTimeout(timer);
+        }),
+      );
+      members.clear();
+      free.length = 0;
+    },
+  };
+}
