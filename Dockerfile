@@ -36,4 +36,5 @@ EXPOSE 3000
 # On the port the server listens on (PORT may be changed at run time).
 HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/livez`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "apps/api/dist/server.js"]
+# The flags of apps/api/src/node-flags.ts (the server collects its garbage on its main thread).
+CMD ["node", "--single-threaded-gc", "apps/api/dist/server.js"]

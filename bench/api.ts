@@ -19,6 +19,7 @@ import { bundledServer, compiledApi } from './lib/build.ts';
 import { repoRoot, startServer, type Server } from './lib/processes.ts';
 import { median, round } from './lib/stats.ts';
 import { diagnoseApi, type ApiDiagnosis } from './api-diagnosis.ts';
+import { serverNodeFlags } from '../apps/api/src/node-flags.ts';
 
 export type ApiOptions = {
   adminUrl: string;
@@ -151,7 +152,12 @@ export async function startPortal(name: string, env: Record<string, string>): Pr
   return startServer({
     name,
     command: process.execPath,
-    args: [...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []), compiledApi()],
+    // As production starts it (node-flags.ts), with the options a diagnosis adds.
+    args: [
+      ...serverNodeFlags,
+      ...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []),
+      compiledApi(),
+    ],
     port: Number(env.PORT),
     env,
     readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,
@@ -560,7 +566,7 @@ async function profilePortal(options: {
   const server = await startServer({
     name: 'portal (profiled)',
     command: process.execPath,
-    args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, compiledApi()],
+    args: [...serverNodeFlags, '--cpu-prof', `--cpu-prof-dir=${dir}`, compiledApi()],
     port: Number(options.env.PORT),
     env: options.env,
     readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,

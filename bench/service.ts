@@ -5,6 +5,7 @@ import { bundledServer, compiledApi } from './lib/build.ts';
 import { ensurePostgresDataset } from './lib/dataset.ts';
 import { freePort } from './lib/ports.ts';
 import { startServer, type Server } from './lib/processes.ts';
+import { serverNodeFlags } from '../apps/api/src/node-flags.ts';
 import { median, round } from './lib/stats.ts';
 
 type Figures = {
@@ -58,7 +59,7 @@ export async function benchService(options: {
     const server = await startServer({
       name: 'portal (compiled)',
       command: process.execPath,
-      args: [portalServer],
+      args: [...serverNodeFlags, portalServer],
       port: portalPort,
       env: { ...portalEnv(portalPort, benchAppSecret), DATABASE_URL: dataset.url },
       readyPath: `/${loadTenantId(0)}/api/1.0/visual-config`,

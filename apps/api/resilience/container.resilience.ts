@@ -13,6 +13,7 @@ import { hasHaproxy, startDeployHaproxy } from './support/haproxy.ts';
 import { authed, send, signIn } from './support/http.ts';
 import { freePort } from './support/ports.ts';
 import { postgresUrl } from './support/private-postgres.ts';
+import { serverNodeFlags } from '../src/node-flags.ts';
 
 /**
  * The container image as production runs it (issue 22): the repository's Dockerfile built with
@@ -105,7 +106,7 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
       Healthcheck?: { Test: string[] };
     }[];
     expect(config?.Config.User).toBe('node');
-    expect(config?.Config.Cmd).toEqual(['node', 'apps/api/dist/server.js']);
+    expect(config?.Config.Cmd).toEqual(['node', ...serverNodeFlags, 'apps/api/dist/server.js']);
     expect(config?.Config.StopSignal).toBe('SIGTERM');
     const healthcheck = config?.Config.Healthcheck ?? config?.Healthcheck;
     expect(healthcheck?.Test.join(' ')).toContain('/livez');

@@ -8,6 +8,7 @@ import { demoEmail, demoPassword } from './db/seed/demo.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { loadRootSecret } from './lib/secrets.ts';
 import { sealPlaintextSecrets } from './db/seal-secrets.ts';
+import { missingServerFlags } from './node-flags.ts';
 import { configProblems, refusalText, tenantProblems } from './production-checks.ts';
 
 /**
@@ -118,6 +119,12 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  const missing = missingServerFlags();
+  if (missing.length > 0)
+    app.log.warn(
+      { missing },
+      'started without the Node.js flags the server runs with (node-flags.ts, `npm run serve`): its garbage collection may take every core from the other tenants beside heavy work',
+    );
   if (simulator) await simulator.listen({ host: config.HOST, port: config.simulatorPort });
   const port = (app.server.address() as { port: number } | null)?.port ?? config.PORT;
   const lines = [

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { serverNodeFlags } from '../../src/node-flags.ts';
 import { freePort } from './ports.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -40,7 +41,7 @@ const baseEnv = (): Record<string, string> => ({
 
 /**
  * Starts an entry point of the repository with Node: the compiled API as production runs it
- * (`node apps/api/dist/server.js`, no TypeScript loader), a TypeScript one (the simulator) with
+ * (`node --single-threaded-gc apps/api/dist/server.js`, no TypeScript loader), a TypeScript one (the simulator) with
  * tsx's loader; its output appended to `logFile`; and waits until `readyPath` answers 200.
  */
 async function startProcess(options: {
@@ -56,8 +57,9 @@ async function startProcess(options: {
   const out = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    const loader = options.entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-    child = spawn(process.execPath, [...loader, options.entry], {
+    // The compiled API with the flags production gives it (node-flags.ts).
+    const flags = options.entry.endsWith('.ts') ? ['--import', 'tsx'] : [...serverNodeFlags];
+    child = spawn(process.execPath, [...flags, options.entry], {
       cwd: repoRoot,
       env: options.env,
       stdio: ['ignore', out, out],
