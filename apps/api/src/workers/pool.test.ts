@@ -183,6 +183,23 @@ describe('the heavy-work pool', () => {
     expect((await pool.placement()).pid).not.toBe(pid);
   });
 
+  it('on close lets the running task finish, refuses the waiting one, and ends the process', async () => {
+    const closing = createHeavyWork({ threads: 1, maxQueue: 4 });
+    const { pid } = await closing.placement();
+    const running = closing.renderInvoicePdf(longInvoice(500));
+    // Its refusal is caught as it comes (it comes while close() is awaited).
+    const waiting = closing.renderInvoicePdf(longInvoice(1)).then(
+      () => 'drawn',
+      (error: unknown) => error,
+    );
+    await new Promise((go) => setTimeout(go, 50));
+    await closing.close();
+    expect((await running).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await waiting).toMatchObject({ statusCode: 503 });
+    expect(closing.processes).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
   it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
     const settled: string[] = [];
