@@ -228,22 +228,33 @@ describe('the heavy-work pool', () => {
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
   });
 
-  it('gives the heavy work of the database (a batch) a slot of the same gate as the processes', async () => {
+  it('gives batches a lane of their own: another batch waits for the one running, a PDF does not', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
     const order: string[] = [];
     let finishBatch = () => {};
+    // The heavy work of the embedded database (a batch's writes) holds the batches' one slot.
     const batch = pool.inSlot(async () => {
       order.push('batch started');
       await new Promise<void>((go) => (finishBatch = go));
       order.push('batch done');
     });
-    // The one slot is the batch's: the PDF waits in line, a third task is refused at once.
-    const pdf = pool.renderInvoicePdf(longInvoice(1)).then(() => order.push('pdf done'));
+    // The next batch, parsed in the batches' process, waits in line; a third is refused at once.
+    const next = pool.prepareInvoices({ invoices: [] }).then(
+      () => order.push('next batch done'),
+      () => order.push('next batch done'),
+    );
     await expect(pool.inSlot(async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
-    await new Promise((go) => setTimeout(go, 200));
-    expect(order).toEqual(['batch started']);
+    // Another tenant's customer's PDF is drawn meanwhile, in the documents' lane.
+    expect((await pool.renderInvoicePdf(longInvoice(50))).subarray(0, 5).toString()).toBe('%PDF-');
+    order.push('pdf done');
+    expect(order).toEqual(['batch started', 'pdf done']);
     finishBatch();
-    await Promise.all([batch, pdf]);
-    expect(order).toEqual(['batch started', 'batch done', 'pdf done']);
+    await Promise.all([batch, next]);
+    expect(order).toEqual(['batch started', 'pdf done', 'batch done', 'next batch done']);
+    // Each lane has its own process, both under the same idle policy.
+    const [documents, batches] = [await pool.placement(), await pool.placement('batches')];
+    expect(documents.pid).not.toBe(batches.pid);
+    expect(batches.policy).toBe(documents.policy);
+    expect(pool.processes).toBe(2);
   });
 });

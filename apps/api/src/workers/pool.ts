@@ -39,6 +39,9 @@ export const workersBusy = (): AppError =>
     'retry-after': '2',
   });
 
+/** The two lanes of the heavy work (createHeavyWork). */
+export type HeavyLane = 'documents' | 'batches';
+
 export type HeavyWork = {
   /** The invoice PDF's bytes, drawn in the heavy-work process. */
   renderInvoicePdf(input: PdfInput): Promise<Buffer>;
@@ -56,40 +59,45 @@ export type HeavyWork = {
   /** A payment receipt's PDF and a statement's PDF (documents module), drawn the same way. */
   renderReceiptPdf(input: ReceiptPdfInput): Promise<Buffer>;
   renderStatementPdf(input: StatementPdfInput): Promise<Buffer>;
+  /** Processes of each lane. */
   readonly threads: number;
   /**
    * Heavy work done elsewhere than in the heavy-work process (an ingestion batch's writes on the
-   * embedded database), run in one of the same slots as the process's tasks: heavy work of every
-   * kind together never takes more cores than `threads`.
+   * embedded database), run in one of the batches' slots: batches of every kind together never
+   * take more cores than `threads`.
    */
   inSlot<T>(task: () => Promise<T>): Promise<T>;
   /** A SEPA mandate's PDF, drawn in the heavy-work process (mandates module). */
   renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
   /**
-   * Where the process that answers stands: its id, its threads' policy (priority.ts: `idle` on
-   * Linux) and the idle cgroup they joined, if the host has one (idle-group.ts).
+   * Where the process of a lane (the documents' unless named) that answers stands: its id, its
+   * threads' policy (priority.ts: `idle` on Linux) and the idle cgroup they joined, if the host
+   * has one (idle-group.ts).
    */
-  placement(): Promise<ProcessPlace>;
-  /** Heavy-work processes alive now (none when idle). */
+  placement(lane?: HeavyLane): Promise<ProcessPlace>;
+  /** Heavy-work processes alive now, of both lanes (none when idle). */
   readonly processes: number;
   /** Lets the running tasks finish, then ends the processes (the app's onClose). */
   close(): Promise<void>;
 };
 
 /**
- * The heavy-work pool: `threads` processes (process-pool.ts), each started on first use and ended
- * after a minute idle (an idle server keeps no heavy process's memory), and at most `maxQueue`
- * tasks waiting for one; the next task is refused at once with a 503 and Retry-After instead of
- * waiting without bound.
+ * The heavy-work pool, in two lanes: documents (the PDFs a person waits for) and batches (what an
+ * integration sends to `/admin`, which retries a 503). Each lane has `threads` processes
+ * (process-pool.ts), each started on first use and ended after a minute idle (an idle server keeps
+ * no heavy process's memory), and a gate of `threads` slots with at most `maxQueue` tasks waiting;
+ * the next task is refused at once with a 503 and Retry-After instead of waiting without bound.
+ *
+ * Two lanes, not one gate (decision 042): a batch holds its slot for a second or more, most of it
+ * waiting for the database, and with one gate every tenant's PDFs waited behind one tenant's
+ * batches (1.2-1.7 s each beside them in bench/isolation.ts; with the line full of batches, a 503).
+ * The lanes' processes all give way to the server's threads, so two lanes take no core a request
+ * wants.
  *
  * Processes, not worker threads (decision 041): a worker thread under SCHED_IDLE still had its
  * garbage collected by V8's platform threads, which the event loop shares, at normal priority;
  * beside PDFs they took the cores the other tenants' requests waited for. All of a heavy-work
  * process's threads give way (heavy-process.ts).
- *
- * One gate of `threads` slots admits the processes' tasks and the heavy work that runs in the
- * embedded database (`inSlot`): through it the heavy work of every kind takes at most `threads`
- * cores (one core but one), one after another.
  */
 export function createHeavyWork({
   threads,
@@ -99,7 +107,9 @@ export function createHeavyWork({
   idleMs,
   log = () => {},
 }: {
+  /** Processes (and slots) of each lane. */
   threads: number;
+  /** Tasks that may wait in each lane. */
   maxQueue: number;
   /** The PostgreSQL the processes connect to for the invoice batches (none: the embedded one). */
   database?: PostgresOptions | undefined;
@@ -109,46 +119,61 @@ export function createHeavyWork({
   idleMs?: number;
   log?: (msg: string) => void;
 }): HeavyWork {
-  const pool = createProcessPool({
-    size: threads,
-    entry: processEntry,
-    args: [JSON.stringify(idleGroup)],
-    idleMs,
-  });
   log(
     idleGroup.dir === null
       ? `Heavy work: no idle cgroup (${idleGroup.reason}); its processes give way only inside their own scheduling group`
       : `Heavy work: its processes join the idle cgroup ${idleGroup.dir}`,
   );
-  const gate = createAdmission({ maxInFlight: threads, maxQueued: maxQueue, refuse: workersBusy });
-  async function run<R>(name: string, task: unknown): Promise<R> {
-    try {
-      return await gate.run(() => pool.run<R>(name, task));
-    } catch (error) {
-      // A process killed or out of memory mid-task: that request may be retried (a new process
-      // takes the next task).
-      if (error instanceof HeavyProcessEnded) throw workersBusy();
-      throw error;
+  const lane = () => {
+    const pool = createProcessPool({
+      size: threads,
+      entry: processEntry,
+      args: [JSON.stringify(idleGroup)],
+      idleMs,
+    });
+    const gate = createAdmission({
+      maxInFlight: threads,
+      maxQueued: maxQueue,
+      refuse: workersBusy,
+    });
+    async function run<R>(name: string, task: unknown): Promise<R> {
+      try {
+        return await gate.run(() => pool.run<R>(name, task));
+      } catch (error) {
+        // A process killed or out of memory mid-task: that request may be retried (a new process
+        // takes the next task).
+        if (error instanceof HeavyProcessEnded) throw workersBusy();
+        throw error;
+      }
     }
-  }
+    return { pool, gate, run };
+  };
+  const lanes: Record<HeavyLane, ReturnType<typeof lane>> = {
+    documents: lane(),
+    batches: lane(),
+  };
+  const { run } = lanes.documents;
+  const batch = lanes.batches.run;
   const bytes = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   return {
     threads,
     get processes() {
-      return pool.size;
+      return lanes.documents.pool.size + lanes.batches.pool.size;
     },
-    inSlot: (task) => gate.run(task),
+    inSlot: (task) => lanes.batches.gate.run(task),
     renderInvoicePdf: async (input) => bytes(await run<Uint8Array>('renderInvoicePdf', input)),
     renderReceiptPdf: async (input) => bytes(await run<Uint8Array>('renderReceiptPdf', input)),
     renderStatementPdf: async (input) => bytes(await run<Uint8Array>('renderStatementPdf', input)),
     renderMandatePdf: async (input) => bytes(await run<Uint8Array>('renderMandatePdf', input)),
-    prepareInvoices: (body) => run<PreparedInvoices>('prepareInvoices', body),
+    prepareInvoices: (body) => batch<PreparedInvoices>('prepareInvoices', body),
     ingestInvoices: database
-      ? (tenantId, body) => run<IngestOutcome>('ingestInvoiceBatch', { tenantId, body, database })
+      ? (tenantId, body) => batch<IngestOutcome>('ingestInvoiceBatch', { tenantId, body, database })
       : null,
     parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
-      run<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
-    placement: () => run<ProcessPlace>('placement', null),
-    close: () => pool.close(),
+      batch<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
+    placement: (of = 'documents') => lanes[of].run<ProcessPlace>('placement', null),
+    close: async () => {
+      await Promise.all([lanes.documents.pool.close(), lanes.batches.pool.close()]);
+    },
   };
 }
