@@ -18,6 +18,7 @@ import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, openRedis, type AppContext } from './context.ts';
 import { requestForLog } from './lib/log-redaction.ts';
+import { OneLinePerRequest } from './lib/request-log.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
 import authRoutes from './modules/auth/routes.ts';
 import customerRoutes from './modules/customers/routes.ts';
@@ -90,6 +91,8 @@ export async function buildApp({
       const tenant = tenantOfPath(raw.url);
       return logger.child(tenant ? { ...bindings, tenant } : bindings, options);
     },
+    // One line a request, written when it ends (lib/request-log.ts).
+    logController: new OneLinePerRequest(),
     trustProxy: config.TRUST_PROXY,
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,

@@ -68,6 +68,15 @@ describe.each(engines())('what the server logs on $name', (engine) => {
     }
   };
 
+  it('logs no token of an address that names no route, API or not', async () => {
+    const token = randomBytes(24).toString('base64url');
+    for (const url of [`/demo/api/1.0/nothing?token=${token}`, `/no/such/page?code=${token}`]) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBeGreaterThanOrEqual(400);
+    }
+    expect(logged()).toContain('"msg":"request completed"');
+    await expectNowhere([token]);
+  });
+
   it('logs no password-reset token or link, also when the link is opened', async () => {
     const asked = await app.inject({
       method: 'POST',
