@@ -220,7 +220,8 @@ describe('faults on the real PostgreSQL', () => {
   });
 
   it('drains in-flight requests on SIGTERM, refuses new ones and exits 0', async () => {
-    const api = await start('graceful');
+    // At debug each request writes a line as it starts: the test sees the downloads arrive.
+    const api = await start('graceful', { LOG_LEVEL: 'debug' });
     const token = await signIn(api.url, 'demo', demoEmail, demoPassword);
     const call = authed(api.url, 'demo', token);
     const list = await call('POST', '/invoices', range);
