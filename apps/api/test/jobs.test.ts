@@ -45,9 +45,11 @@ describe.each(engines())('job queue ($name)', (engine) => {
     });
     const handle = {
       counts,
+      boss,
       async stop() {
         stopOffers();
         await boss.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+        await boss.settled();
       },
     };
     started.push(handle);
@@ -169,6 +171,52 @@ describe.each(engines())('job queue ($name)', (engine) => {
     await worker.stop();
     expect(finished).toBe(true);
   });
+
+  // A second connection holds the job's row: PostgreSQL only (the embedded database has one).
+  it.skipIf(engine.name === 'pglite')(
+    "on shutdown waits for the last run's job to be marked done, not only for the run to end",
+    async () => {
+      let begun = false;
+      let endRun = () => {};
+      const worker = await instance([
+        {
+          name: 'test-marked',
+          everySeconds: 3600,
+          run: () => {
+            begun = true;
+            return new Promise<void>((resolve) => (endRun = resolve));
+          },
+        },
+      ]);
+      await until(() => begun);
+      // The job's row is locked elsewhere: pg-boss's `complete` of it waits for that lock.
+      let unlock = () => {};
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db.withOwner(async (sql) => {
+        await sql.query(
+          "SELECT id FROM pgboss.job WHERE name = 'test-marked' AND state = 'active' FOR UPDATE",
+        );
+        locked();
+        await new Promise<void>((resolve) => (unlock = resolve));
+      });
+      await isLocked;
+      endRun();
+      // The run is over: pg-boss's stop ends though its `complete` is still waiting.
+      await worker.boss.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+      let settled = false;
+      const settling = worker.boss.settled().then(() => (settled = true));
+      await sleep(300);
+      expect(settled, 'settled() waits for the complete statement').toBe(false);
+      unlock();
+      await holder;
+      await settling;
+      const [row] = await db.withOwner((sql) =>
+        sql.query<{ state: string }>("SELECT state FROM pgboss.job WHERE name = 'test-marked'"),
+      );
+      expect(row?.state).toBe('completed');
+    },
+  );
 
   it('the app starts the jobs only when an interval is set, and counts them in /metrics', async () => {
     const token = 'metrics-token-for-the-jobs-test-0123456789';

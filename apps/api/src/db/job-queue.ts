@@ -11,17 +11,41 @@ export const jobSchema = 'pgboss';
 
 type QueueOptions = Pick<PgBoss.ConstructorOptions, 'migrate' | 'supervise' | 'schedule'>;
 
+/**
+ * A pg-boss whose statements can be waited for: `settled()` answers once every statement it has
+ * sent has its answer. pg-boss marks a job done (`complete`) without waiting for it, after the
+ * job's handler returns, so `stop({ wait: true })` can end with that statement still on its way;
+ * closing the database then failed it as an unhandled rejection, which ended a server being shut
+ * down with a stack trace and exit status 1 instead of 0.
+ */
+export type Queue = PgBoss & { settled(): Promise<void> };
+
 /** A pg-boss on `db`'s job-queue connection. Maintenance (supervise) only where jobs are worked. */
-export function openQueue(db: Database, options: QueueOptions): PgBoss {
-  return new PgBoss({
+export function openQueue(db: Database, options: QueueOptions): Queue {
+  const inFlight = new Set<Promise<unknown>>();
+  const boss = new PgBoss({
     db: {
       // pg-boss types the values loosely; they are its own, passed through untouched.
-      executeSql: (text, values) => db.jobQueue.executeSql(text, values as unknown[]),
+      executeSql: (text, values) => {
+        const statement = db.jobQueue.executeSql(text, values as unknown[]);
+        inFlight.add(statement);
+        // Its outcome is pg-boss's to handle; this only forgets it.
+        statement.then(
+          () => inFlight.delete(statement),
+          () => inFlight.delete(statement),
+        );
+        return statement;
+      },
     },
     schema: jobSchema,
     // No cron schedules: periodic jobs are sent by every instance into one slot (periodic.ts).
     schedule: false,
     ...options,
+  });
+  return Object.assign(boss, {
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
   });
 }
 

@@ -48,6 +48,8 @@ export default async function jobs(app: FastifyInstance, { ctx }: { ctx: AppCont
     if (!stopOffers) return;
     stopOffers();
     await boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs, close: false });
+    // The last jobs' `complete` statements too, before the database closes (job-queue.ts).
+    await boss.settled();
   });
 
   new Gauge({
