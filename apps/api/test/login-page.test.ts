@@ -38,6 +38,37 @@ describe.each(engines())('/login with a broken server build on $name', (engine) 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('is ready while the server build still loads, and a /login that comes first waits for it', async () => {
+    const slow = mkdtempSync(join(tmpdir(), 'portal-web-'));
+    mkdirSync(join(slow, 'dist'));
+    mkdirSync(join(slow, 'dist-ssr'));
+    writeFileSync(join(slow, 'dist/index.html'), template);
+    // Three seconds to load, then it says so (and fails, for a plain page).
+    writeFileSync(
+      join(slow, 'dist-ssr/entry-server.js'),
+      'await new Promise((r) => setTimeout(r, 3000));\n' +
+        'globalThis.portalSlowBuildLoaded = true;\n' +
+        "throw new Error('broken build');\n",
+    );
+    const flag = globalThis as { portalSlowBuildLoaded?: boolean };
+    const loaded = () => flag.portalSlowBuildLoaded;
+    // Set by the other engine's run of this test, in the same process.
+    delete flag.portalSlowBuildLoaded;
+    const app = await buildTestApp(db, { WEB_DIST: join(slow, 'dist') });
+    try {
+      const api = await app.inject({ method: 'GET', url: '/demo/api/1.0/visual-config' });
+      expect(api.statusCode).toBe(200);
+      expect(loaded()).toBeUndefined();
+      const res = await app.inject({ method: 'GET', url: '/login' });
+      expect(loaded()).toBe(true);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+    } finally {
+      await app.close();
+      rmSync(slow, { recursive: true, force: true });
+    }
+  });
+
   it('starts, and serves the plain page the browser renders', async () => {
     const app = await buildTestApp(db, { WEB_DIST: join(dir, 'dist') });
     try {

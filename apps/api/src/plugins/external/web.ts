@@ -49,17 +49,22 @@ export default fp<{ root: string }>(
       });
     }
     const template = built ? readTemplate(root) : null;
-    // A server build that cannot be loaded costs /login its prerendering, never the server's start.
-    const prerenderer = template
-      ? await loadLoginPrerenderer(root).catch((error: unknown) => {
-          app.log.error({ err: error }, 'Could not load the prerendering of /login; left out');
-          return null;
-        })
-      : null;
-    const loginPage =
-      template && prerenderer
-        ? createLoginPage(app, { template, prerenderer, loginEntry: readLoginEntry(root) })
-        : null;
+    // The web app's server build (React's server renderer and the sign-in form, ~100 ms to load
+    // here) loads while the rest of the server starts, not before it: the API is ready without it,
+    // and a /login that comes first waits for it. One that cannot be loaded costs /login its
+    // prerendering, never the server's start.
+    const loginPage: Promise<ReturnType<typeof createLoginPage> | null> = template
+      ? loadLoginPrerenderer(root)
+          .then(
+            (prerenderer) =>
+              prerenderer &&
+              createLoginPage(app, { template, prerenderer, loginEntry: readLoginEntry(root) }),
+          )
+          .catch((error: unknown) => {
+            app.log.error({ err: error }, 'Could not load the prerendering of /login; left out');
+            return null;
+          })
+      : Promise.resolve(null);
     const hostTenantExists = createHostTenantCheck(app);
 
     const page = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -91,9 +96,10 @@ export default fp<{ root: string }>(
           .header('vary', 'accept-language')
           .send(page.html);
       }
-      if (loginPage && isLoginPath(url)) {
+      const login = isLoginPath(url) ? await loginPage : null;
+      if (login) {
         const csp = reply.getHeader('content-security-policy');
-        const page: LoginPage | null = await loginPage(request, typeof csp === 'string' ? csp : '');
+        const page: LoginPage | null = await login(request, typeof csp === 'string' ? csp : '');
         if (page) {
           return reply
             .header('content-type', 'text/html; charset=utf-8')
