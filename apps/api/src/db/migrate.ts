@@ -15,13 +15,9 @@ const migrationsIn = async (dir: string): Promise<string[]> =>
 let files: Promise<string[]> | null = null;
 const migrationFiles = (): Promise<string[]> => (files ??= migrationsIn(migrationsDir));
 
-/**
- * The migrations of this build that the database has not applied (readiness: an instance whose
- * schema is behind its code is not ready). No table yet: all of them.
- */
-export async function pendingMigrations(db: Database): Promise<string[]> {
-  const files = await migrationFiles();
-  const applied = await db.withOwner(async (sql) => {
+/** The versions of the migrations the database has, none before the first. */
+async function appliedVersions(db: Database): Promise<Set<string>> {
+  return db.withOwner(async (sql) => {
     const [table] = await sql.query<{ name: string | null }>(
       `SELECT to_regclass('schema_migrations')::text AS name`,
     );
@@ -29,6 +25,15 @@ export async function pendingMigrations(db: Database): Promise<string[]> {
     const rows = await sql.query<{ version: string }>('SELECT version FROM schema_migrations');
     return new Set(rows.map((r) => r.version));
   });
+}
+
+/**
+ * The migrations of this build that the database has not applied (readiness: an instance whose
+ * schema is behind its code is not ready). No table yet: all of them.
+ */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const files = await migrationFiles();
+  const applied = await appliedVersions(db);
   const pending = files.filter((f) => !applied.has(f.slice(0, 3)));
   if (await queueNeedsMigration(db)) pending.push(queueMigrationName);
   return pending;
@@ -117,8 +122,13 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
   };
   const dir = options.dir ?? migrationsDir;
   const files = options.dir ? await migrationsIn(dir) : await migrationFiles();
+  // A migration the database already has is never undone: only the others are tried, each under
+  // the lock, where whether it is applied is asked again. A start on an up-to-date database asks
+  // once instead of opening a locked transaction per migration (30 of them: ~180 round trips,
+  // 150-200 ms of the start).
+  const had = await appliedVersions(db);
   const applied: string[] = [];
-  for (const file of files) {
+  for (const file of files.filter((f) => !had.has(f.slice(0, 3)))) {
     const script = await readFile(join(dir, file), 'utf8');
     const done = script.startsWith(noTransactionHeader)
       ? await migrateOutsideTransaction(db, file, indexStatements(file, script), settings)
