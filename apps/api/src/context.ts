@@ -89,6 +89,14 @@ export function createContext(
       : databaseRevocations,
     { ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },
   );
+  const heavyWork = createHeavyWork({
+    threads,
+    maxQueue: config.WORKER_QUEUE ?? 16 * threads,
+    // The same PostgreSQL as the app's, with the same options (none: the embedded database).
+    database: db.postgres,
+    idleGroup: prepareIdleGroup(config.HEAVY_WORK_CGROUP),
+    log,
+  });
   return {
     config,
     db,
@@ -106,18 +114,12 @@ export function createContext(
     requireApiKey: requireApiKey(db),
     redis,
     secretBox: createSecretBox(rootSecret),
-    heavyWork: createHeavyWork({
-      threads,
-      maxQueue: config.WORKER_QUEUE ?? 16 * threads,
-      // The same PostgreSQL as the app's, with the same options (none: the embedded database).
-      database: db.postgres,
-      idleGroup: prepareIdleGroup(config.HEAVY_WORK_CGROUP),
-      log,
-    }),
+    heavyWork,
     metrics: createMetrics(db, {
       staleAfterMinutes: config.RECONCILE_AFTER_MINUTES,
       exposed: config.METRICS_TOKEN !== undefined,
       revocationListenerUp: () => revocations.listening,
+      heavyWork: () => heavyWork.load(),
     }),
     now,
   };

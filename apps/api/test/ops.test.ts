@@ -169,6 +169,19 @@ describe.each(engines())('operations endpoints ($name)', (engine) => {
     expect(text).toMatch(/^portal_db_pool_connections\{state="size"\} \d+/m);
     // Listening since the app was ready: bearer calls need not ask about their session.
     expect(text).toMatch(/^portal_revocation_listener_up 1$/m);
+    // The heavy work's two lanes: nothing running, waiting or refused yet, no process started.
+    for (const lane of ['documents', 'batches']) {
+      expect(text).toMatch(
+        new RegExp(`^portal_heavy_work_tasks\\{lane="${lane}",state="running"\\} 0$`, 'm'),
+      );
+      expect(text).toMatch(
+        new RegExp(`^portal_heavy_work_tasks\\{lane="${lane}",state="waiting"\\} 0$`, 'm'),
+      );
+      expect(text).toMatch(
+        new RegExp(`^portal_heavy_work_refused_total\\{lane="${lane}"\\} 0$`, 'm'),
+      );
+      expect(text).toMatch(new RegExp(`^portal_heavy_work_processes\\{lane="${lane}"\\} 0$`, 'm'));
+    }
     for (const gauge of [
       'portal_payment_attempts_stale',
       'portal_webhook_events_pending',

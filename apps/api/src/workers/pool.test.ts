@@ -244,6 +244,11 @@ describe('the heavy-work pool', () => {
       () => order.push('next batch done'),
     );
     await expect(pool.inSlot(async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
+    // What /metrics reads: one batch running, one waiting, one refused; the documents' lane idle.
+    expect(pool.load()).toEqual({
+      documents: { running: 0, waiting: 0, refused: 0, processes: 0 },
+      batches: { running: 1, waiting: 1, refused: 1, processes: 0 },
+    });
     // Another tenant's customer's PDF is drawn meanwhile, in the documents' lane.
     expect((await pool.renderInvoicePdf(longInvoice(50))).subarray(0, 5).toString()).toBe('%PDF-');
     order.push('pdf done');

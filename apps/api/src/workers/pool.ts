@@ -42,6 +42,9 @@ export const workersBusy = (): AppError =>
 /** The two lanes of the heavy work (createHeavyWork). */
 export type HeavyLane = 'documents' | 'batches';
 
+/** What a lane holds now, and the tasks it refused since the start (its metrics). */
+export type LaneLoad = { running: number; waiting: number; refused: number; processes: number };
+
 export type HeavyWork = {
   /** The invoice PDF's bytes, drawn in the heavy-work process. */
   renderInvoicePdf(input: PdfInput): Promise<Buffer>;
@@ -77,6 +80,8 @@ export type HeavyWork = {
   placement(lane?: HeavyLane): Promise<ProcessPlace>;
   /** Heavy-work processes alive now, of both lanes (none when idle). */
   readonly processes: number;
+  /** Each lane's tasks running and waiting, its refusals so far and its processes (/metrics). */
+  load(): Record<HeavyLane, LaneLoad>;
   /** Lets the running tasks finish, then ends the processes (the app's onClose). */
   close(): Promise<void>;
 };
@@ -131,10 +136,14 @@ export function createHeavyWork({
       args: [JSON.stringify(idleGroup)],
       idleMs,
     });
+    let refused = 0;
     const gate = createAdmission({
       maxInFlight: threads,
       maxQueued: maxQueue,
-      refuse: workersBusy,
+      refuse: () => {
+        refused += 1;
+        return workersBusy();
+      },
     });
     async function run<R>(name: string, task: unknown): Promise<R> {
       try {
@@ -146,7 +155,13 @@ export function createHeavyWork({
         throw error;
       }
     }
-    return { pool, gate, run };
+    const load = (): LaneLoad => ({
+      running: gate.inFlight,
+      waiting: gate.queued,
+      refused,
+      processes: pool.size,
+    });
+    return { pool, gate, run, load };
   };
   const lanes: Record<HeavyLane, ReturnType<typeof lane>> = {
     documents: lane(),
@@ -160,6 +175,7 @@ export function createHeavyWork({
     get processes() {
       return lanes.documents.pool.size + lanes.batches.pool.size;
     },
+    load: () => ({ documents: lanes.documents.load(), batches: lanes.batches.load() }),
     inSlot: (task) => lanes.batches.gate.run(task),
     renderInvoicePdf: async (input) => bytes(await run<Uint8Array>('renderInvoicePdf', input)),
     renderReceiptPdf: async (input) => bytes(await run<Uint8Array>('renderReceiptPdf', input)),

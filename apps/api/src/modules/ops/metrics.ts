@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../../db/database.ts';
+import type { HeavyLane, LaneLoad } from '../../workers/pool.ts';
 import { readBacklog, type Backlog } from './repository.ts';
 
 /**
@@ -40,11 +41,14 @@ export function createMetrics(
     staleAfterMinutes,
     exposed,
     revocationListenerUp = () => false,
+    heavyWork,
   }: {
     staleAfterMinutes: number;
     exposed: boolean;
     /** Whether this instance hears the ended sessions (auth/revocation-cache.ts). */
     revocationListenerUp?: () => boolean;
+    /** The heavy work's lanes now (workers/pool.ts). */
+    heavyWork?: () => Record<HeavyLane, LaneLoad>;
   },
 ): Metrics {
   const registry = new Registry();
@@ -97,6 +101,40 @@ export function createMetrics(
       this.set(revocationListenerUp() ? 1 : 0);
     },
   });
+  if (heavyWork) {
+    const lanes = () => Object.entries(heavyWork()) as [HeavyLane, LaneLoad][];
+    new Gauge({
+      name: 'portal_heavy_work_tasks',
+      help: 'Heavy-work tasks (PDFs, ingestion batches) by lane (documents, batches) and state: running, or waiting for a slot',
+      labelNames: ['lane', 'state'],
+      registers: [registry],
+      collect() {
+        for (const [lane, load] of lanes()) {
+          this.set({ lane, state: 'running' }, load.running);
+          this.set({ lane, state: 'waiting' }, load.waiting);
+        }
+      },
+    });
+    new Gauge({
+      name: 'portal_heavy_work_processes',
+      help: 'Heavy-work processes alive, by lane (started on first use, ended after a minute idle)',
+      labelNames: ['lane'],
+      registers: [registry],
+      collect() {
+        for (const [lane, load] of lanes()) this.set({ lane }, load.processes);
+      },
+    });
+    new Counter({
+      name: 'portal_heavy_work_refused_total',
+      help: 'Heavy-work tasks refused with a 503 because their lane and its line were full, by lane',
+      labelNames: ['lane'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [lane, load] of lanes()) this.inc({ lane }, load.refused);
+      },
+    });
+  }
   // One statement for every backlog gauge, read once per scrape.
   let backlog: Promise<Backlog> | null = null;
   const readOnce = () => {
