@@ -4,8 +4,7 @@ import { setTimeout } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import errorHandler, { sendError } from './plugins/app/error-handler.ts';
@@ -19,6 +18,7 @@ import web from './plugins/external/web.ts';
 import { createContext, openRedis, type AppContext } from './context.ts';
 import { requestForLog } from './lib/log-redaction.ts';
 import { OneLinePerRequest } from './lib/request-log.ts';
+import { serializerCompiler, validatorCompiler, zodSchemaController } from './lib/zod-compilers.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
 import authRoutes from './modules/auth/routes.ts';
 import customerRoutes from './modules/customers/routes.ts';
@@ -55,10 +55,6 @@ export type AppOptions = {
 /** The tenant id a path of the API names, when it has the form of one. */
 const tenantOfPath = (url: string | undefined): string | undefined =>
   /^\/([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\/api\//.exec(url ?? '')?.[1];
-
-type CompilersFactory = NonNullable<
-  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
->;
 
 /** The whole HTTP application as one plugin tree: tests build it and `inject` requests into it. */
 export async function buildApp({
@@ -102,16 +98,8 @@ export async function buildApp({
     // A path that does not decode (`%ED%A0%80`, a lone surrogate) or a parameter over that length:
     // the documented 400 of every other bad request, not Fastify's own body echoing the path.
     frameworkErrors: (error, request, reply) => sendError(error, reply, request.log),
-    // Every schema is the contract's zod: Fastify's own JSON-schema compilers (ajv and
-    // fast-json-stringify, a tenth of the start) are never loaded.
-    // Fastify types the factories after ajv's; at run time both take the route's schema.
-    schemaController: {
-      compilersFactory: {
-        buildValidator: (() => validatorCompiler) as unknown as CompilersFactory['buildValidator'],
-        buildSerializer: (() =>
-          serializerCompiler) as unknown as CompilersFactory['buildSerializer'],
-      },
-    },
+    // The contract's zod schemas compile every route: ajv and fast-json-stringify never load.
+    schemaController: zodSchemaController,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -193,7 +181,7 @@ export async function buildApp({
       await api.register(fiscalDataRoutes, ctx);
       await api.register(invoiceThreadRoutes, ctx);
       await api.register(mandateRoutes, ctx);
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.openapiDocument());
     },
     { prefix: '/:tenant/api/1.0' },
   );

@@ -1,10 +1,7 @@
-import { buildSimulator } from '@portal/redsys-sim';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrate, pendingMigrations } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
-import { seedIfEmpty } from './db/seed/seed-if-empty.ts';
-import { demoEmail, demoPassword } from './db/seed/demo.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { loadRootSecret } from './lib/secrets.ts';
 import { sealPlaintextSecrets } from './db/seal-secrets.ts';
@@ -56,16 +53,20 @@ async function main() {
     }
   }
   if (!rootSecret) throw new Error('unreachable: the root secret is loaded or the start refused');
-  const seeded = config.seedDemo
-    ? await seedIfEmpty(db, config.publicUrl, config.DEMO_SIGN_IN_PROVIDERS)
-    : false;
+  // The demo's parts (its seed, the Redsys simulator) load only where they run: never in production.
+  const demo = config.seedDemo ? await import('./db/seed/demo.ts') : null;
+  let seeded = false;
+  if (config.seedDemo) {
+    const { seedIfEmpty } = await import('./db/seed/seed-if-empty.ts');
+    seeded = await seedIfEmpty(db, config.publicUrl, config.DEMO_SIGN_IN_PROVIDERS);
+  }
   // Secrets the seed (or a hand-written row) left in clear are sealed before anything reads them.
   await sealPlaintextSecrets(db, createSecretBox(rootSecret));
   const lifecycle = { draining: false };
   const app = await buildApp({ config, db, rootSecret, lifecycle });
   // The local Redsys simulator (public test merchant) runs beside the portal in the demo.
   const simulator = config.runSimulator
-    ? buildSimulator({
+    ? (await import('@portal/redsys-sim')).buildSimulator({
         publicUrl: config.redsysSimulatorUrl,
         demoReferencePrefix: 'demo',
         inspect: process.env.REDSYS_SIM_INSPECT === 'true',
@@ -139,9 +140,9 @@ async function main() {
     );
   if (simulator)
     lines.push(`  Card payments go to the local Redsys simulator at ${config.redsysSimulatorUrl}`);
-  if (config.seedDemo) {
+  if (demo) {
     lines.push(
-      `  Demo customer: ${demoEmail} / ${demoPassword}${seeded ? ' (demo data created)' : ''}`,
+      `  Demo customer: ${demo.demoEmail} / ${demo.demoPassword}${seeded ? ' (demo data created)' : ''}`,
     );
   }
   lines.push('');
