@@ -1,14 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { startSmtp } from '../tools/test-smtp.ts';
 import { signInWithForm } from './support/auth.ts';
 import { expectNoViolationsAnywhere, screenVariants, showAs, variantName } from './support/axe.ts';
 import { e2ePort } from './support/env.ts';
+import { useOwnPortal } from './support/own-portal.ts';
 import { notificationsTexts } from './support/texts.ts';
 
 /**
@@ -20,25 +16,52 @@ import { notificationsTexts } from './support/texts.ts';
  * longer shows "Devuelto". A bad report is refused and a replay tells nobody twice.
  */
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 // Beside the suite's own ports (E2E_PORT + 10 and up are the other servers').
 const port = Number(process.env.E2E_RETURNS_PORT ?? e2ePort + 7);
-const smtpPort = port + 1;
 const simulatorPort = port + 2;
-const dataDir = join(tmpdir(), `portal-e2e-returns-${port}`);
-const tenant = 'retornos';
-const origin = `http://${tenant}.localhost:${port}`;
-const api = `http://localhost:${port}/${tenant}/api/1.0`;
 const simulatorOrigin = `http://localhost:${simulatorPort}`;
 const email = 'nuria@retornos.test';
 const password = 'Recibo-devuelto-2026!';
-const env = {
-  ...process.env,
-  DATA_DIR: dataDir,
-  APP_SECRET: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-};
+
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'es-ES' });
+
+// A tenant that charges the bank's return fee, made with the admin CLI, paying through a Redsys
+// simulator of its own.
+const portal = useOwnPortal({
+  port,
+  smtpPort: port + 1,
+  tenant: 'retornos',
+  tenantArgs: [
+    '--company-name',
+    'Club Deportivo Retornos',
+    '--legal-name',
+    'Club Deportivo Retornos, S.L.',
+    '--contact-email',
+    'socios@retornos.test',
+    '--mail-from',
+    'Club Deportivo Retornos <socios@retornos.test>',
+    '--test-mode',
+    '--redsys-environment',
+    'simulator',
+    '--redsys-merchant-code',
+    '999008881',
+    '--redsys-terminal',
+    '1',
+    '--redsys-key-stdin',
+    '--charge-return-fee',
+    'on',
+  ],
+  // Redsys' public test key (published in its integration guides; the simulator knows it).
+  tenantInput: 'sq7HjrUOBfKmC576ILgskD5srU870gJ7\n',
+  env: {
+    REDSYS_SIMULATOR: 'true',
+    REDSYS_SIMULATOR_PORT: String(simulatorPort),
+    OUTBOX_INTERVAL_SECONDS: '1',
+  },
+});
+const { tenant, origin, api, call: adminCall } = portal;
 
 const read = <T>(namespace: string): T =>
   JSON.parse(
@@ -65,33 +88,6 @@ const euros = (amount: number) =>
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Intl writes a narrow no-break space before €; the page too. Match either space. */
 const money = (amount: number) => new RegExp(escape(euros(amount)).replace(/\s/g, '\\s'));
-
-test.describe.configure({ mode: 'serial' });
-test.use({ locale: 'es-ES' });
-
-let server: ChildProcess | undefined;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let apiKey = '';
-
-function admin(args: string[], input?: string): string {
-  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
-    cwd: repo,
-    env,
-    encoding: 'utf8',
-    ...(input === undefined ? {} : { input }),
-  });
-  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
-  return run.stdout;
-}
-
-async function adminCall(method: 'PUT' | 'POST', path: string, body: unknown) {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
 
 const invoice = {
   id: 'RET-2026-0042',
@@ -124,65 +120,8 @@ const returned = {
 };
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  rmSync(dataDir, { recursive: true, force: true });
+  test.setTimeout(90_000);
   mkdirSync(shots, { recursive: true });
-  admin(
-    [
-      'tenant',
-      'create',
-      '--id',
-      tenant,
-      '--url',
-      origin,
-      '--company-name',
-      'Club Deportivo Retornos',
-      '--legal-name',
-      'Club Deportivo Retornos, S.L.',
-      '--contact-email',
-      'socios@retornos.test',
-      '--mail-from',
-      'Club Deportivo Retornos <socios@retornos.test>',
-      '--test-mode',
-      '--redsys-environment',
-      'simulator',
-      '--redsys-merchant-code',
-      '999008881',
-      '--redsys-terminal',
-      '1',
-      '--redsys-key-stdin',
-      '--charge-return-fee',
-      'on',
-    ],
-    // Redsys' public test key (published in its integration guides; the simulator knows it).
-    'sq7HjrUOBfKmC576ILgskD5srU870gJ7\n',
-  );
-  apiKey = admin(['api-key', 'create', '--tenant', tenant, '--name', 'ERP']).trim();
-  smtp = await startSmtp({ port: smtpPort });
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repo,
-    env: {
-      ...env,
-      PORT: String(port),
-      NODE_ENV: 'test',
-      SEED_DEMO: 'false',
-      REDSYS_SIMULATOR: 'true',
-      REDSYS_SIMULATOR_PORT: String(simulatorPort),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      OUTBOX_INTERVAL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const ok = await fetch(`${api}/visual-config`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('the portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-
   // The provider's customer and invoice; the invitation's link sets her password.
   const customers = await adminCall('PUT', '/admin/customers', {
     customers: [
@@ -192,7 +131,7 @@ test.beforeAll(async () => {
   expect(customers.status, JSON.stringify(customers.json)).toBe(200);
   const invoices = await adminCall('PUT', '/admin/invoices', { invoices: [invoice] });
   expect(invoices.status, JSON.stringify(invoices.json)).toBe(200);
-  const mail = await smtp.waitFor(email, 60_000);
+  const mail = await portal.smtp.waitFor(email, 60_000);
   const token = /reset-password\?token=([\w-]+)/.exec(mail.raw)?.[1];
   if (!token) throw new Error('no invitation link');
   const reset = await fetch(`${api}/reset-password`, {
@@ -201,16 +140,6 @@ test.beforeAll(async () => {
     body: JSON.stringify({ token, email, password, password_confirmation: password }),
   });
   expect(reset.status).toBe(200);
-});
-
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  await smtp?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const account = { tenant: { id: tenant, origin }, email, password };
@@ -238,13 +167,16 @@ test('the provider reports a returned debit: refused when malformed, told once',
   expect(again.json).toEqual({ created: 0, updated: 0, unchanged: 1 });
 
   // One e-mail, with the reason in words and the button to pay that instalment.
-  const mail = await smtp.waitFor(email, 30_000, 'debit-returned');
+  const mail = await portal.smtp.waitFor(email, 30_000, 'debit-returned');
   expect(mail.raw).toContain('Fondos insuficientes en la cuenta');
   expect(mail.raw).toMatch(/\/payment-checkin\?payments=[\w-]+&(amp;)?invoiceId=RET-2026-0042/);
   await expect
-    .poll(() => smtp.inbox.filter((m) => /X-Portal-Mail: *debit-returned/i.test(m.raw)).length, {
-      timeout: 3_000,
-    })
+    .poll(
+      () => portal.smtp.inbox.filter((m) => /X-Portal-Mail: *debit-returned/i.test(m.raw)).length,
+      {
+        timeout: 3_000,
+      },
+    )
     .toBe(0);
 });
 

@@ -21,6 +21,8 @@ export type OwnPortalOptions = {
   tenant: string;
   /** `admin tenant create` options after `--id` and `--url`; none when the seed makes the tenant. */
   tenantArgs?: readonly string[];
+  /** What `admin tenant create` reads on its standard input (a `--redsys-key-stdin` key). */
+  tenantInput?: string;
   /**
    * The demo seed: the portal starts once to seed its database and stops while the CLI makes the
    * key, then starts again.
@@ -67,11 +69,12 @@ export function useOwnPortal(options: OwnPortalOptions): OwnPortal {
   let apiKey = '';
 
   /** Runs the admin CLI as an operator would; fails with its stderr (never its output). */
-  function admin(...args: string[]): string {
+  function admin(args: readonly string[], input?: string): string {
     const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], {
       cwd: repo,
       env,
       encoding: 'utf8',
+      ...(input === undefined ? {} : { input }),
     });
     if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${run.stderr}`);
     return run.stdout;
@@ -124,9 +127,12 @@ export function useOwnPortal(options: OwnPortalOptions): OwnPortal {
       await stopServer();
     }
     if (options.tenantArgs) {
-      admin('tenant', 'create', '--id', tenant, '--url', origin, ...options.tenantArgs);
+      admin(
+        ['tenant', 'create', '--id', tenant, '--url', origin, ...options.tenantArgs],
+        options.tenantInput,
+      );
     }
-    apiKey = admin('api-key', 'create', '--tenant', tenant, '--name', 'ERP').trim();
+    apiKey = admin(['api-key', 'create', '--tenant', tenant, '--name', 'ERP']).trim();
     if (!apiKeyShape.test(apiKey)) throw new Error('the admin CLI answered no API key (ptk_…)');
     await startServer();
   });

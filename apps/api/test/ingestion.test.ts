@@ -9,6 +9,7 @@ import { createMailer } from '../src/modules/mail/mailer.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
+import { dumpTables } from './table-dump.ts';
 
 type OpenApiMedia = { example?: unknown; examples?: unknown };
 type OpenApiParameter = OpenApiMedia & { in: string; name: string; schema?: OpenApiMedia };
@@ -20,20 +21,6 @@ type OpenApiOperation = {
 
 const range = { datefrom: '20000101', dateto: '20991231' };
 const password = 'Nueva-clave-2026!';
-
-/** Every table the ingestion API may write, as it would be dumped: compared before and after. */
-const tables = [
-  'customers',
-  'customer_invitations',
-  'password_resets',
-  'invoices',
-  'invoice_lines',
-  'instalments',
-  'notifications',
-  'notification_receipts',
-  'payment_methods',
-  'payment_method_requests',
-];
 
 type Invoice = {
   id: string;
@@ -135,18 +122,8 @@ describe.each(engines())('ingestion API on $name', (engine) => {
     return res.json<{ created: number; updated: number; unchanged: number; invited?: number }>();
   };
 
-  /** The full contents of every table the API may write, on every tenant. */
-  const snapshot = () =>
-    db.withOwner(async (sql) => {
-      const all: Record<string, unknown> = {};
-      for (const table of tables) {
-        const [row] = await sql.query<{ rows: unknown }>(
-          `SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY to_jsonb(t)::text), '[]'::jsonb) AS rows FROM ${table} t`,
-        );
-        all[table] = row?.rows;
-      }
-      return all;
-    });
+  /** The full contents of every table of the schema, on every tenant. */
+  const snapshot = () => db.withOwner((sql) => dumpTables(sql));
   const count = async (table: string, where = 'true') => {
     const [row] = await db.withOwner((sql) =>
       sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`),
