@@ -278,7 +278,9 @@ async function main() {
       adminUrl: options.adminUrl,
       database: options.database,
       shape: options.shape,
-      runs: options.quick ? 1 : 3,
+      // As many starts as the other sections' rounds (5): a start is ~1 s of a shared machine, and
+      // with 3 one slow start moved the median by a tenth (1.81x-2.05x on one tree, session 30).
+      runs: options.quick ? 1 : options.rounds,
       log,
     });
   });

@@ -257,7 +257,16 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   },
   // The server's build (src/entry-server.tsx) is one self-contained module: the shim's alias
   // applies to the libraries too, as in the browser's build, and the API needs no web packages.
-  ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
+  ...(isSsrBuild
+    ? {
+        ssr: { noExternal: true },
+        // React's CommonJS entries choose their build by NODE_ENV when they load. Left to the
+        // server's NODE_ENV, the module carried both (1.6 MB, the development builds of react and
+        // react-dom/server included) and the API compiled it all at every start; the prerendered
+        // /login is a built artefact like the browser's bundle, made by the same production React.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      }
+    : {}),
   build:
     mode === 'login'
       ? loginBuild
