@@ -193,9 +193,6 @@ export function bootScript(language: string, options: BootOptions): string {
   return `(${boot.toString()}).apply(null,${args});`;
 }
 
-/** The boot step itself, for the tests. */
-export const runBoot = boot;
-
 /** The language `#root`'s markup was prerendered in, or null when it is empty (every other page). */
 export function prerenderedLanguage(root: HTMLElement): string | null {
   return root.firstChild ? root.getAttribute(prerenderedAttribute) : null;

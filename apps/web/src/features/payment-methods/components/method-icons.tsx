@@ -41,9 +41,3 @@ export const LockCardIcon = (p: IconProps) => (
     <path d="M9 12l2.25 2.25L15.5 10" />
   </Outline>
 );
-
-export const StarIcon = (p: IconProps) => (
-  <Outline {...p}>
-    <path d="M12 4l2.4 5 5.35.6-4 3.65 1.1 5.3L12 16l-4.85 2.55 1.1-5.3-4-3.65 5.35-.6z" />
-  </Outline>
-);
