@@ -181,7 +181,10 @@ export async function buildApp({
       await api.register(fiscalDataRoutes, ctx);
       await api.register(invoiceThreadRoutes, ctx);
       await api.register(mandateRoutes, ctx);
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.openapiDocument());
+      // Sent as stored bytes, compressed once (plugins/app/openapi.ts), not by @fastify/compress.
+      api.get('/openapi.json', { schema: { hide: true }, compress: false }, (request, reply) =>
+        app.sendOpenapiDocument(request, reply),
+      );
     },
     { prefix: '/:tenant/api/1.0' },
   );

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ZVisualConfig } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +182,37 @@ describe.each(engines())('tenants and the API skeleton on $name', (engine) => {
     expect(Object.keys(visual?.responses ?? {})).toEqual(
       expect.arrayContaining(['200', '404', '500']),
     );
+  });
+
+  it('sends the OpenAPI document as bytes written once: br or gzip as asked, a 304 for its ETag', async () => {
+    const url = '/demo/api/1.0/openapi.json';
+    const plain = await app.inject({ method: 'GET', url });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    const doc = plain.json<object>();
+    // The same document in each encoding, each with an ETag of its own.
+    const br = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(doc);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 20);
+    const gz = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(doc);
+    const etags = [plain, br, gz].map((res) => String(res.headers.etag));
+    expect(new Set(etags).size).toBe(3);
+    // A client that has it gets a 304 with no body; another tenant's path, the same bytes.
+    const again = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const other = await app.inject({ method: 'GET', url: '/1/api/1.0/openapi.json' });
+    expect(other.headers.etag).toBe(plain.headers.etag);
+    expect(other.rawPayload.equals(plain.rawPayload)).toBe(true);
   });
 
   it('sends the security headers with a strict Content-Security-Policy', async () => {
