@@ -81,7 +81,7 @@ describe('the heavy-work pool', () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4 });
     const input = longInvoice(120);
     const inProcess = Buffer.from(await renderInvoicePdfBytes(input));
-    const fromPool = await pool.renderInvoicePdf(input);
+    const fromPool = await pool.renderInvoicePdf('t1', input);
     expect(fromPool.subarray(0, 5).toString()).toBe('%PDF-');
     expect(fromPool.equals(inProcess)).toBe(true);
   });
@@ -89,10 +89,10 @@ describe('the heavy-work pool', () => {
   it('keeps the event loop free while a long PDF is drawn', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4 });
     // The process is started (and the renderer compiled) first, so that only the drawing counts.
-    await pool.renderInvoicePdf(longInvoice(1));
+    await pool.renderInvoicePdf('t1', longInvoice(1));
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 1);
-    await pool.renderInvoicePdf(longInvoice(500));
+    await pool.renderInvoicePdf('t1', longInvoice(500));
     clearInterval(timer);
     // Drawn in process, the 500 lines hold the loop in one piece: not one tick until the end.
     expect(ticks).toBeGreaterThan(20);
@@ -110,7 +110,7 @@ describe('the heavy-work pool', () => {
     async () => {
       pool = createHeavyWork({ threads: 1, maxQueue: 4 });
       // A PDF first, so that the threads a task starts are there too.
-      await pool.renderInvoicePdf(longInvoice(50));
+      await pool.renderInvoicePdf('t1', longInvoice(50));
       const place = await pool.placement();
       if (place.policy !== 'idle') throw new Error(place.reason);
       expect(place.pid).not.toBe(process.pid);
@@ -129,7 +129,7 @@ describe('the heavy-work pool', () => {
     async () => {
       const group = prepareIdleGroup(undefined);
       pool = createHeavyWork({ threads: 1, maxQueue: 4, idleGroup: group });
-      await pool.renderInvoicePdf(longInvoice(50));
+      await pool.renderInvoicePdf('t1', longInvoice(50));
       const place = await pool.placement();
       const cgroupsOf = (pid: number, tid: number) =>
         readFileSync(`/proc/${pid}/task/${tid}/cgroup`, 'utf8');
@@ -155,7 +155,7 @@ describe('the heavy-work pool', () => {
     const first = await pool.placement();
     // No invoice to draw: the renderer throws in the process.
     await expect(
-      pool.renderInvoicePdf({ ...longInvoice(1), invoice: null } as unknown as PdfInput),
+      pool.renderInvoicePdf('t1', { ...longInvoice(1), invoice: null } as unknown as PdfInput),
     ).rejects.toThrow(/Cannot read properties of null/);
     expect((await pool.placement()).pid).toBe(first.pid);
   });
@@ -163,13 +163,15 @@ describe('the heavy-work pool', () => {
   it('answers a 503 for the task of a process that was killed, and the next task gets a new one', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4 });
     const { pid } = await pool.placement();
-    const drawing = pool.renderInvoicePdf(longInvoice(2_000));
+    const drawing = pool.renderInvoicePdf('t1', longInvoice(2_000));
     await new Promise((go) => setTimeout(go, 100));
     process.kill(pid, 'SIGKILL');
     await expect(drawing).rejects.toMatchObject({ statusCode: 503 });
     const next = await pool.placement();
     expect(next.pid).not.toBe(pid);
-    expect((await pool.renderInvoicePdf(longInvoice(1))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pool.renderInvoicePdf('t1', longInvoice(1))).subarray(0, 5).toString()).toBe(
+      '%PDF-',
+    );
   });
 
   it('ends a process that has been idle, and starts one again for the next task', async () => {
@@ -199,9 +201,9 @@ describe('the heavy-work pool', () => {
   it('on close lets the running task finish, refuses the waiting one, and ends the process', async () => {
     const closing = createHeavyWork({ threads: 1, maxQueue: 4 });
     const { pid } = await closing.placement();
-    const running = closing.renderInvoicePdf(longInvoice(500));
+    const running = closing.renderInvoicePdf('t1', longInvoice(500));
     // Its refusal is caught as it comes (it comes while close() is awaited).
-    const waiting = closing.renderInvoicePdf(longInvoice(1)).then(
+    const waiting = closing.renderInvoicePdf('t1', longInvoice(1)).then(
       () => 'drawn',
       (error: unknown) => error,
     );
@@ -217,7 +219,7 @@ describe('the heavy-work pool', () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
     const settled: string[] = [];
     const runs = Array.from({ length: 4 }, (_, i) =>
-      (pool as HeavyWork).renderInvoicePdf(longInvoice(200)).then(
+      (pool as HeavyWork).renderInvoicePdf('t1', longInvoice(200)).then(
         () => settled.push(`done ${i}`),
         (error: unknown) => {
           settled.push(`refused ${i}`);
@@ -241,29 +243,53 @@ describe('the heavy-work pool', () => {
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
   });
 
+  it("keeps each tenant to half a lane: one tenant's burst is refused, another tenant still gets in", async () => {
+    // One slot and three places in line: four in all, two a tenant.
+    pool = createHeavyWork({ threads: 1, maxQueue: 3 });
+    let finish = () => {};
+    const first = pool.inSlot('busy', () => new Promise<void>((go) => (finish = go)));
+    const second = pool.inSlot('busy', async () => 'second');
+    // The line has room, but not for a third of the busy tenant's: a 503 at once.
+    await expect(pool.inSlot('busy', async () => 'third')).rejects.toMatchObject({
+      statusCode: 503,
+      headers: { 'retry-after': '2' },
+    });
+    // Another tenant's batch waits in line as usual.
+    const other = pool.inSlot('quiet', async () => 'other');
+    expect(pool.load().batches).toEqual({ running: 1, waiting: 2, refused: 1, processes: 0 });
+    finish();
+    await first;
+    expect(await second).toBe('second');
+    expect(await other).toBe('other');
+    // Its tasks done, the busy tenant has its share again.
+    expect(await pool.inSlot('busy', async () => 'again')).toBe('again');
+  });
+
   it('gives batches a lane of their own: another batch waits for the one running, a PDF does not', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 1 });
     const order: string[] = [];
     let finishBatch = () => {};
     // The heavy work of the embedded database (a batch's writes) holds the batches' one slot.
-    const batch = pool.inSlot(async () => {
+    const batch = pool.inSlot('t1', async () => {
       order.push('batch started');
       await new Promise<void>((go) => (finishBatch = go));
       order.push('batch done');
     });
     // The next batch, parsed in the batches' process, waits in line; a third is refused at once.
-    const next = pool.prepareInvoices({ invoices: [] }).then(
+    const next = pool.prepareInvoices('t2', { invoices: [] }).then(
       () => order.push('next batch done'),
       () => order.push('next batch done'),
     );
-    await expect(pool.inSlot(async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
+    await expect(pool.inSlot('t3', async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
     // What /metrics reads: one batch running, one waiting, one refused; the documents' lane idle.
     expect(pool.load()).toEqual({
       documents: { running: 0, waiting: 0, refused: 0, processes: 0 },
       batches: { running: 1, waiting: 1, refused: 1, processes: 0 },
     });
     // Another tenant's customer's PDF is drawn meanwhile, in the documents' lane.
-    expect((await pool.renderInvoicePdf(longInvoice(50))).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pool.renderInvoicePdf('t4', longInvoice(50))).subarray(0, 5).toString()).toBe(
+      '%PDF-',
+    );
     order.push('pdf done');
     expect(order).toEqual(['batch started', 'pdf done']);
     finishBatch();

@@ -45,11 +45,20 @@ export type HeavyLane = 'documents' | 'batches';
 /** What a lane holds now, and the tasks it refused since the start (its metrics). */
 export type LaneLoad = { running: number; waiting: number; refused: number; processes: number };
 
+/**
+ * What one tenant may hold of a lane, running and waiting together: half its places. One tenant
+ * that fills the line (an integration's burst of batches, a page of statements) gets the 503s;
+ * every other tenant still finds room.
+ */
+export const tenantShare = (threads: number, maxQueue: number): number =>
+  Math.max(1, Math.ceil((threads + maxQueue) / 2));
+
+/** Each task names the tenant it is for: the lanes keep each tenant to its share (tenantShare). */
 export type HeavyWork = {
   /** The invoice PDF's bytes, drawn in the heavy-work process. */
-  renderInvoicePdf(input: PdfInput): Promise<Buffer>;
+  renderInvoicePdf(tenant: string, input: PdfInput): Promise<Buffer>;
   /** An invoice batch's JSON text parsed, validated and made into parameters (ingestion). */
-  prepareInvoices(body: unknown): Promise<PreparedInvoices>;
+  prepareInvoices(tenant: string, body: unknown): Promise<PreparedInvoices>;
   /**
    * `PUT /admin/invoices` whole in the heavy-work process (parsed, checked and written through the
    * process's own two connections; ingest-invoices.ts), or null without PostgreSQL: the embedded
@@ -58,10 +67,14 @@ export type HeavyWork = {
    */
   readonly ingestInvoices: ((tenantId: string, body: unknown) => Promise<IngestOutcome>) | null;
   /** Another ingestion batch's JSON text parsed and validated (the data comes back cloned). */
-  parseBatch<N extends BatchCall>(name: N, body: unknown): Promise<Parsed<BatchBody<N>>>;
+  parseBatch<N extends BatchCall>(
+    tenant: string,
+    name: N,
+    body: unknown,
+  ): Promise<Parsed<BatchBody<N>>>;
   /** A payment receipt's PDF and a statement's PDF (documents module), drawn the same way. */
-  renderReceiptPdf(input: ReceiptPdfInput): Promise<Buffer>;
-  renderStatementPdf(input: StatementPdfInput): Promise<Buffer>;
+  renderReceiptPdf(tenant: string, input: ReceiptPdfInput): Promise<Buffer>;
+  renderStatementPdf(tenant: string, input: StatementPdfInput): Promise<Buffer>;
   /** Processes of each lane. */
   readonly threads: number;
   /**
@@ -69,9 +82,9 @@ export type HeavyWork = {
    * embedded database), run in one of the batches' slots: batches of every kind together never
    * take more cores than `threads`.
    */
-  inSlot<T>(task: () => Promise<T>): Promise<T>;
+  inSlot<T>(tenant: string, task: () => Promise<T>): Promise<T>;
   /** A SEPA mandate's PDF, drawn in the heavy-work process (mandates module). */
-  renderMandatePdf(input: MandatePdfInput): Promise<Buffer>;
+  renderMandatePdf(tenant: string, input: MandatePdfInput): Promise<Buffer>;
   /**
    * Where the process of a lane (the documents' unless named) that answers stands: its id, its
    * threads' policy (priority.ts: `idle` on Linux) and the idle cgroup they joined, if the host
@@ -92,6 +105,8 @@ export type HeavyWork = {
  * (process-pool.ts), each started on first use and ended after a minute idle (an idle server keeps
  * no heavy process's memory), and a gate of `threads` slots with at most `maxQueue` tasks waiting;
  * the next task is refused at once with a 503 and Retry-After instead of waiting without bound.
+ * A tenant holds at most half of a lane's places (tenantShare): one tenant's burst cannot leave
+ * the others only 503s.
  *
  * Two lanes, not one gate (decision 042): a batch holds its slot for a second or more, most of it
  * waiting for the database, and with one gate every tenant's PDFs waited behind one tenant's
@@ -140,14 +155,15 @@ export function createHeavyWork({
     const gate = createAdmission({
       maxInFlight: threads,
       maxQueued: maxQueue,
+      maxPerKey: tenantShare(threads, maxQueue),
       refuse: () => {
         refused += 1;
         return workersBusy();
       },
     });
-    async function run<R>(name: string, task: unknown): Promise<R> {
+    async function run<R>(name: string, task: unknown, tenant?: string): Promise<R> {
       try {
-        return await gate.run(() => pool.run<R>(name, task));
+        return await gate.run(() => pool.run<R>(name, task), tenant);
       } catch (error) {
         // A process killed or out of memory mid-task: that request may be retried (a new process
         // takes the next task).
@@ -176,17 +192,22 @@ export function createHeavyWork({
       return lanes.documents.pool.size + lanes.batches.pool.size;
     },
     load: () => ({ documents: lanes.documents.load(), batches: lanes.batches.load() }),
-    inSlot: (task) => lanes.batches.gate.run(task),
-    renderInvoicePdf: async (input) => bytes(await run<Uint8Array>('renderInvoicePdf', input)),
-    renderReceiptPdf: async (input) => bytes(await run<Uint8Array>('renderReceiptPdf', input)),
-    renderStatementPdf: async (input) => bytes(await run<Uint8Array>('renderStatementPdf', input)),
-    renderMandatePdf: async (input) => bytes(await run<Uint8Array>('renderMandatePdf', input)),
-    prepareInvoices: (body) => batch<PreparedInvoices>('prepareInvoices', body),
+    inSlot: (tenant, task) => lanes.batches.gate.run(task, tenant),
+    renderInvoicePdf: async (tenant, input) =>
+      bytes(await run<Uint8Array>('renderInvoicePdf', input, tenant)),
+    renderReceiptPdf: async (tenant, input) =>
+      bytes(await run<Uint8Array>('renderReceiptPdf', input, tenant)),
+    renderStatementPdf: async (tenant, input) =>
+      bytes(await run<Uint8Array>('renderStatementPdf', input, tenant)),
+    renderMandatePdf: async (tenant, input) =>
+      bytes(await run<Uint8Array>('renderMandatePdf', input, tenant)),
+    prepareInvoices: (tenant, body) => batch<PreparedInvoices>('prepareInvoices', body, tenant),
     ingestInvoices: database
-      ? (tenantId, body) => batch<IngestOutcome>('ingestInvoiceBatch', { tenantId, body, database })
+      ? (tenantId, body) =>
+          batch<IngestOutcome>('ingestInvoiceBatch', { tenantId, body, database }, tenantId)
       : null,
-    parseBatch: <N extends BatchCall>(name: N, body: unknown) =>
-      batch<Parsed<BatchBody<N>>>('parseBatch', { name, body }),
+    parseBatch: <N extends BatchCall>(tenant: string, name: N, body: unknown) =>
+      batch<Parsed<BatchBody<N>>>('parseBatch', { name, body }, tenant),
     placement: (of = 'documents') => lanes[of].run<ProcessPlace>('placement', null),
     close: async () => {
       await Promise.all([lanes.documents.pool.close(), lanes.batches.pool.close()]);

@@ -127,7 +127,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
     const claims = claimsOf<ReceiptClaims>(request);
     const { actor, parties, language } = await languageOf(claims);
     const receipt = await service.receipt(actor, claims.p);
-    const pdf = await ctx.heavyWork.renderReceiptPdf({
+    const pdf = await ctx.heavyWork.renderReceiptPdf(request.tenant.id, {
       receipt,
       tenant: parties.tenant,
       customer: parties.customer,
@@ -154,7 +154,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
         .header('content-disposition', `attachment; filename="${name}.csv"`)
         .send(statementCsv(statement, m));
     }
-    const pdf = await ctx.heavyWork.renderStatementPdf({
+    const pdf = await ctx.heavyWork.renderStatementPdf(request.tenant.id, {
       statement,
       tenant: parties.tenant,
       customer: parties.customer,
@@ -187,7 +187,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
     const body = streamZip(
       ids.map((id) => ({ id, name: zipEntryName(id) })),
       async (id) =>
-        ctx.heavyWork.renderInvoicePdf({
+        ctx.heavyWork.renderInvoicePdf(request.tenant.id, {
           invoice: await invoices.detail(actor, id),
           tenant: parties.tenant,
           customer: parties.customer,

@@ -68,8 +68,12 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
         // (workers/ingest-invoices.ts); on the embedded database, here, its writes in a slot.
         const onThread = ctx.heavyWork.ingestInvoices;
         if (onThread) return outcomeResult(await onThread(request.tenant.id, request.body), refuse);
-        const batch = accepted(await ctx.heavyWork.prepareInvoices(request.body));
-        return ctx.heavyWork.inSlot(() => service.ingestInvoices(request.tenant.id, batch));
+        const batch = accepted(
+          await ctx.heavyWork.prepareInvoices(request.tenant.id, request.body),
+        );
+        return ctx.heavyWork.inSlot(request.tenant.id, () =>
+          service.ingestInvoices(request.tenant.id, batch),
+        );
       },
       offLoop,
     );
@@ -77,8 +81,10 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       scope,
       defs.ingestCustomers,
       async ({ request }) => {
-        const body = accepted(await ctx.heavyWork.parseBatch('ingestCustomers', request.body));
-        return ctx.heavyWork.inSlot(() =>
+        const body = accepted(
+          await ctx.heavyWork.parseBatch(request.tenant.id, 'ingestCustomers', request.body),
+        );
+        return ctx.heavyWork.inSlot(request.tenant.id, () =>
           service.ingestCustomers(request.tenant.id, body.customers),
         );
       },
@@ -89,7 +95,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       defs.changeInstalmentStatus,
       async ({ request }) => {
         const body = accepted(
-          await ctx.heavyWork.parseBatch('changeInstalmentStatus', request.body),
+          await ctx.heavyWork.parseBatch(request.tenant.id, 'changeInstalmentStatus', request.body),
         );
         return service.changeInstalmentStatus(request.tenant.id, body.changes);
       },
@@ -99,8 +105,10 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
       scope,
       defs.ingestNotifications,
       async ({ request }) => {
-        const body = accepted(await ctx.heavyWork.parseBatch('ingestNotifications', request.body));
-        return ctx.heavyWork.inSlot(() =>
+        const body = accepted(
+          await ctx.heavyWork.parseBatch(request.tenant.id, 'ingestNotifications', request.body),
+        );
+        return ctx.heavyWork.inSlot(request.tenant.id, () =>
           service.ingestNotifications(request.tenant.id, body.notifications),
         );
       },

@@ -84,7 +84,7 @@ export default async function invoiceRoutes(app: FastifyInstance, ctx: AppContex
     const parties = await service.pdfParties(actor);
     // ~1 ms a line of CPU: drawn on the heavy-work pool, never on the event loop (a 500-line
     // invoice held every other tenant's requests for ~0.5 s).
-    const pdf = await ctx.heavyWork.renderInvoicePdf({
+    const pdf = await ctx.heavyWork.renderInvoicePdf(request.tenant.id, {
       invoice,
       tenant: parties.tenant,
       customer: parties.customer,

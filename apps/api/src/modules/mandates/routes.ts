@@ -56,7 +56,7 @@ export default async function mandateRoutes(app: FastifyInstance, ctx: AppContex
       isLanguage(claims.l) ? claims.l : undefined,
     );
     // Drawn on the heavy-work pool, never on the event loop (like the invoice PDF).
-    const pdf = await ctx.heavyWork.renderMandatePdf(input);
+    const pdf = await ctx.heavyWork.renderMandatePdf(request.tenant.id, input);
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `inline; filename="${reference.replace(/[^\w.-]/g, '_')}.pdf"`)
