@@ -61,6 +61,26 @@ describe('admission control of password work', () => {
     expect(await admission.run(async () => 'again')).toBe('again');
   });
 
+  it("keeps one key (a tenant) to its share: refused at once while another key's task still waits", async () => {
+    const admission = createAdmission({ maxInFlight: 1, maxQueued: 3, maxPerKey: 2 });
+    const g = gate();
+    const running = admission.run(g.task, 'busy');
+    const waiting = admission.run(async () => 'busy waited', 'busy');
+    // The line has room for two more, but the busy tenant holds its two places.
+    await expect(admission.run(async () => 'never', 'busy')).rejects.toMatchObject({
+      statusCode: 503,
+    });
+    const other = admission.run(async () => 'other waited', 'quiet');
+    expect([admission.inFlight, admission.queued]).toEqual([1, 2]);
+    g.open();
+    await running;
+    expect(await waiting).toBe('busy waited');
+    expect(await other).toBe('other waited');
+    // Its tasks done, the busy tenant has its share again; a failed task gives its place back too.
+    await expect(admission.run(() => Promise.reject(new Error('boom')), 'busy')).rejects.toThrow();
+    expect(await admission.run(async () => 'again', 'busy')).toBe('again');
+  });
+
   it('frees the slot when a task fails', async () => {
     const admission = createAdmission({ maxInFlight: 1, maxQueued: 0 });
     await expect(admission.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
@@ -87,6 +107,42 @@ describe.each(engines())('sign-in under a full password gate on $name', (engine)
       payload: { email, password },
       remoteAddress: ip,
     });
+
+  it("leaves another tenant room while one tenant's sign-ins fill their half of the gate", async () => {
+    // Tenant demo's share of the gate, held by work that waits.
+    const g = gate();
+    const held: Promise<unknown>[] = [];
+    for (;;) {
+      const before = passwordAdmission.inFlight + passwordAdmission.queued;
+      held.push(passwordAdmission.run(g.task, 'demo').catch(() => undefined));
+      await sleep(1);
+      if (passwordAdmission.inFlight + passwordAdmission.queued === before) break;
+    }
+    try {
+      // Demo's next sign-in is turned away at once; tenant 1's is let in and answered.
+      expect((await login(demoEmail, demoPassword, '10.5.1.1')).statusCode).toBe(503);
+      const queued = passwordAdmission.queued;
+      let answered = false;
+      const other = app
+        .inject({
+          method: 'POST',
+          url: '/1/api/1.0/login',
+          payload: { email: 'nobody@one.test', password: demoPassword },
+          remoteAddress: '10.5.1.2',
+        })
+        .then((res) => {
+          answered = true;
+          return res;
+        });
+      // It takes its place in the line (or, refused, is answered at once); then demo's work ends.
+      while (!answered && passwordAdmission.queued === queued) await sleep(1);
+      g.open();
+      expect((await other).statusCode).toBe(401);
+    } finally {
+      g.open();
+      await Promise.all(held);
+    }
+  });
 
   it('answers 503 with Retry-After to known and unknown e-mails alike, then signs in again', async () => {
     // Fill the process-wide gate and its line with work that waits.

@@ -50,13 +50,15 @@ const tooBusy = (): AppError =>
  * 19 MiB each): one at a time per core but one, so that a core stays free for the event loop
  * (every other request) and a thread of libuv's pool (4 unless UV_THREADPOOL_SIZE says otherwise)
  * for files, compression and DNS; sixteen waiting per slot, beyond which sign-ins get a 503 with
- * Retry-After.
+ * Retry-After. One tenant's work holds at most half of the places (slots and line): a burst of
+ * sign-ins at one tenant, a credential-stuffing run say, leaves the others room.
  */
 const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
 export const passwordSlots = Math.max(1, Math.min(availableParallelism() - 1, threadPool - 1));
 export const passwordAdmission: Admission = createAdmission({
   maxInFlight: passwordSlots,
   maxQueued: 16 * passwordSlots,
+  maxPerKey: Math.ceil((17 * passwordSlots) / 2),
   refuse: tooBusy,
 });
 

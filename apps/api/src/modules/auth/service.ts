@@ -310,7 +310,7 @@ export function createAuthService({
           );
         }
         return found;
-      });
+      }, tenantId);
       if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
       await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
       const step = await secondFactor?.stepFor(tenantId, policy, customer.id);
@@ -638,8 +638,9 @@ export function createAuthService({
         repository.findCustomerById(sql, customerId),
       );
       if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
-      const ok = await passwordGate.run(() =>
-        verifyPassword(customer.password_hash, input.current_password),
+      const ok = await passwordGate.run(
+        () => verifyPassword(customer.password_hash, input.current_password),
+        tenantId,
       );
       if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
       const problems = await newPasswordProblems(input.password, {
@@ -647,7 +648,7 @@ export function createAuthService({
         organisationNames,
       });
       if (problems.length > 0) throw new FieldValidationError({ password: problems });
-      const newHash = await passwordGate.run(() => hashPassword(input.password));
+      const newHash = await passwordGate.run(() => hashPassword(input.password), tenantId);
       const ended = await db.withTenant(tenantId, async (sql) => {
         await repository.setPasswordHash(sql, customerId, newHash);
         // A reset link asked for before the change must not undo it.
@@ -676,8 +677,9 @@ export function createAuthService({
       );
       if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
       if (customer.password_hash) {
-        const ok = await passwordGate.run(() =>
-          verifyPassword(customer.password_hash, input.current_password),
+        const ok = await passwordGate.run(
+          () => verifyPassword(customer.password_hash, input.current_password),
+          tenantId,
         );
         if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
       }
@@ -761,7 +763,7 @@ export function createAuthService({
         organisationNames,
       });
       if (problems.length > 0) throw new FieldValidationError({ password: problems });
-      const newHash = await passwordGate.run(() => hashPassword(input.password));
+      const newHash = await passwordGate.run(() => hashPassword(input.password), tenantId);
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findResetForUpdate(sql, hashToken(input.token));
         if (!row || row.used_at || row.email !== input.email.toLowerCase())
