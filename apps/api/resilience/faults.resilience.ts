@@ -220,8 +220,10 @@ describe('faults on the real PostgreSQL', () => {
   });
 
   it('drains in-flight requests on SIGTERM, refuses new ones and exits 0', async () => {
-    // At debug each request writes a line as it starts: the test sees the downloads arrive.
-    const api = await start('graceful', { LOG_LEVEL: 'debug' });
+    // At debug each request writes a line as it starts: the test sees the downloads arrive. The
+    // twelve downloads are one tenant's: a line of 32 gives it the room (a tenant holds at most
+    // half of a lane's places; workers/pool.ts, tenantShare).
+    const api = await start('graceful', { LOG_LEVEL: 'debug', WORKER_QUEUE: '32' });
     const token = await signIn(api.url, 'demo', demoEmail, demoPassword);
     const call = authed(api.url, 'demo', token);
     const list = await call('POST', '/invoices', range);
