@@ -81,6 +81,51 @@ describe('admission control of password work', () => {
     expect(await admission.run(async () => 'again', 'busy')).toBe('again');
   });
 
+  it("takes turns between keys: a tenant's one task waits behind one of the busy tenant's, not all", async () => {
+    const admission = createAdmission({ maxInFlight: 1, maxQueued: 8 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const run = (name: string, key?: string) => {
+      const g = gate();
+      gates.set(name, g);
+      return admission.run(async () => {
+        started.push(name);
+        await g.task();
+      }, key);
+    };
+    const finish = async (name: string) => {
+      gates.get(name)?.open();
+      await sleep(2);
+    };
+    const runs = [
+      run('busy 1', 'busy'),
+      run('busy 2', 'busy'),
+      run('busy 3', 'busy'),
+      run('busy 4', 'busy'),
+      run('quiet 1', 'quiet'),
+      run('anyone 1'),
+      run('quiet 2', 'quiet'),
+    ];
+    await sleep(2);
+    expect([admission.inFlight, admission.queued]).toEqual([1, 6]);
+    // busy, then the keys in the order they first waited: busy, quiet, keyless; each in its order.
+    for (const name of ['busy 1', 'busy 2', 'quiet 1', 'anyone 1', 'busy 3', 'quiet 2']) {
+      await finish(name);
+    }
+    await finish('busy 4');
+    await Promise.all(runs);
+    expect(started).toEqual([
+      'busy 1',
+      'busy 2',
+      'quiet 1',
+      'anyone 1',
+      'busy 3',
+      'quiet 2',
+      'busy 4',
+    ]);
+    expect([admission.inFlight, admission.queued]).toEqual([0, 0]);
+  });
+
   it('frees the slot when a task fails', async () => {
     const admission = createAdmission({ maxInFlight: 1, maxQueued: 0 });
     await expect(admission.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

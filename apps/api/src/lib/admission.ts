@@ -17,8 +17,8 @@ const busy = (): AppError =>
   });
 
 /**
- * Admission control: at most `maxInFlight` tasks run at once, at most `maxQueued` wait (first
- * come, first served), and the next one is refused at once with `refuse()` (a 503 with
+ * Admission control: at most `maxInFlight` tasks run at once, at most `maxQueued` wait, and the
+ * next one is refused at once with `refuse()` (a 503 with
  * Retry-After). Used for password hashing (a burst of sign-ins queued every argon2 verification on
  * libuv's thread pool and answers grew without bound: 1,000 concurrent attempts answered after 20 s
  * and more, resilience/load.resilience.ts) and for the heavy work of every kind (workers/pool.ts).
@@ -27,6 +27,11 @@ const busy = (): AppError =>
  *
  * `maxPerKey`: the tasks of one key, running and waiting together, never more than that: one
  * tenant that fills the line gets the 503s, and the others still find room in it.
+ *
+ * The line takes turns between keys: a freed slot goes to the key that has waited longest for a
+ * turn, and each key's own tasks start in their order. A tenant that queued eight PDFs does not
+ * make the next tenant's one wait behind all eight, only behind the one already starting. Tasks
+ * without a key take their turns as one more key.
  */
 export function createAdmission({
   maxInFlight,
@@ -40,7 +45,12 @@ export function createAdmission({
   refuse?: () => Error;
 }): Admission {
   let inFlight = 0;
-  const waiting: (() => void)[] = [];
+  let queued = 0;
+  /**
+   * Each key's waiting tasks, the keys in turn order: a Map iterates in insertion order, so the
+   * first key is the next to be served, and a key served goes to the back if it still waits.
+   */
+  const lines = new Map<string | undefined, (() => void)[]>();
   const held = new Map<string, number>();
   const hold = (key: string | undefined, by: 1 | -1) => {
     if (key === undefined) return;
@@ -48,10 +58,20 @@ export function createAdmission({
     if (count > 0) held.set(key, count);
     else held.delete(key);
   };
+  const next = (): (() => void) | undefined => {
+    for (const [key, line] of lines) {
+      const go = line.shift();
+      lines.delete(key);
+      if (line.length > 0) lines.set(key, line);
+      queued -= 1;
+      return go;
+    }
+    return undefined;
+  };
   const release = () => {
-    const next = waiting.shift();
-    // The slot passes to the next in line, or is freed.
-    if (next) next();
+    const go = next();
+    // The slot passes to the next key's first task, or is freed.
+    if (go) go();
     else inFlight -= 1;
   };
   return {
@@ -59,16 +79,21 @@ export function createAdmission({
       return inFlight;
     },
     get queued() {
-      return waiting.length;
+      return queued;
     },
     async run<T>(task: () => Promise<T>, key?: string): Promise<T> {
       if (key !== undefined && (held.get(key) ?? 0) >= maxPerKey) throw refuse();
       if (inFlight < maxInFlight) {
         inFlight += 1;
         hold(key, 1);
-      } else if (waiting.length < maxQueued) {
+      } else if (queued < maxQueued) {
         hold(key, 1);
-        await new Promise<void>((go) => waiting.push(go));
+        queued += 1;
+        await new Promise<void>((go) => {
+          const line = lines.get(key);
+          if (line) line.push(go);
+          else lines.set(key, [go]);
+        });
       } else throw refuse();
       try {
         return await task();

@@ -106,7 +106,8 @@ export type HeavyWork = {
  * no heavy process's memory), and a gate of `threads` slots with at most `maxQueue` tasks waiting;
  * the next task is refused at once with a 503 and Retry-After instead of waiting without bound.
  * A tenant holds at most half of a lane's places (tenantShare): one tenant's burst cannot leave
- * the others only 503s.
+ * the others only 503s; and the line takes turns between tenants (lib/admission.ts), so another
+ * tenant's PDF waits behind one of the busy tenant's, not all of them.
  *
  * Two lanes, not one gate (decision 042): a batch holds its slot for a second or more, most of it
  * waiting for the database, and with one gate every tenant's PDFs waited behind one tenant's
