@@ -84,6 +84,12 @@ export type ApiResults = {
    * (lib/cpu-time.ts), by target; `postgres` is null where PostgreSQL runs on another machine.
    */
   cpuPerRequest: Record<string, CpuPerRequest>;
+  /**
+   * The same accounting during the throughput runs, saturated (the generator is this process,
+   * autocannon in it): whether a target serves fewer requests than its CPU below saturation says
+   * because each costs more there, or because the machine's time went elsewhere.
+   */
+  saturatedCpuPerRequest?: Record<string, CpuPerRequest>;
   pglite?: {
     shape: LoadShape;
     reused: boolean;
@@ -98,6 +104,46 @@ export type ApiResults = {
   };
   diagnosis: ApiDiagnosis;
 };
+
+type CpuReading = { server: number; postgres: number | undefined; generator: number };
+
+/** CPU seconds so far of a server, PostgreSQL, and this process (the in-process generator). */
+function cpuNow(serverPid: number): CpuReading {
+  const own = process.cpuUsage();
+  return {
+    server: processCpuSeconds(serverPid),
+    postgres: postgresCpuSeconds(),
+    generator: (own.user + own.system) / 1e6,
+  };
+}
+
+function emptyCpuPerRequest(): CpuPerRequest {
+  return {
+    server: [],
+    postgres: postgresCpuSeconds() === undefined ? null : [],
+    generator: [],
+    medianServer: 0,
+    medianPostgres: null,
+    medianGenerator: 0,
+  };
+}
+
+/** Adds one run's µs per request, between two readings, to `entry` and its medians. */
+function addCpuPerRequest(
+  entry: CpuPerRequest,
+  before: CpuReading,
+  after: CpuReading,
+  requests: number,
+): void {
+  const perRequest = (seconds: number) => round((seconds * 1e6) / requests, 0);
+  entry.server.push(perRequest(after.server - before.server));
+  entry.generator.push(perRequest(after.generator - before.generator));
+  if (entry.postgres && after.postgres !== undefined && before.postgres !== undefined)
+    entry.postgres.push(perRequest(after.postgres - before.postgres));
+  entry.medianServer = median(entry.server);
+  entry.medianGenerator = median(entry.generator);
+  entry.medianPostgres = entry.postgres ? median(entry.postgres) : null;
+}
 
 /** Key of the fixed-rate floor: the bare node:http server's `GET /health`, no database. */
 export const fixedRateFloor = 'floor: node:http GET /health';
@@ -422,9 +468,19 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     for (const target of targets) await run(target, options.warmupSeconds);
     // Rounds go through every target in turn, so that a slow moment of the machine (these
     // machines are shared) spreads over all of them instead of sinking one.
+    results.saturatedCpuPerRequest = {};
     for (let r = 0; r < options.rounds; r++) {
       for (const target of targets) {
+        const cpuBefore = cpuNow(target.server.pid);
         const result = await run(target, options.seconds);
+        if ((cpuTargets as readonly string[]).includes(target.name)) {
+          addCpuPerRequest(
+            (results.saturatedCpuPerRequest[target.name] ??= emptyCpuPerRequest()),
+            cpuBefore,
+            cpuNow(target.server.pid),
+            result.requests,
+          );
+        }
         const entry = (results.throughput[target.name] ??= { runs: [], median: 0 });
         entry.runs.push(round(result.rps, 0));
         entry.median = round(median(entry.runs), 0);
@@ -486,28 +542,13 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
       for (const name of cpuTargets) {
         const target = byName(name);
         const before = {
-          server: processCpuSeconds(target.server.pid),
-          postgres: postgresCpuSeconds(),
+          ...cpuNow(target.server.pid),
           generator: processCpuSeconds(generator.pid),
         };
         const result = await run(target, options.seconds, { rate: options.rate, client: 'undici' });
-        const perRequest = (seconds: number) => round((seconds * 1e6) / result.requests, 0);
-        const pgNow = postgresCpuSeconds();
-        const entry = (results.cpuPerRequest[name] ??= {
-          server: [],
-          postgres: pgNow === undefined ? null : [],
-          generator: [],
-          medianServer: 0,
-          medianPostgres: null,
-          medianGenerator: 0,
-        });
-        entry.server.push(perRequest(processCpuSeconds(target.server.pid) - before.server));
-        entry.generator.push(perRequest(processCpuSeconds(generator.pid) - before.generator));
-        if (entry.postgres && pgNow !== undefined && before.postgres !== undefined)
-          entry.postgres.push(perRequest(pgNow - before.postgres));
-        entry.medianServer = median(entry.server);
-        entry.medianGenerator = median(entry.generator);
-        entry.medianPostgres = entry.postgres ? median(entry.postgres) : null;
+        const after = { ...cpuNow(target.server.pid), generator: processCpuSeconds(generator.pid) };
+        const entry = (results.cpuPerRequest[name] ??= emptyCpuPerRequest());
+        addCpuPerRequest(entry, before, after, result.requests);
         log(
           `  round ${r + 1}/${cpuRounds} CPU per request ${name.padEnd(26)} server ${entry.server.at(-1)} µs, PostgreSQL ${entry.postgres?.at(-1) ?? '—'} µs, generator ${entry.generator.at(-1)} µs`,
         );

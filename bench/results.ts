@@ -151,6 +151,30 @@ export function toMarkdown(r: BenchResults): string {
               `compression negotiation, request id and log context, metrics).`
             : ''),
       );
+      const saturated = api.saturatedCpuPerRequest ?? {};
+      const saturatedFloor = saturated['fastify + pg prepared'];
+      const saturatedPortal = saturated['/invoices'];
+      if (saturatedFloor && saturatedPortal) {
+        out.push(
+          '',
+          `The same accounting during the throughput runs, saturated (median of ${saturatedFloor.server.length}; ` +
+            `the generator is autocannon in the bench's own process):`,
+          '',
+          '| Target | server | PostgreSQL | generator | total | total vs the prepared floor |',
+          '|---|--:|--:|--:|--:|--:|',
+        );
+        for (const [name, c] of Object.entries(saturated)) {
+          out.push(
+            `| ${cpuLabels[name] ?? `portal \`${name}\``} | ${n(c.medianServer)} | ${c.medianPostgres === null ? '—' : n(c.medianPostgres)} | ${n(c.medianGenerator)} | ${n(total(c))} | ${x(total(c) / total(saturatedFloor))} |`,
+          );
+        }
+        out.push(
+          '',
+          `Saturated, by CPU the portal serves ${x(total(saturatedFloor) / total(saturatedPortal))} of the ` +
+            `prepared floor's requests; its server process ${x(saturatedPortal.medianServer / saturatedFloor.medianServer)} ` +
+            `the floor's time a request (below saturation: ${x(portalCpu.medianServer / cpuFloor.medianServer)}).`,
+        );
+      }
     }
     const d = api.diagnosis;
     out.push(
