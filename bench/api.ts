@@ -200,7 +200,8 @@ export async function startPortal(name: string, env: Record<string, string>): Pr
     command: process.execPath,
     // As production starts it (node-flags.ts), with the options a diagnosis adds.
     args: [
-      ...serverNodeFlags,
+      // BENCH_WITHOUT_SERVER_FLAGS=1: Node's defaults, as the floors run (a diagnosis).
+      ...(process.env.BENCH_WITHOUT_SERVER_FLAGS === '1' ? [] : serverNodeFlags),
       ...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []),
       compiledApi(),
     ],
