@@ -123,20 +123,26 @@ export function toMarkdown(r: BenchResults): string {
         'fastify + pg /tx-auth-zod': '… + bearer token, zod validation and serialisation',
         '/invoices': 'portal `/invoices`',
       };
+      /** One row a target: µs a request for each process, and the total against `floor`'s. */
+      const cpuTable = (entries: Record<string, CpuPerRequest>, floor: CpuPerRequest) => {
+        out.push(
+          '',
+          '| Target | server | PostgreSQL | generator | total | total vs the prepared floor |',
+          '|---|--:|--:|--:|--:|--:|',
+        );
+        for (const [name, c] of Object.entries(entries)) {
+          out.push(
+            `| ${cpuLabels[name] ?? `portal \`${name}\``} | ${n(c.medianServer)} | ${c.medianPostgres === null ? '—' : n(c.medianPostgres)} | ${n(c.medianGenerator)} | ${n(total(c))} | ${x(total(c) / total(floor))} |`,
+          );
+        }
+      };
       out.push(
         '',
         `CPU time per request at the same fixed ${n(api.settings.rate)} req/s (median of ` +
           `${cpuFloor.server.length}; µs, from the kernel's accounting: the server process with all its threads, ` +
           `every PostgreSQL process, the generator):`,
-        '',
-        '| Target | server | PostgreSQL | generator | total | total vs the prepared floor |',
-        '|---|--:|--:|--:|--:|--:|',
       );
-      for (const [name, c] of Object.entries(cpu)) {
-        out.push(
-          `| ${cpuLabels[name] ?? `portal \`${name}\``} | ${n(c.medianServer)} | ${c.medianPostgres === null ? '—' : n(c.medianPostgres)} | ${n(c.medianGenerator)} | ${n(total(c))} | ${x(total(c) / total(cpuFloor))} |`,
-        );
-      }
+      cpuTable(cpu, cpuFloor);
       const portalCpu = cpu['/invoices'] as CpuPerRequest;
       const rung = cpu['fastify + pg /tx-auth-zod'];
       out.push(
@@ -159,15 +165,8 @@ export function toMarkdown(r: BenchResults): string {
           '',
           `The same accounting during the throughput runs, saturated (median of ${saturatedFloor.server.length}; ` +
             `the generator is autocannon in the bench's own process):`,
-          '',
-          '| Target | server | PostgreSQL | generator | total | total vs the prepared floor |',
-          '|---|--:|--:|--:|--:|--:|',
         );
-        for (const [name, c] of Object.entries(saturated)) {
-          out.push(
-            `| ${cpuLabels[name] ?? `portal \`${name}\``} | ${n(c.medianServer)} | ${c.medianPostgres === null ? '—' : n(c.medianPostgres)} | ${n(c.medianGenerator)} | ${n(total(c))} | ${x(total(c) / total(saturatedFloor))} |`,
-          );
-        }
+        cpuTable(saturated, saturatedFloor);
         out.push(
           '',
           `Saturated, by CPU the portal serves ${x(total(saturatedFloor) / total(saturatedPortal))} of the ` +
