@@ -18,12 +18,12 @@ const busy = (): AppError =>
 
 /**
  * Admission control: at most `maxInFlight` tasks run at once, at most `maxQueued` wait, and the
- * next one is refused at once with `refuse()` (a 503 with
- * Retry-After). Used for password hashing (a burst of sign-ins queued every argon2 verification on
- * libuv's thread pool and answers grew without bound: 1,000 concurrent attempts answered after 20 s
- * and more, resilience/load.resilience.ts) and for the heavy work of every kind (workers/pool.ts).
- * Hand-written rather than p-limit: the refusal of a full line is the point, and it is these
- * twenty lines.
+ * next one is refused at once with `refuse()` (a 503 with Retry-After). Used for password hashing
+ * (a burst of sign-ins queued every argon2 verification on libuv's thread pool and answers grew
+ * without bound: 1,000 concurrent attempts answered after 20 s and more,
+ * resilience/load.resilience.ts) and for the heavy work of every kind (workers/pool.ts).
+ * Hand-written rather than p-limit: the refusal of a full line and the turns between tenants are
+ * the point, and they are these forty lines.
  *
  * `maxPerKey`: the tasks of one key, running and waiting together, never more than that: one
  * tenant that fills the line gets the 503s, and the others still find room in it.
