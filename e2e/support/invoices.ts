@@ -90,7 +90,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-/** Two servers and two workers share two cores: a screen may take a few seconds to load. */
+/** Two servers and three workers share two cores: a screen may take a few seconds to load. */
 export const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** The access token the app holds now (it refreshes at every page load). */
