@@ -140,9 +140,9 @@ test('the service worker registers, and after a reload offline the app shell sti
   expect(names[0]).toMatch(/^portal-shell-[0-9a-f]{16}$/);
 
   // API calls pass the worker untouched: the worker controls the page, and the page's own request
-  // is answered by the network, never by the worker (FetchEvent.respondWith). (Checked on the
-  // answer, not by routing it: page.route bypasses the worker, and once in a full run under load
-  // an answer reached the page past a route that was set.)
+  // is answered by the network, never by the worker (FetchEvent.respondWith). Checked on the
+  // answer, not by routing one with page.route: once, in a full run under load, the real answer
+  // reached the page past a route that was set (not root-caused).
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   const [apiAnswer, status] = await Promise.all([
     page.waitForResponse((response) => response.url().endsWith('/1/api/1.0/visual-config')),
