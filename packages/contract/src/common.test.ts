@@ -15,6 +15,27 @@ describe('API dates (yyyymmdd, spec §3)', () => {
     '18991231',
     'abcdefgh',
   ])('refuses %s', (d) => expect(isApiDate(d)).toBe(false));
+  it('agrees with the calendar on every day, month and year from 1895 to 2105', () => {
+    // The calendar's own answer: a day exists when the month's last day is not before it.
+    const real = (year: number, month: number, day: number) =>
+      year >= 1900 &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const wrong: string[] = [];
+    for (let year = 1895; year <= 2105; year++)
+      for (let month = 0; month <= 13; month++)
+        for (let day = 0; day <= 32; day++) {
+          const value = `${year}${String(month).padStart(2, '0')}${String(day).padStart(2, '0')}`;
+          if (isApiDate(value) !== real(year, month, day)) wrong.push(value);
+        }
+    expect(wrong).toEqual([]);
+  });
+  it.each(['2025010a', '/0250101', ':0250101', '202501011', '２０２５０１０１'])(
+    'refuses %s (a character that is not an ASCII digit, or a ninth)',
+    (d) => expect(isApiDate(d)).toBe(false),
+  );
 });
 
 describe('pages and amounts', () => {

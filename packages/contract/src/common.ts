@@ -11,15 +11,32 @@ export type TTenantId = z.infer<typeof ZTenantId>;
 
 export const ZTenantParams = z.object({ tenant: ZTenantId });
 
-/** True when `yyyymmdd` names a real calendar day (so 20250230 is not). */
+const daysInMonths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number the digits of `value` from `from` to `to` spell; -1 if one is not a digit. */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n;
+}
+
+/**
+ * True when `yyyymmdd` names a real calendar day (so 20250230 is not). Read digit by digit: every
+ * date of every answer passes here (twenty on a page of invoices), and a regular expression,
+ * three slices and a Date for each cost more than the rest of the date's validation.
+ */
 export function isApiDate(value: string): boolean {
-  if (!/^\d{8}$/.test(value)) return false;
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(4, 6));
-  const day = Number(value.slice(6, 8));
+  if (value.length !== 8) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 4, 6);
+  const day = digitsAt(value, 6, 8);
   if (year < 1900 || month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (daysInMonths[month - 1] as number));
 }
 
 /** API dates are `yyyymmdd` strings (spec §3, §7). */
