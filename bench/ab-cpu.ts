@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { defaultLoadShape, loadTenantId } from '../apps/api/src/db/seed/generate.ts';
+import { seededRandom } from '../apps/api/src/db/seed/random.ts';
 import { serverNodeFlags } from '../apps/api/src/node-flags.ts';
 import {
   benchAppSecret,
@@ -11,6 +11,7 @@ import {
   type Session,
 } from './api.ts';
 import { compiledApi } from './lib/build.ts';
+import { processCpuSeconds } from './lib/cpu-time.ts';
 import { freePort } from './lib/ports.ts';
 import { startServer, type Server } from './lib/processes.ts';
 import { median } from './lib/stats.ts';
@@ -41,20 +42,9 @@ const shape = defaultLoadShape;
 const ranges = benchRanges(shape);
 const dbEnv = { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' };
 
-/** User + system CPU seconds of one process (all its threads), from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function drive(url: string, sessions: Session[], count: number, seed: number) {
   const pool = new Pool(url, { connections });
-  let state = seed;
-  const random = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
+  const random = seededRandom(seed);
   let sent = 0;
   const body = JSON.stringify({ ...ranges.invoices, page: 1 });
   const worker = async () => {
@@ -107,9 +97,9 @@ try {
   for (const b of builds) await drive(b.server.url, sessions, requests / 2, 1); // warm-up
   for (let w = 0; w < windows; w++) {
     for (const b of w % 2 ? [...builds].reverse() : builds) {
-      const before = cpuSeconds(b.server.pid);
+      const before = processCpuSeconds(b.server.pid);
       await drive(b.server.url, sessions, requests, w + 2);
-      b.perWindow.push(((cpuSeconds(b.server.pid) - before) * 1e6) / requests);
+      b.perWindow.push(((processCpuSeconds(b.server.pid) - before) * 1e6) / requests);
     }
   }
   for (const b of builds) {
