@@ -26,8 +26,8 @@ function digitsAt(value: string, from: number, to: number): number {
 
 /**
  * True when `yyyymmdd` names a real calendar day (so 20250230 is not). Read digit by digit: every
- * date of every answer passes here (twenty on a page of invoices), and a regular expression,
- * three slices and a Date for each cost more than the rest of the date's validation.
+ * date of every answer passes here (twenty on a page of invoices); a regular expression, three
+ * slices and a Date took 0.55 µs a call, this 0.05 µs (bench/README.md, session 32).
  */
 export function isApiDate(value: string): boolean {
   if (value.length !== 8) return false;
