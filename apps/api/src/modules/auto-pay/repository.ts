@@ -372,4 +372,3 @@ export function createAutoPayRepository() {
     },
   };
 }
-export type AutoPayRepository = ReturnType<typeof createAutoPayRepository>;

@@ -139,7 +139,6 @@ export function createAutoPayService(db: Database) {
     },
   };
 }
-export type AutoPayService = ReturnType<typeof createAutoPayService>;
 
 /**
  * The background side: the sweep that finds the charges due (and sends the notices), and the
@@ -287,4 +286,3 @@ export function createAutoPayCharger(deps: {
     },
   };
 }
-export type AutoPayCharger = ReturnType<typeof createAutoPayCharger>;

@@ -166,4 +166,3 @@ export function createInvitationSender({
     },
   };
 }
-export type InvitationSender = ReturnType<typeof createInvitationSender>;

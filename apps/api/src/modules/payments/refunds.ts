@@ -205,4 +205,3 @@ export function createRefunder(deps: {
     },
   };
 }
-export type Refunder = ReturnType<typeof createRefunder>;

@@ -750,4 +750,3 @@ export function createPaymentRepository(box: SecretBox) {
     },
   };
 }
-export type PaymentRepository = ReturnType<typeof createPaymentRepository>;

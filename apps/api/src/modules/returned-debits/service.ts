@@ -209,7 +209,6 @@ export function createReturnMailSender(deps: {
     },
   };
 }
-export type ReturnMailSender = ReturnType<typeof createReturnMailSender>;
 
 /**
  * Returned direct debits reported by the provider (issue 23, item 4). A report is keyed by the

@@ -227,5 +227,3 @@ export function createWebhookDispatcher(deps: {
     },
   };
 }
-
-export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -117,13 +117,6 @@ export const CookieIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const HelpIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="12" cy="12" r="8.5" />
-    <path d="M9.75 9.5a2.25 2.25 0 1 1 3.1 2.08c-.5.2-.85.7-.85 1.25v.67M12 16.5h.01" />
-  </Icon>
-);
-
 export const MailIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="5.5" width="18" height="13" rx="2" />
@@ -232,15 +225,6 @@ export const PrintIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M7 8.5V4h10v4.5M7 16.5H5a1.5 1.5 0 0 1-1.5-1.5v-5A1.5 1.5 0 0 1 5 8.5h14a1.5 1.5 0 0 1 1.5 1.5v5a1.5 1.5 0 0 1-1.5 1.5h-2" />
     <path d="M7 13.5h10V20H7z" />
-  </Icon>
-);
-
-export const ShareIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="17.5" cy="5.5" r="2.5" />
-    <circle cx="6.5" cy="12" r="2.5" />
-    <circle cx="17.5" cy="18.5" r="2.5" />
-    <path d="M8.7 10.7l6.6-3.9M8.7 13.3l6.6 3.9" />
   </Icon>
 );
 

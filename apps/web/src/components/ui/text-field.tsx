@@ -1,10 +1,4 @@
-import type {
-  InputHTMLAttributes,
-  ReactNode,
-  Ref,
-  SelectHTMLAttributes,
-  TextareaHTMLAttributes,
-} from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
 import { useId } from 'react';
 import { cn } from '@/utils/cn';
 import { AlertIcon } from './icons';
@@ -200,49 +194,6 @@ export function TextArea({
         </p>
       )}
     </div>
-  );
-}
-
-type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> &
-  CommonProps & { ref?: Ref<HTMLSelectElement> };
-
-/** A labelled native select (the platform's own list: right on phones and screen readers). */
-export function SelectField({
-  label,
-  error,
-  invalid,
-  describedBy,
-  hint,
-  className,
-  id: idProp,
-  ref,
-  children,
-  ...select
-}: SelectFieldProps) {
-  const autoId = useId();
-  const id = idProp ?? autoId;
-  const hintId = `${id}-hint`;
-  const isInvalid = Boolean(error) || Boolean(invalid);
-  return (
-    <FieldFrame
-      id={id}
-      label={label}
-      error={error}
-      hint={hint}
-      hintId={hintId}
-      className={className}
-    >
-      <select
-        ref={ref}
-        id={id}
-        aria-invalid={isInvalid || undefined}
-        aria-describedby={joinIds(error && `${id}-error`, hint ? hintId : undefined, describedBy)}
-        className={fieldClasses(isInvalid, 'min-h-12')}
-        {...select}
-      >
-        {children}
-      </select>
-    </FieldFrame>
   );
 }
 

@@ -4,7 +4,6 @@ import { paymentMethodsKey } from './get-payment-methods';
 
 export type SepaMandates = ApiResponse<'sepaMandates'>;
 export type SepaMandate = SepaMandates['mandates'][number];
-export type SepaCreditor = NonNullable<SepaMandates['creditor']>;
 
 /**
  * The customer's SEPA mandates (newest first) and the creditor a new one is signed for; `creditor`
