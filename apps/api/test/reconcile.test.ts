@@ -139,7 +139,7 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
       }),
       afterMinutes: 1,
       releaseAfterMinutes,
-      log: { warn: () => {} },
+      log: { warn: () => {}, error: () => {} },
     });
   const age = (id: string, minutes = 2) =>
     db.withOwner((sql) =>

@@ -245,10 +245,32 @@ describe('the gateway client (redsys-client.ts) against a Redsys-shaped HTTP ser
         code: 'network',
         retryable: true,
       });
+      // A port nothing listens on (fetch's blocked ports above never even try to connect).
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as { port: number }).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const nobody = createRedsysClient({
+        simulatorUrl: `http://127.0.0.1:${port}`,
+        timeoutMs: 2_000,
+      });
+      expect(await nobody.refund(gateway(), input)).toEqual({
+        ok: false,
+        code: 'network',
+        retryable: true,
+      });
       expect(await client().refund({ ...gateway(), redsys_terminal: null }, input)).toEqual({
         ok: false,
         code: 'not_configured',
         retryable: false,
+      });
+    });
+
+    it('reports a connection cut after the request went out as connection_lost, not network', async () => {
+      handler = (_seen, res) => res.socket?.destroy();
+      expect(await client().refund(gateway(), input)).toMatchObject({
+        ok: false,
+        code: 'connection_lost',
       });
     });
   });

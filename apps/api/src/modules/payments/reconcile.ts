@@ -17,7 +17,9 @@ export type ReconcileResult = {
     /** The customer is still on the card or 3DS page: asked again on a later run. */
     | 'in_progress'
     /** No trustworthy answer (network, timeout, bad signature, error code): asked again later. */
-    | 'unanswered';
+    | 'unanswered'
+    /** Settling it failed here (logged as an ALERT): asked again on the next run. */
+    | 'error';
 };
 
 /**
@@ -41,7 +43,7 @@ export function createReconciler(deps: {
   afterMinutes: number;
   /** Age after which a pending attempt is released whatever the gateway says (never below afterMinutes). */
   releaseAfterMinutes: number;
-  log: { warn: (obj: object, msg: string) => void };
+  log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
   now?: () => number;
 }) {
   const repository = createPaymentRepository(deps.secretBox);
@@ -77,6 +79,22 @@ export function createReconciler(deps: {
     }
 
     for (const attempt of stale) {
+      // One attempt that cannot be settled (a fault of ours) never keeps the others, nor the
+      // other tenants, from being reconciled: it is logged and asked about again on the next run.
+      try {
+        results.push({ attemptId: attempt.id, outcome: await reconcileAttempt(attempt) });
+      } catch (error) {
+        deps.log.error(
+          { err: error, tenantId, attemptId: attempt.id, order: attempt.order_number },
+          'ALERT: reconciling a payment attempt failed: asked again on the next run',
+        );
+        results.push({ attemptId: attempt.id, outcome: 'error' });
+      }
+    }
+    return results;
+
+    async function reconcileAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
+      if (!gateway) return 'unanswered';
       const transactionType = attempt.kind === 'card_verification' ? '7' : '0';
       const answer = await deps.client.queryOrder(gateway, attempt.order_number, {
         transactionType,
@@ -114,9 +132,8 @@ export function createReconciler(deps: {
         deps.log.warn({ ...context, ...detail }, 'ALERT: gateway query gave no usable answer');
         outcome = await letGoIfOld(attempt, 'unanswered');
       }
-      results.push({ attemptId: attempt.id, outcome });
+      return outcome;
     }
-    return results;
   }
 
   return {
@@ -125,7 +142,13 @@ export function createReconciler(deps: {
       // Listing tenant ids is the only cross-tenant read; each tenant's work runs under its RLS.
       const tenants = await deps.db.withOwner((sql) => createTenantRepository().listIds(sql));
       const all: ReconcileResult[] = [];
-      for (const id of tenants) all.push(...(await reconcileTenant(id)));
+      for (const id of tenants) {
+        try {
+          all.push(...(await reconcileTenant(id)));
+        } catch (error) {
+          deps.log.error({ err: error, tenantId: id }, 'ALERT: reconciling a tenant failed');
+        }
+      }
       return all;
     },
   };

@@ -26,6 +26,11 @@ export type GatewayFailureReason =
   | 'not_configured'
   /** No connection (refused, DNS, TLS...): nothing reached the gateway. */
   | 'network'
+  /**
+   * The connection failed once it was open (reset, closed before the answer): the request may
+   * have reached the gateway and been applied.
+   */
+  | 'connection_lost'
   /** No answer in time: the request may or may not have been applied. */
   | 'timeout'
   /** An HTTP status other than 200. */
@@ -48,12 +53,12 @@ export type RefundInput = {
 
 /**
  * `ok` only on Ds_Response 0900. Otherwise `code` is Redsys' own (Ds_Response such as "0950", or
- * "SIS0057" from an unsigned error), or one of `network`, `timeout`, `http_<status>`,
- * `bad_signature`, `malformed`, `not_configured`. `retryable` is true only when trying again
- * later may succeed (`network`, `timeout`, HTTP 429/5xx). A `timeout` (or a connection cut after
- * sending) is ambiguous: the refund may have been applied, and refunds of one order add up, so ask
- * `queryOrder(gateway, order, { message: 'Monitor' })` for the order's refunds before sending it
- * again.
+ * "SIS0057" from an unsigned error), or one of `network`, `timeout`, `connection_lost`,
+ * `http_<status>`, `bad_signature`, `malformed`, `not_configured`. `retryable` is true only when
+ * trying again later may succeed (`network`, `timeout`, `connection_lost`, HTTP 429/5xx). Of
+ * those, only `network`, 429 and 503 say that nothing was applied; a `timeout`, a
+ * `connection_lost` or another 5xx is ambiguous: the refund may have been applied, and refunds of
+ * one order add up, so the refund outbox leaves it for the operator (refunds.ts).
  */
 export type RefundResult =
   { ok: true; authorisationCode: string | null } | { ok: false; code: string; retryable: boolean };
@@ -139,8 +144,37 @@ async function post(
     return { ok: true, text };
   } catch (error) {
     const timedOut = signal.aborted || (error instanceof Error && error.name === 'TimeoutError');
-    return { ok: false, failure: failed(timedOut ? 'timeout' : 'network') };
+    if (timedOut) return { ok: false, failure: failed('timeout') };
+    return { ok: false, failure: failed(neverConnected(error) ? 'network' : 'connection_lost') };
   }
+}
+
+/** Errors of a connection that never opened (fetch's `cause`): nothing was sent. */
+const connectCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether fetch failed before the request could go out: no connection, a TLS certificate refused
+ * in the handshake, or a port fetch will not connect to at all ("bad port"). Anything else (a
+ * reset, a socket closed before the answer: undici's UND_ERR_SOCKET) may come after the gateway
+ * got the request.
+ */
+function neverConnected(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error)) return false;
+  const code = 'code' in cause ? String(cause.code) : '';
+  return (
+    connectCodes.has(code) ||
+    /^(ERR_TLS_CERT|CERT_|UNABLE_TO_)|SELF_SIGNED/.test(code) ||
+    (code === '' && cause.message === 'bad port')
+  );
 }
 
 type Credentials = { merchantCode: string; terminal: string; secret: string };
@@ -235,7 +269,13 @@ export function createRedsysClient(options: RedsysClientOptions) {
           const retryable = status === 429 || (status !== undefined && status >= 500);
           return { ok: false, code: `http_${status ?? 0}`, retryable };
         }
-        return { ok: false, code: reason, retryable: reason === 'network' || reason === 'timeout' };
+        // A timeout or a lost connection may have refunded: retryable, and ambiguous (refunds.ts
+        // leaves those for the operator instead of sending them again).
+        return {
+          ok: false,
+          code: reason,
+          retryable: reason === 'network' || reason === 'timeout' || reason === 'connection_lost',
+        };
       }
       let json: unknown;
       try {

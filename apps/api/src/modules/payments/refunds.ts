@@ -1,4 +1,5 @@
 import type { Database, SqlQuery } from '../../db/database.ts';
+import { inSavepoint } from '../../db/savepoint.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { retryDelaySeconds } from '../webhooks/retry.ts';
 import { createNotification } from '../notifications/service.ts';
@@ -27,10 +28,20 @@ export type RefundAnswer =
   { ok: true; authorisationCode: string | null } | { ok: false; code: string; retryable: boolean };
 
 /**
- * Answers after which the refund may or may not have been made (no answer in time). Refunds of one
- * order add up at Redsys, so such a refund is never sent again blindly: the operator checks it.
+ * Answers after which the refund may or may not have been made: no answer in time, a connection
+ * cut once the request may have gone out, a proxy's or the gateway's error page (500, 502, 504)
+ * after it may have been applied. Refunds of one order add up at Redsys, so such a refund is never
+ * sent again blindly: the operator checks it. Only what provably never reached the gateway (no
+ * connection, 503, 429) is sent again by itself.
  */
-const ambiguousCodes = new Set(['timeout', 'outcome_unknown']);
+const ambiguousCodes = new Set([
+  'timeout',
+  'connection_lost',
+  'outcome_unknown',
+  'http_500',
+  'http_502',
+  'http_504',
+]);
 
 /** Sends one refund to the tenant's gateway (trataPeticionREST on Redsys or the simulator). */
 export type RefundGateway = (
@@ -136,8 +147,17 @@ export function createRefunder(deps: {
             status: 'refunded',
             authorisation: answer.authorisationCode?.slice(0, 12) || null,
           });
-          if (recorded) await webhookEvents.refund(sql, refund.id, 'payment.refunded');
-          await notifyRefunded(sql, refund);
+          if (recorded) {
+            await webhookEvents.refund(sql, refund.id, 'payment.refunded');
+            // The money went back: the customer's notice must never undo recording it.
+            const told = await inSavepoint(sql, () => notifyRefunded(sql, refund));
+            if (!told.ok) {
+              deps.log.error(
+                { err: told.error, tenantId, refundId: refund.id },
+                "ALERT: the customer's refund notice failed; the refund is recorded",
+              );
+            }
+          }
           return { refundId: refund.id, outcome: 'refunded' };
         }
         const code = answer.code.slice(0, 40);

@@ -305,7 +305,16 @@ export function createPaymentRepository(box: SecretBox) {
       return rows[0];
     },
 
-    async insertItems(sql: SqlQuery, attemptId: string, items: PayableRow[]): Promise<void> {
+    /**
+     * The attempt's items, and its invoices kept on the attempt itself (migration 031): a batch may
+     * later remove an instalment no open payment holds, and its items go with it, but a late
+     * authorisation of the attempt must still say which invoices it was for.
+     */
+    async insertItems(
+      sql: SqlQuery,
+      attemptId: string,
+      items: Pick<PayableRow, 'id' | 'invoice_id' | 'amount_cents' | 'fee_cents'>[],
+    ): Promise<void> {
       for (const item of items) {
         await sql.query(
           `INSERT INTO payment_attempt_items (tenant_id, attempt_id, instalment_id, amount_cents, fee_cents)
@@ -313,6 +322,11 @@ export function createPaymentRepository(box: SecretBox) {
           [attemptId, item.id, item.amount_cents, item.fee_cents],
         );
       }
+      await sql.query(
+        `UPDATE payment_attempts SET invoice_ids = $2::text[]
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [attemptId, [...new Set(items.map((i) => i.invoice_id))].sort()],
+      );
     },
 
     async findAttemptForUpdate(
@@ -492,9 +506,14 @@ export function createPaymentRepository(box: SecretBox) {
     },
 
     /**
-     * Marks the attempt's instalments that are still unpaid paid; answers those, with the amount
-     * the attempt charged for each, a returned debit's fee included (`fee_cents` of it): the rest
-     * of the attempt's amount paid nothing, a surplus.
+     * Marks the attempt's instalments that are still unpaid paid; answers those, with what each
+     * took of the charge: the instalment's amount as it stands now, and a returned debit's fee as
+     * charged (`fee_cents` of it). The rest of the attempt's amount paid nothing, a surplus.
+     *
+     * An instalment is paid only while it is still the customer's and the charge covers it. Once
+     * an attempt is released or superseded, a provider's batch may change the instalment: lowered,
+     * it is paid and the difference is surplus; raised above what was charged, or moved to another
+     * customer, it stays unpaid and its whole share of the charge is surplus (refunded).
      */
     async payInstalments(
       sql: SqlQuery,
@@ -509,10 +528,12 @@ export function createPaymentRepository(box: SecretBox) {
         fee_cents: number;
       }>(
         `UPDATE instalments e SET status = 'paid', paid_date = $2, method = $3
-           FROM payment_attempt_items i
+           FROM payment_attempt_items i JOIN payment_attempts a
+                ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
-          RETURNING e.id::text, e.invoice_id, (i.amount_cents + i.fee_cents)::int8 AS amount_cents,
+            AND e.customer_id = a.customer_id AND e.amount_cents <= i.amount_cents
+          RETURNING e.id::text, e.invoice_id, (e.amount_cents + i.fee_cents)::int8 AS amount_cents,
                     i.fee_cents`,
         [attemptId, paidDate, method],
       );
@@ -523,12 +544,22 @@ export function createPaymentRepository(box: SecretBox) {
       }));
     },
 
-    /** The invoices of an attempt's items. */
+    /**
+     * The invoices an attempt was started for, as kept on it; for an attempt from before migration
+     * 031, those of its items that are still there.
+     */
     async attemptInvoices(sql: SqlQuery, attemptId: string): Promise<string[]> {
       const rows = await sql.query<{ invoice_id: string }>(
-        `SELECT DISTINCT e.invoice_id FROM payment_attempt_items i
+        `SELECT unnest(a.invoice_ids) AS invoice_id FROM payment_attempts a
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = $1
+            AND cardinality(a.invoice_ids) > 0
+         UNION
+         SELECT e.invoice_id FROM payment_attempt_items i
            JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1 ORDER BY 1`,
+           JOIN payment_attempts a ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
+          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
+            AND cardinality(a.invoice_ids) = 0
+         ORDER BY 1`,
         [attemptId],
       );
       return rows.map((r) => r.invoice_id);
@@ -684,7 +715,11 @@ export function createPaymentRepository(box: SecretBox) {
                 next_attempt_at = now() + make_interval(secs => $5),
                 refunded_at = CASE WHEN $2 = 'refunded' THEN now() END,
                 updated_at = now()
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = 'sending'
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1
+            AND (status = 'sending'
+                 -- The gateway's signed answer that it refunded settles a refund whose lease ran
+                 -- out meanwhile (left for the operator as outcome unknown): it is known now.
+                 OR ($2 = 'refunded' AND status = 'review' AND review_reason = 'outcome_unknown'))
           RETURNING id`,
         [
           id,

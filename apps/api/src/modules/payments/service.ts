@@ -24,6 +24,7 @@ import {
   type UntrustedSignedMessage,
 } from '@portal/redsys';
 import type { Database, Sql, SqlQuery } from '../../db/database.ts';
+import { inSavepoint } from '../../db/savepoint.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { centsToAmount, madridDateTime, todayIso } from '../../lib/dates.ts';
 import type { Language } from '../mail/messages.ts';
@@ -91,6 +92,17 @@ type Settled = {
 };
 
 const toCents = (amount: number): number => Math.round(amount * 100);
+
+/**
+ * The masked card number as the portal keeps it: the first six digits at most and the last four,
+ * asterisks between (`454881******0004`). Redsys may show eight digits of the BIN
+ * (`45488120****0004`), which the table refuses (no run of seven digits, so that no full number can
+ * ever be stored). Anything that is not a masked number (no run of four asterisks) is dropped.
+ */
+export function maskedCardNumber(number: string): string | null {
+  if (!/^[0-9*]{12,19}$/.test(number) || !/\*{4,}/.test(number)) return null;
+  return [...number].map((c, i) => (i < 6 || i >= number.length - 4 ? c : '*')).join('');
+}
 
 /**
  * THE amount paying some instalments charges, in cents: each instalment's amount plus the bank
@@ -165,8 +177,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       params.Ds_ExpiryDate && /^\d{4}$/.test(params.Ds_ExpiryDate)
         ? `${params.Ds_ExpiryDate.slice(2, 4)}${params.Ds_ExpiryDate.slice(0, 2)}` // yymm -> mmyy
         : null;
-    const number = params.Ds_Card_Number ?? '';
-    const masked = /^[0-9*]{12,19}$/.test(number) && /\*{4,}/.test(number) ? number : null;
+    const masked = maskedCardNumber(params.Ds_Card_Number ?? '');
     const brand =
       params.Ds_Card_Brand === '1' ? 'VISA' : params.Ds_Card_Brand === '2' ? 'MASTERCARD' : null;
     return repository.insertCard(sql, {
@@ -184,6 +195,25 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     });
   }
 
+  /**
+   * Work beside a payment that must never undo it (the card saved with it, the customer's notice):
+   * in a savepoint, so that its failure is logged and the payment still commits.
+   */
+  async function besidePayment<T>(
+    sql: Sql,
+    what: string,
+    context: { tenantId?: string; attemptId: string },
+    fn: () => Promise<T>,
+  ): Promise<T | null> {
+    const done = await inSavepoint(sql, fn);
+    if (done.ok) return done.value;
+    deps.log.error(
+      { ...context, err: done.error },
+      `ALERT: ${what} failed; the payment is recorded without it`,
+    );
+    return null;
+  }
+
   /** The outcome of a card tokenisation (no money moves): the card is saved, or nothing. */
   async function saveVerifiedCard(
     sql: Sql,
@@ -192,7 +222,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     response: string,
   ) {
     const ok = isAuthorised(response);
-    const methodId = ok ? await saveCard(sql, attempt, params) : null;
+    const methodId = ok
+      ? await besidePayment(sql, 'saving the card', { attemptId: attempt.id }, () =>
+          saveCard(sql, attempt, params),
+        )
+      : null;
     await repository.settleAttempt(sql, attempt.id, {
       status: ok && methodId ? 'paid' : 'failed',
       dsResponse: response || null,
@@ -306,8 +340,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
     const allInvoices = await repository.attemptInvoices(sql, attempt.id);
     // Bizum keeps no card: whatever reference its notification carries is not a card on file.
+    const context = { tenantId, attemptId: attempt.id };
     const methodId =
-      attempt.save_card && payMethod === 'card' ? await saveCard(sql, attempt, params) : null;
+      attempt.save_card && payMethod === 'card'
+        ? await besidePayment(sql, 'saving the card', context, () => saveCard(sql, attempt, params))
+        : null;
     if (
       await repository.markAuthorised(sql, attempt.id, {
         dsResponse: response,
@@ -320,11 +357,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     // The attempt as settled: the receipt e-mail says how it was paid (Bizum over the card asked).
     const settledAs: AttemptRow = { ...attempt, pay_method: payMethod };
     if (appliedCents > 0) {
-      await createNotification(sql, {
-        customerId: attempt.customer_id,
-        type: 'payment_succeeded',
-        params: { payment_id: attempt.id, amount_cents: appliedCents, invoices: paidInvoices },
-      });
+      await besidePayment(sql, "the customer's notice", context, () =>
+        createNotification(sql, {
+          customerId: attempt.customer_id,
+          type: 'payment_succeeded',
+          params: { payment_id: attempt.id, amount_cents: appliedCents, invoices: paidInvoices },
+        }),
+      );
     }
     if (surplusCents <= 0) {
       if (late) {
@@ -347,17 +386,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (refundId) {
       await webhookEvents.refund(sql, refundId, 'payment.overpaid');
       const overpaidInvoices = allInvoices.filter((id) => !paidInvoices.includes(id));
-      await createNotification(sql, {
-        customerId: attempt.customer_id,
-        type: 'payment_overpaid',
-        params: {
-          payment_id: attempt.id,
-          amount_cents: attempt.amount_cents,
-          refund_cents: surplusCents,
-          invoices: overpaidInvoices.length > 0 ? overpaidInvoices : allInvoices,
-          refund: automatic ? 'automatic' : 'manual',
-        },
-      });
+      await besidePayment(sql, "the customer's overpayment notice", context, () =>
+        createNotification(sql, {
+          customerId: attempt.customer_id,
+          type: 'payment_overpaid',
+          params: {
+            payment_id: attempt.id,
+            amount_cents: attempt.amount_cents,
+            refund_cents: surplusCents,
+            invoices: overpaidInvoices.length > 0 ? overpaidInvoices : allInvoices,
+            refund: automatic ? 'automatic' : 'manual',
+          },
+        }),
+      );
     }
     deps.log.warn(
       {
