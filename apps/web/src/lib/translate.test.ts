@@ -1,7 +1,7 @@
 import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { languages } from './i18n';
-import { translate, type Tree } from './translate';
+import { interpolate, translate, type Tree } from './translate';
 
 const files = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' });
 
@@ -90,3 +90,16 @@ function findText(resources: Record<string, Tree>, namespace: string, key: strin
   for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
   return typeof node === 'string' ? node : '';
 }
+
+describe('interpolate', () => {
+  it('gives one full stop where a value ending with one closes a sentence', () => {
+    const text = 'El responsable es {{legalName}}. Escríbenos a {{email}}.';
+    expect(interpolate(text, { legalName: 'Demo Fitness S.L.', email: 'a@b.es' })).toBe(
+      'El responsable es Demo Fitness S.L. Escríbenos a a@b.es.',
+    );
+    expect(interpolate(text, { legalName: 'Club Las Encinas', email: 'a@b.es' })).toBe(
+      'El responsable es Club Las Encinas. Escríbenos a a@b.es.',
+    );
+    expect(interpolate('{{name}}.', {})).toBe('{{name}}.');
+  });
+});

@@ -52,11 +52,17 @@ function lookup(
   return find(tree, path);
 }
 
-/** `{{name}}` replaced by its value; a value not given leaves its placeholder, as i18next does. */
+/**
+ * `{{name}}` replaced by its value; a value not given leaves its placeholder, as i18next does. A
+ * value that ends with a full stop where the text puts one after it (a company's legal name, "Demo
+ * Fitness S.L.", at the end of a sentence) gives one full stop, not two.
+ */
 export const interpolate = (text: string, values: Record<string, unknown>): string =>
-  text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (placeholder, name: string) => {
+  text.replace(/\{\{\s*([\w.]+)\s*\}\}(\.?)/g, (placeholder, name: string, stop: string) => {
     const value = values[name];
-    return value === undefined ? placeholder : String(value as string | number);
+    if (value === undefined) return placeholder;
+    const written = String(value as string | number);
+    return stop && written.endsWith('.') ? written : written + stop;
   });
 
 /** One string, as i18next's `t` would give it. */

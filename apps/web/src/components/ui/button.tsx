@@ -20,9 +20,28 @@ const variants: Record<ButtonVariant, string> = {
   ghost: 'text-primary-ink hover:bg-gray-100 dark:hover:bg-gray-800',
 };
 
+/**
+ * The base's utilities a caller may set otherwise (a larger text, a taller button): Tailwind's
+ * stylesheet orders utilities by itself, not by the class attribute, so `text-sm text-base` came
+ * out as `text-sm` on every button asked to be `text-base`. A caller's utility of one of these
+ * kinds (without a breakpoint or state prefix) replaces the base's.
+ */
+const overridable = [
+  /^text-(xs|sm|base|lg|\d?xl)$/,
+  /^min-h-/,
+  /^px-/,
+  /^py-/,
+  /^gap-/,
+  /^rounded(-|$)/,
+];
+
 /** Classes of a button, also for links that look like one. */
 export function buttonClasses(variant: ButtonVariant = 'primary', className?: string): string {
-  return cn(base, variants[variant], className);
+  const own = className?.split(/\s+/).filter(Boolean) ?? [];
+  const kept = base
+    .split(' ')
+    .filter((c) => !overridable.some((kind) => kind.test(c) && own.some((o) => kind.test(o))));
+  return cn(kept.join(' '), variants[variant], className);
 }
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant };
