@@ -16,6 +16,7 @@ import sameOrigin from './plugins/app/same-origin.ts';
 import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, openRedis, type AppContext } from './context.ts';
+import { limitAddress } from './lib/limit-address.ts';
 import { requestForLog } from './lib/log-redaction.ts';
 import { OneLinePerRequest } from './lib/request-log.ts';
 import { serializerCompiler, validatorCompiler, zodSchemaController } from './lib/zod-compilers.ts';
@@ -159,6 +160,8 @@ export async function buildApp({
         await api.register(rateLimit, {
           max: config.RATE_LIMIT_PER_MINUTE,
           timeWindow: '1 minute',
+          // An IPv6 client by its /64 (lib/limit-address.ts), as every other limit.
+          keyGenerator: (request) => limitAddress(request.ip),
           // With Redis every instance counts into the same window (issue 22); a Redis that does
           // not answer lets the request through rather than failing it (the sign-in limits, on
           // ctx.limiter, have their own fallback).

@@ -23,6 +23,13 @@ export const ErrorCode = {
   userNotFound: 'user_not_found',
   /** External sign-in: the provider's person matches no customer of this tenant. */
   noAccount: 'no_account',
+  /**
+   * External sign-in: the person's verified e-mail is a customer's who has two-step verification
+   * on, and no provider account is linked to it yet. Linking by the e-mail alone would skip the
+   * code (control of the mailbox is all it proves): the customer signs in with the password and
+   * the code.
+   */
+  externalNeedsSecondFactor: 'external_needs_second_factor',
   /** External sign-in: state, nonce or code exchange failed, or the provider is not configured. */
   signInFailed: 'sign_in_failed',
   /** A sign-in link past its time (issue 24): ask for a new one. */

@@ -363,6 +363,14 @@ export function createAuthRepository() {
       );
       return rows[0];
     },
+    /** Spends every sign-in link of the customer not used yet. */
+    async spendSignInLinksOf(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `UPDATE sign_in_links SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND used_at IS NULL`,
+        [customerId],
+      );
+    },
     async spendSignInLink(sql: Sql, id: string): Promise<void> {
       await sql.query(
         `UPDATE sign_in_links SET used_at = now()

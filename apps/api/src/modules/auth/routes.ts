@@ -38,6 +38,7 @@ const describePasskeyDevice = (userAgent: string | undefined): string => {
 import { createResetMailer } from './reset-mail.ts';
 import { createSignInLinkMailer } from './sign-in-link-mail.ts';
 import { createEmailChangeMailer } from './email-change-mail.ts';
+import { limitAddress } from '../../lib/limit-address.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
 import { createSecondFactor, type Challenge } from './second-factor.ts';
 import { createPasskeys, relyingPartyOf } from './passkeys.ts';
@@ -315,7 +316,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     requirePasskeys(request);
     await ctx.limiter
       .hit(
-        `passkey:ip:${request.tenant.id}:${request.ip}`,
+        `passkey:ip:${request.tenant.id}:${limitAddress(request.ip)}`,
         60 * (ctx.config.AUTH_LIMIT_SCALE ?? 1),
         15 * 60,
       )
@@ -477,7 +478,14 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     }
     // The provider's own sign-in is the proof here: no code is asked after it (decision 028).
     const answer = await signIn(request, reply, (origin) =>
-      service.signInExternal(request.tenant.id, person, row.provider, saved.remember, origin),
+      service.signInExternal(
+        request.tenant.id,
+        person,
+        row.provider,
+        saved.remember,
+        origin,
+        policyOf(request),
+      ),
     );
     if ('challenge' in answer) throw failed();
     return answer;

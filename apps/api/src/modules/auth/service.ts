@@ -20,10 +20,15 @@ import {
   type Admission,
 } from './passwords.ts';
 import type { VerifiedPerson } from './oidc.ts';
-import { createAuthRepository, type CustomerAuthRow } from './repository.ts';
+import {
+  createAuthRepository,
+  createSecondFactorRepository,
+  type CustomerAuthRow,
+} from './repository.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
 import { describeDevice, networkOf, type DeviceDescription } from './device.ts';
+import { limitAddress } from '../../lib/limit-address.ts';
 import type { Challenge, SecondFactor } from './second-factor.ts';
 
 export const persistentSessionDays = 30;
@@ -253,12 +258,23 @@ export function createAuthService({
       provider: string,
       remember: boolean,
       origin: Omit<SignInOrigin, 'method'>,
+      /** The tenant's second-factor policy: with it off, no code is asked of anyone. */
+      policy: TSecondFactorPolicy = 'off',
     ) {
       const customer = await db.withTenant(tenantId, async (sql) => {
         const linked = await repository.findIdentity(sql, person.issuer, person.subject);
         if (linked) return repository.findCustomerById(sql, linked);
         if (!person.email || !person.emailVerified) return undefined;
         const byEmail = await repository.findCustomerByEmail(sql, person.email);
+        // A provider account for the customer's address proves control of the mailbox, no more:
+        // where the customer turned the second factor on, that must not open the account without
+        // the code (a reset or a sign-in link asks for it too), nor link for later sign-ins.
+        if (
+          byEmail &&
+          policy !== 'off' &&
+          (await createSecondFactorRepository().findTotp(sql, byEmail.id))?.confirmed_at
+        )
+          return 'needs_second_factor' as const;
         if (byEmail) {
           await repository.linkIdentity(sql, {
             issuer: person.issuer,
@@ -269,6 +285,12 @@ export function createAuthService({
         }
         return byEmail;
       });
+      if (customer === 'needs_second_factor')
+        throw new AppError(
+          403,
+          ErrorCode.externalNeedsSecondFactor,
+          'Two-step verification is on: sign in with the password and the code',
+        );
       if (!customer)
         throw new AppError(404, ErrorCode.noAccount, 'No customer account for this person');
       return openSession(tenantId, customer, remember, { ...origin, method: 'external' });
@@ -282,8 +304,11 @@ export function createAuthService({
     ): Promise<Session | Challenge> {
       const { ip } = origin;
       const email = input.email.toLowerCase();
-      await enforce(`login:ip:${tenantId}:${ip}`, limits.loginPerIp);
-      await enforce(`login:pair:${tenantId}:${email}:${ip}`, limits.loginPerAccountAndIp);
+      await enforce(`login:ip:${tenantId}:${limitAddress(ip)}`, limits.loginPerIp);
+      await enforce(
+        `login:pair:${tenantId}:${email}:${limitAddress(ip)}`,
+        limits.loginPerAccountAndIp,
+      );
       const { count } = await limiter.hit(
         `login:acct:${tenantId}:${email}`,
         Number.MAX_SAFE_INTEGER,
@@ -291,7 +316,11 @@ export function createAuthService({
       );
       const gap = accountGapSeconds(count, limitScale);
       if (gap > 0) {
-        const verdict = await limiter.hit(`login:gap:${tenantId}:${email}:${ip}`, 1, gap);
+        const verdict = await limiter.hit(
+          `login:gap:${tenantId}:${email}:${limitAddress(ip)}`,
+          1,
+          gap,
+        );
         if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
       }
       // The lookup and the hashing wait for a slot of the password gate: a burst of sign-ins gets
@@ -312,7 +341,7 @@ export function createAuthService({
         return found;
       }, tenantId);
       if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Invalid credentials');
-      await limiter.reset(`login:pair:${tenantId}:${email}:${ip}`);
+      await limiter.reset(`login:pair:${tenantId}:${email}:${limitAddress(ip)}`);
       const step = await secondFactor?.stepFor(tenantId, policy, customer.id);
       if (step && secondFactor)
         return secondFactor.challenge(tenantId, customer.id, step, {
@@ -428,7 +457,7 @@ export function createAuthService({
      * link works once; an unknown or spent one gets the same field error as a bad reset link.
      */
     async endSessionByLink(tenantId: string, token: string, ip: string): Promise<number> {
-      await enforce(`endlink:ip:${tenantId}:${ip}`, limits.endLinkPerIp);
+      await enforce(`endlink:ip:${tenantId}:${limitAddress(ip)}`, limits.endLinkPerIp);
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const session = await repository.spendEndToken(sql, hashToken(token));
         if (!session) return undefined;
@@ -462,7 +491,7 @@ export function createAuthService({
      */
     async forgotPassword(tenantId: string, rawEmail: string, ip: string): Promise<void> {
       const email = rawEmail.toLowerCase();
-      await enforce(`forgot:ip:${tenantId}:${ip}`, limits.forgotPerIp);
+      await enforce(`forgot:ip:${tenantId}:${limitAddress(ip)}`, limits.forgotPerIp);
       setImmediate(() => {
         void (async () => {
           const [limit, window] = limits.forgotMailsPerAccount;
@@ -497,7 +526,7 @@ export function createAuthService({
       ip: string,
     ): Promise<void> {
       const email = input.email.toLowerCase();
-      await enforce(`link:ip:${tenantId}:${ip}`, limits.signInLinkPerIp);
+      await enforce(`link:ip:${tenantId}:${limitAddress(ip)}`, limits.signInLinkPerIp);
       setImmediate(() => {
         void (async () => {
           const [limit, window] = limits.signInLinkMailsPerAccount;
@@ -533,7 +562,7 @@ export function createAuthService({
       origin: Omit<SignInOrigin, 'method'>,
       policy: TSecondFactorPolicy = 'off',
     ): Promise<(Session | Challenge) & { next: string }> {
-      await enforce(`redeem:ip:${tenantId}:${origin.ip}`, limits.redeemLinkPerIp);
+      await enforce(`redeem:ip:${tenantId}:${limitAddress(origin.ip)}`, limits.redeemLinkPerIp);
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findSignInLinkForUpdate(sql, hashToken(token));
         if (!row || row.used_at) return 'invalid' as const;
@@ -651,8 +680,12 @@ export function createAuthService({
       const newHash = await passwordGate.run(() => hashPassword(input.password), tenantId);
       const ended = await db.withTenant(tenantId, async (sql) => {
         await repository.setPasswordHash(sql, customerId, newHash);
-        // A reset link asked for before the change must not undo it.
+        // A reset link asked for before the change must not undo it; nor may a sign-in link, or
+        // an e-mail change asked for with the old password (the notice of it tells the owner to
+        // change the password: doing so must stop it).
         await repository.spendResets(sql, customerId);
+        await repository.spendSignInLinksOf(sql, customerId);
+        await repository.spendEmailChangesOf(sql, customerId);
         return repository.revokeOthersOfCustomer(sql, customerId, sessionId);
       });
       await revocations.revoked(tenantId, ended);
@@ -723,7 +756,7 @@ export function createAuthService({
       token: string,
       ip: string,
     ): Promise<{ email: string }> {
-      await enforce(`confirm-email:ip:${tenantId}:${ip}`, limits.confirmEmailPerIp);
+      await enforce(`confirm-email:ip:${tenantId}:${limitAddress(ip)}`, limits.confirmEmailPerIp);
       const outcome = await db
         .withTenant(tenantId, async (sql) => {
           const row = await repository.spendEmailChange(sql, hashToken(token));
@@ -734,6 +767,10 @@ export function createAuthService({
           if (!(await repository.setEmail(sql, customer.id, row.new_email)))
             return 'taken' as const;
           await repository.spendEmailChangesOf(sql, customer.id);
+          // Links mailed to the old address (a reset, a sign-in link) no longer open the account:
+          // whoever still reads that mailbox is who the owner may be moving away from.
+          await repository.spendResets(sql, customer.id);
+          await repository.spendSignInLinksOf(sql, customer.id);
           await webhookEvents.customerEmailChanged(sql, customer.id, customer.email);
           return { email: row.new_email };
         })
@@ -757,7 +794,7 @@ export function createAuthService({
       /** The tenant's company and legal names: a password must not contain them. */
       organisationNames: readonly string[],
     ): Promise<void> {
-      await enforce(`reset:ip:${tenantId}:${ip}`, limits.resetPerIp);
+      await enforce(`reset:ip:${tenantId}:${limitAddress(ip)}`, limits.resetPerIp);
       const problems = await newPasswordProblems(input.password, {
         email: input.email,
         organisationNames,
@@ -772,6 +809,10 @@ export function createAuthService({
         if (!row.customer_id) return 'gone' as const;
         await repository.setPasswordHash(sql, row.customer_id, newHash);
         await repository.spendResets(sql, row.customer_id);
+        // As for a change from the profile: no sign-in link or e-mail change asked for before it
+        // outlives the reset.
+        await repository.spendSignInLinksOf(sql, row.customer_id);
+        await repository.spendEmailChangesOf(sql, row.customer_id);
         const ended = await repository.revokeAllOfCustomer(sql, row.customer_id);
         return { ended };
       });
@@ -785,8 +826,8 @@ export function createAuthService({
       const email = input.email.toLowerCase();
       await Promise.all([
         limiter.reset(`login:acct:${tenantId}:${email}`),
-        limiter.reset(`login:pair:${tenantId}:${email}:${ip}`),
-        limiter.reset(`login:gap:${tenantId}:${email}:${ip}`),
+        limiter.reset(`login:pair:${tenantId}:${email}:${limitAddress(ip)}`),
+        limiter.reset(`login:gap:${tenantId}:${email}:${limitAddress(ip)}`),
       ]);
       // Every session of the customer ended with the old password, access tokens included.
       await revocations.revoked(tenantId, outcome.ended);

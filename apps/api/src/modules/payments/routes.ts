@@ -7,6 +7,7 @@ import { createDeclineMailSender } from '../auto-pay/declines.ts';
 import { createAutoPayMailer } from '../auto-pay/mail.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createPaymentService, notificationPath } from './service.ts';
+import { limitAddress } from '../../lib/limit-address.ts';
 
 export { notificationPath };
 /** A real notification is 1-3 KB (base64 JSON of ~20 fields); 16 KB leaves room, beyond is 413. */
@@ -68,7 +69,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       bodyLimit: NOTIFICATION_BODY_LIMIT,
       onRequest: async (request) => {
         const verdict = await ctx.limiter.hit(
-          `redsys-notification:${request.ip}`,
+          `redsys-notification:${limitAddress(request.ip)}`,
           ctx.config.NOTIFICATION_RATE_LIMIT_PER_MINUTE,
           60,
         );

@@ -96,6 +96,10 @@ describe('error catalogue (spec §8)', () => {
       key: 'noAccount',
     });
     expect(externalSignInErrorMessage('no_account')).toEqual({ key: 'noAccount' });
+    // The customer has two-step verification on: sign in with the password (or a link) and code.
+    expect(externalSignInErrorMessage(new ApiError(403, 'external_needs_second_factor'))).toEqual({
+      key: 'externalNeedsSecondFactor',
+    });
     expect(externalSignInErrorMessage(new ApiError(400, 'sign_in_failed'))).toEqual({
       key: 'signInFailed',
     });

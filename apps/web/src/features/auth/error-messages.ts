@@ -26,6 +26,7 @@ export type AuthErrorKey =
   | 'resetError'
   | 'signInFailed'
   | 'noAccount'
+  | 'externalNeedsSecondFactor'
   | 'linkOff'
   | 'passkeyRefused'
   | 'passkeyUnsupported'
@@ -149,5 +150,7 @@ export function needsNewResetLink(message: AuthMessage): boolean {
 /** External sign-in: no customer account for this person, or the sign-in failed. */
 export function externalSignInErrorMessage(error: unknown): AuthMessage {
   const code = asApiError(error)?.code ?? (typeof error === 'string' ? error : undefined);
-  return code === 'no_account' ? { key: 'noAccount' } : { key: 'signInFailed' };
+  if (code === 'no_account') return { key: 'noAccount' };
+  if (code === 'external_needs_second_factor') return { key: 'externalNeedsSecondFactor' };
+  return { key: 'signInFailed' };
 }
