@@ -71,6 +71,16 @@ export type ClaimedInvitation = {
 
 export function createIngestionRepository() {
   return {
+    /**
+     * One batch of the tenant's at a time, until this transaction ends. A batch decides what is
+     * new and what is stored (and checks the stored) from what it reads first: two batches that
+     * both created one invoice each took it for new, and the second overwrote the first's header
+     * over its instalments, paid ones included; two that took one e-mail both passed its check.
+     * Another tenant's batches do not wait.
+     */
+    async lockTenantBatches(sql: Sql): Promise<void> {
+      await sql.query(`SELECT pg_advisory_xact_lock(hashtext('portal-ingestion:' || ${tenant}))`);
+    },
     // ---- Customers ----
 
     /** Customers that hold one of the codes or one of the e-mails (lower case) of a batch. */

@@ -101,6 +101,7 @@ export function createInvoiceIngestion({ db }: { db: Database }) {
       const { ids } = batch;
 
       return db.withTenant(tenantId, async (sql) => {
+        await repository.lockTenantBatches(sql);
         const customerIds = await resolveCustomers(
           sql,
           batch.customerCodes,
@@ -214,6 +215,7 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
         errors.add(`customers.${i}.email`, FieldError.duplicate);
 
       return db.withTenant(tenantId, async (sql) => {
+        await repository.lockTenantBatches(sql);
         const stored = await repository.customersByCodeOrEmail(
           sql,
           customers.map((c) => c.code),

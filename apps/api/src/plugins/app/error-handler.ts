@@ -82,6 +82,20 @@ function isRejectedValue(error: unknown): boolean {
   return typeof code === 'string' && rejectedValueCodes.has(code);
 }
 
+/** Two transactions that could not both go on (deadlock, serialization): trying again works. */
+const isContention = (error: unknown): boolean => {
+  const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001';
+};
+
+/**
+ * A unique index refused a row the checks let through: another request took the value first, or
+ * two values the database compares as one (PostgreSQL's lower() of `İ` is `i`, JavaScript's is not).
+ * The request conflicts with what is stored: a 409, not a 500.
+ */
+const isUniqueViolation = (error: unknown): boolean =>
+  !!error && typeof error === 'object' && (error as { code?: unknown }).code === '23505';
+
 const simple = (reply: FastifyReply, status: number, code: TErrorBody['code'], message: string) =>
   reply.status(status).send({ message, code } satisfies TErrorBody);
 
@@ -113,6 +127,15 @@ export function sendError(error: unknown, reply: FastifyReply, log: FastifyInsta
     log.error({ err: error }, 'database unavailable');
     void reply.header('retry-after', '5');
     return simple(reply, 503, ErrorCode.unavailable, 'Service temporarily unavailable');
+  }
+  if (isContention(error)) {
+    log.warn({ err: error }, 'transaction contention: answered 503, to be retried');
+    void reply.header('retry-after', '1');
+    return simple(reply, 503, ErrorCode.unavailable, 'Service temporarily unavailable');
+  }
+  if (isUniqueViolation(error)) {
+    log.warn({ err: error }, 'a unique index refused a value the checks let through');
+    return simple(reply, 409, ErrorCode.conflict, 'Conflicts with stored data');
   }
   if (isRejectedValue(error)) {
     log.warn({ err: error }, 'the database refused a value the input checks let through');
