@@ -528,4 +528,26 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
       await bad({ invoice_id: 'RD-4', seq: 1, status: 'returned', return_fee_cents: 1.5 }),
     ).toEqual({ 'changes.0.return_fee_cents': ['invalid_type'] });
   });
+
+  it('keeps a returned instalment with its customer: a batch cannot move it to another one', async () => {
+    ok(await admin('demo', demoKey, 'PUT', '/invoices', { invoices: [invoiceOf('RD-MOVE')] }));
+    const item = {
+      invoice_id: 'RD-MOVE',
+      seq: 1,
+      return_date: '2026-03-09',
+      reason_code: 'AM04',
+      fee_cents: 350,
+    };
+    expect(ok(await report([item])).created).toBe(1);
+    // The return (and its fee) is the first customer's: moving the invoice would hand the second
+    // customer the debt and the fee of the first one's bank return (session 33's review).
+    const moved = await admin('demo', demoKey, 'PUT', '/invoices', {
+      invoices: [{ ...invoiceOf('RD-MOVE'), customer_code: other.user.code }],
+    });
+    expect(moved.statusCode, moved.body).toBe(422);
+    expect(moved.json<{ errors: Record<string, string[]> }>().errors).toMatchObject({
+      'invoices.0.customer_code': ['instalment_locked'],
+    });
+    expect((await detail('RD-MOVE')).payments[0]?.status).toBe('returned');
+  });
 });

@@ -72,7 +72,7 @@ const isLocked = (e: ExistingInstalment): boolean => e.status === 'paid' || e.in
 /**
  * The rules against what is stored: a locked instalment keeps its amount; an instalment the batch
  * leaves out is removed, which only a pending one outside any payment may be; and an invoice with
- * a locked instalment stays with its customer.
+ * a locked or returned instalment stays with its customer.
  */
 export function checkAgainstStored(
   invoice: {
@@ -93,6 +93,11 @@ export function checkAgainstStored(
     if (!sent.has(old.seq) && (old.status !== 'pending' || old.in_attempt))
       errors.add(`${path}.instalments`, FieldError.instalmentLocked);
   }
-  if (stored.customerChanged && stored.instalments.some(isLocked))
+  // A returned direct debit is the debt (and the fee) of the customer whose bank returned it: the
+  // invoice stays with them as long as it has one.
+  if (
+    stored.customerChanged &&
+    stored.instalments.some((e) => isLocked(e) || e.status === 'returned')
+  )
     errors.add(`${path}.customer_code`, FieldError.instalmentLocked);
 }
