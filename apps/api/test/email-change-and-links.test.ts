@@ -32,6 +32,18 @@ describe.each(engines())('links to the old address after an e-mail change on $na
       remoteAddress: nextIp(),
     });
 
+  /** Asks, with the password, to move the account to `email`; answers the link's token. */
+  const askEmailChange = async (token: string, email: string) => {
+    const asked = await post(
+      '/user/email-change',
+      { email, current_password: demoPassword },
+      token,
+    );
+    expect(asked.statusCode, asked.body).toBe(202);
+    const mail = await env.smtp.waitFor(email, 10_000, 'email-change');
+    return /confirm-email\?token=([\w-]+)/.exec(mail.raw)?.[1] ?? '';
+  };
+
   it('spends the reset and sign-in links of the old address once the new one is confirmed', async () => {
     // 1. Whoever reads the old mailbox asks for a reset link and a sign-in link (202 for anyone).
     expect((await post('/forgot-password', { email: demoEmail })).statusCode).toBe(202);
@@ -45,14 +57,7 @@ describe.each(engines())('links to the old address after an e-mail change on $na
 
     // 2. The owner moves the account to a new address, with the password, and confirms it.
     const me = await signedIn(app, 'demo');
-    const asked = await post(
-      '/user/email-change',
-      { email: 'owner.new@demo.test', current_password: demoPassword },
-      me.token,
-    );
-    expect(asked.statusCode, asked.body).toBe(202);
-    const confirmMail = await env.smtp.waitFor('owner.new@demo.test', 10_000, 'email-change');
-    const confirmToken = /confirm-email\?token=([\w-]+)/.exec(confirmMail.raw)?.[1] ?? '';
+    const confirmToken = await askEmailChange(me.token, 'owner.new@demo.test');
     const confirmed = await post('/user/email-change/confirm', { token: confirmToken });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
 
@@ -71,14 +76,7 @@ describe.each(engines())('links to the old address after an e-mail change on $na
   it('cancels a waiting e-mail change when the owner follows the notice and changes the password', async () => {
     // 1. A thief who has the password (and so a session) asks to move the account to their address.
     const thief = await signedIn(app, 'demo', secondEmail);
-    const asked = await post(
-      '/user/email-change',
-      { email: 'thief@evil.example', current_password: demoPassword },
-      thief.token,
-    );
-    expect(asked.statusCode, asked.body).toBe(202);
-    const confirmMail = await env.smtp.waitFor('thief@evil.example', 10_000, 'email-change');
-    const confirmToken = /confirm-email\?token=([\w-]+)/.exec(confirmMail.raw)?.[1] ?? '';
+    const confirmToken = await askEmailChange(thief.token, 'thief@evil.example');
     // 2. The owner gets the notice ("if it was not you, change your password now") and does so,
     //    which also ends every other session (the thief's).
     await env.smtp.waitFor(secondEmail, 10_000, 'email-change-notice');

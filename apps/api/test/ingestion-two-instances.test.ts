@@ -45,26 +45,19 @@ describe.each(engines().filter((e) => e.name === 'postgres'))(
           })
         ).statusCode,
       ).toBe(200);
-      const invoices = Array.from({ length: 3000 }, (_, i) => ({
-        id: `DL-${String(i).padStart(5, '0')}`,
+      const invoice = (id: string) => ({
+        id,
         customer_code: 'DL-1',
         invoice_date: '2026-03-01',
         base_cents: 100,
         vat_cents: 0,
         total_cents: 100,
         instalments: [{ seq: 1, due_date: '2099-01-01', amount_cents: 100 }],
-      }));
-      const warm = (n: string) => [
-        {
-          id: `DL-W-${n}`,
-          customer_code: 'DL-1',
-          invoice_date: '2026-03-01',
-          base_cents: 100,
-          vat_cents: 0,
-          total_cents: 100,
-          instalments: [{ seq: 1, due_date: '2099-01-01', amount_cents: 100 }],
-        },
-      ];
+      });
+      const invoices = Array.from({ length: 3000 }, (_, i) =>
+        invoice(`DL-${String(i).padStart(5, '0')}`),
+      );
+      const warm = (n: string) => [invoice(`DL-W-${n}`)];
       expect((await put(one, '/invoices', { invoices: warm('1') })).statusCode).toBe(200);
       expect((await put(two, '/invoices', { invoices: warm('2') })).statusCode).toBe(200);
       const [a, b] = await Promise.all([
