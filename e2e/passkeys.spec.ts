@@ -6,10 +6,10 @@ import { authTexts, commonTexts, fillText, sessionsTexts as t } from './support/
 
 /**
  * Passkeys (issue 24), end to end with Chromium's virtual authenticator (the DevTools WebAuthn
- * domain): added from the profile, renamed, used to sign in without a password, refused by
- * another portal (another relying party, and the server of another tenant), and removed. On the
- * second server of playwright.config.ts and its demo tenant's first customer, whom no other test
- * signs in as there.
+ * domain): added from the profile (the current password asked first), renamed, used to sign in
+ * without a password, refused by another portal (another relying party, and the server of another
+ * tenant), and removed. On the second server of playwright.config.ts and its demo tenant's first
+ * customer, whom no other test signs in as there.
  */
 test.use({ locale: 'es-ES' });
 
@@ -50,7 +50,19 @@ test('a passkey is added from the profile, signs in without a password, and stay
   await expect(page.getByRole('heading', { level: 1, name: t.passkeys.title })).toBeVisible();
   await expect(page.getByText(t.passkeys.emptyTitle)).toBeVisible();
 
+  // An access token alone does not add a way in: the current password first (a wrong one is
+  // said in the dialog, which keeps it), then the device.
   await page.getByRole('button', { name: t.passkeys.add }).click();
+  const dialog = page.getByRole('dialog', { name: t.stepUp.title });
+  const password = dialog.getByLabel(t.stepUp.currentPassword, { exact: true });
+  await password.fill('Wrong1234!');
+  await dialog.getByRole('button', { name: t.stepUp.continue }).click();
+  await expect(dialog.getByText(t.stepUp.errors.wrongPassword)).toBeVisible();
+  await expect(password).toHaveValue('Wrong1234!');
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(0);
+  await password.fill(account.password);
+  await dialog.getByRole('button', { name: t.stepUp.continue }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole('status')).toContainText('añadida');
   const rows = page.getByRole('main').getByRole('listitem');
   await expect(rows).toHaveCount(1);

@@ -137,6 +137,10 @@ type SessionsTexts = {
     string
   >;
   verify: Record<'title' | 'code' | 'recoveryCode' | 'submit' | 'useRecovery' | 'wrong', string>;
+  /** The current password asked before adding a passkey or turning on the second factor. */
+  stepUp: Record<'title' | 'currentPassword' | 'continue', string> & {
+    errors: Record<'wrongPassword', string>;
+  };
   twoFactor: Record<
     | 'title'
     | 'on'

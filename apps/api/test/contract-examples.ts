@@ -26,7 +26,7 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
     secondFactorSignIn: { body: { challenge: 'not-a-challenge', code: '123456' } },
     secondFactorEnrol: { body: { challenge: 'not-a-challenge' } },
     secondFactor: {},
-    secondFactorSetup: {},
+    secondFactorSetup: { body: { current_password: 'not-the-password' } },
     secondFactorConfirm: { body: { code: '123456' } },
     secondFactorDisable: { body: { code: '123456' } },
     passkeySignInOptions: {},
@@ -42,7 +42,7 @@ export const validRequests: Record<TRouteName, { params?: Record<string, string>
       },
     },
     passkeys: {},
-    passkeyRegisterOptions: {},
+    passkeyRegisterOptions: { body: { current_password: 'not-the-password' } },
     passkeyRegister: {
       body: {
         credential: {

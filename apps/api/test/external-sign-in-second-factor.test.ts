@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThroughProvider } from '../../../tools/oidc-http-login.ts';
 import { startTestIssuers } from '../../../tools/test-oidc-provider.ts';
 import type { Database } from '../src/db/database.ts';
-import { demoEmail } from '../src/db/seed/demo.ts';
+import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 
@@ -62,7 +62,7 @@ describe.each(engines())('external first use and the second factor on $name', (e
   it('asks the code (or refuses) when an external account is linked to a 2FA customer by e-mail', async () => {
     // The owner turns the second factor on from the profile.
     const me = await signedIn(app, 'demo');
-    const setup = await me.post('/second-factor/setup', {});
+    const setup = await me.post('/second-factor/setup', { current_password: demoPassword });
     expect(setup.statusCode, setup.body).toBe(200);
     const { secret } = setup.json<{ secret: string }>();
     const confirm = await me.post('/second-factor/confirm', { code: await generate({ secret }) });

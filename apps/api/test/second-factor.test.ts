@@ -53,7 +53,12 @@ describe.each(engines())('the second factor on $name', (engine) => {
   /** Signs in (no second factor yet) and turns it on; answers the secret and recovery codes. */
   async function enrol(tenant: string, email: string) {
     const token = tokenOf(await login(tenant, email));
-    const setup = await post(app, `/${tenant}/api/1.0/second-factor/setup`, {}, token);
+    const setup = await post(
+      app,
+      `/${tenant}/api/1.0/second-factor/setup`,
+      { current_password: demoPassword },
+      token,
+    );
     expect(setup.statusCode, setup.body).toBe(200);
     const { secret, uri } = setup.json<{ secret: string; uri: string }>();
     return { token, secret, uri };
@@ -87,7 +92,10 @@ describe.each(engines())('the second factor on $name', (engine) => {
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     expect((await status()).json()).toEqual({ enabled: true, recovery_codes_left: 10 });
     // Set up already: no second secret.
-    expect((await post(app, '/1/api/1.0/second-factor/setup', {}, token)).statusCode).toBe(409);
+    expect(
+      (await post(app, '/1/api/1.0/second-factor/setup', { current_password: demoPassword }, token))
+        .statusCode,
+    ).toBe(409);
     // The secret is sealed at rest.
     const [row] = await db.withOwner((sql) =>
       sql.query<{ secret: string }>("SELECT secret FROM customer_totp WHERE tenant_id = '1'"),

@@ -141,6 +141,23 @@ export type TSecondFactorSession = z.infer<typeof ZSecondFactorSession>;
 export const ZSecondFactorEnrolRequest = ZSecondFactorRequest.pick({ challenge: true });
 
 /** A new authenticator secret: as text to type, and as the `otpauth://` URI its QR code holds. */
+/**
+ * Minutes a passwordless customer's sign-in counts as proof that it is them, for a change that adds
+ * a way into the account (a customer with a password gives it instead: an access token alone is
+ * never enough).
+ */
+export const stepUpMinutes = 10;
+
+/**
+ * Proof that the owner is asking, for a change that adds a way into the account: the current
+ * password; empty for a customer who has none (signs in only by link, Google, Apple or
+ * Microsoft), whose recent sign-in is the proof (`stepUpMinutes`).
+ */
+export const ZStepUpRequest = z.strictObject({
+  current_password: z.string(FieldError.invalidType).max(1024, FieldError.tooLong).default(''),
+});
+export type TStepUpRequest = z.input<typeof ZStepUpRequest>;
+
 export const ZTotpSetup = z.object({ secret: z.string(), uri: z.string() });
 export type TTotpSetup = z.infer<typeof ZTotpSetup>;
 

@@ -36,6 +36,12 @@ export const ErrorCode = {
   signInLinkExpired: 'sign_in_link_expired',
   /** The link that confirms a new sign-in e-mail is past its 24 hours: ask for the change again. */
   emailChangeExpired: 'email_change_expired',
+  /**
+   * A change that adds a way into the account (a passkey, the second factor, the sign-in e-mail)
+   * by a customer who has no password to prove it is them, on a session signed in more than
+   * `stepUpMinutes` ago: sign in again, then make it (403).
+   */
+  reauthenticationRequired: 'reauthentication_required',
   /** The step between the password (or link) and the code expired or took too many codes. */
   challengeExpired: 'sign_in_challenge_expired',
   /** The tenant requires a second factor: it cannot be turned off. */

@@ -82,7 +82,9 @@ export const routes = {
   },
   secondFactorSetup: {
     ...routePaths.secondFactorSetup,
-    summary: 'A new authenticator secret, pending until confirmed with a code',
+    summary:
+      'A new authenticator secret, pending until confirmed with a code; the current password proves it is the owner',
+    body: auth.ZStepUpRequest,
     response: auth.ZTotpSetup,
   },
   secondFactorConfirm: {
@@ -115,7 +117,8 @@ export const routes = {
   },
   passkeyRegisterOptions: {
     ...routePaths.passkeyRegisterOptions,
-    summary: 'A WebAuthn challenge to add a passkey',
+    summary: 'A WebAuthn challenge to add a passkey; the current password proves it is the owner',
+    body: auth.ZStepUpRequest,
     response: passkeys.ZWebAuthnOptions,
   },
   passkeyRegister: {

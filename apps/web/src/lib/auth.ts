@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { apiRequest } from './api-client';
 import {
@@ -10,7 +10,7 @@ import {
   setAuth,
   subscribeAuth,
 } from './auth-store';
-import { forgetLastPath } from './last-path';
+import { forgetLastPath, rememberPath } from './last-path';
 
 const signedOut: AuthState = {};
 
@@ -62,4 +62,18 @@ export function useLogout(): () => Promise<void> {
     await logout();
     await navigate(paths.login, { replace: true });
   }, [navigate]);
+}
+
+/**
+ * Signs out and opens /login, keeping this screen to come back to after the sign-in (unlike a
+ * plain logout): for a change that needs a recent sign-in, which the same customer goes on to make.
+ */
+export function useSignInAgain(): () => Promise<void> {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  return useCallback(async () => {
+    await logout();
+    rememberPath(pathname + search);
+    await navigate(paths.login, { replace: true });
+  }, [navigate, pathname, search]);
 }

@@ -50,7 +50,8 @@ export const passkeyOut = (row: PasskeyRow) => ({
  * credentials, so signing in needs no e-mail first (and the browser can offer them in the e-mail
  * field's autofill). Each challenge is stored, single use, 5 minutes; the relying party is the
  * tenant's host, so a passkey of one portal is neither offered nor accepted on another. Only
- * public keys are stored.
+ * public keys are stored. User verification (the fingerprint, face or PIN) is required at both
+ * ceremonies: a passkey sign-in asks for no code, so the device alone must not be enough.
  */
 export function createPasskeys({ db }: { db: Database }) {
   const repository = createPasskeyRepository();
@@ -104,7 +105,7 @@ export function createPasskeys({ db }: { db: Database }) {
           id: p.credential_id,
           transports: p.transports as Transport[],
         })),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
       await saveChallenge(tenantId, options.challenge, 'register', customer.id);
       return asJson(options);
@@ -127,7 +128,7 @@ export function createPasskeys({ db }: { db: Database }) {
             expectedChallenge: spends(sql, 'register', customerId),
             expectedOrigin: rp.origin,
             expectedRPID: rp.id,
-            requireUserVerification: false,
+            requireUserVerification: true,
           });
         } catch {
           throw new AppError(400, ErrorCode.badRequest, 'The passkey could not be verified');
@@ -157,7 +158,7 @@ export function createPasskeys({ db }: { db: Database }) {
         await loadWebAuthn()
       ).generateAuthenticationOptions({
         rpID: rp.id,
-        userVerification: 'preferred',
+        userVerification: 'required',
       });
       await saveChallenge(tenantId, options.challenge, 'authenticate', null);
       return asJson(options);
@@ -187,7 +188,7 @@ export function createPasskeys({ db }: { db: Database }) {
               counter: Number(passkey.counter),
               transports: passkey.transports as Transport[],
             },
-            requireUserVerification: false,
+            requireUserVerification: true,
           });
         } catch {
           throw refused();

@@ -170,6 +170,20 @@ export function createAuthRepository() {
       );
       return { any: rows[0]?.any === true, this: rows[0]?.this === true };
     },
+    /** Whether this customer's session signed in (not refreshed: signed in) within `minutes`. */
+    async signedInWithin(
+      sql: Sql,
+      customerId: string,
+      sessionId: string,
+      minutes: number,
+    ): Promise<boolean> {
+      const rows = await sql.query<{ recent: boolean }>(
+        `SELECT created_at > now() - make_interval(mins => $3) AS recent FROM customer_sessions
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id = $2`,
+        [customerId, sessionId, minutes],
+      );
+      return rows[0]?.recent === true;
+    },
     async touchSession(sql: Sql, id: string): Promise<void> {
       await sql.query(
         `UPDATE customer_sessions SET last_used_at = now()

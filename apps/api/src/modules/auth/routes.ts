@@ -38,6 +38,7 @@ const describePasskeyDevice = (userAgent: string | undefined): string => {
 import { createResetMailer } from './reset-mail.ts';
 import { createSignInLinkMailer } from './sign-in-link-mail.ts';
 import { createEmailChangeMailer } from './email-change-mail.ts';
+import { createSecurityChangeMailer, type SecurityChange } from './security-mail.ts';
 import { limitAddress } from '../../lib/limit-address.ts';
 import { createAuthService, type Session, type SignInOrigin } from './service.ts';
 import { createSecondFactor, type Challenge } from './second-factor.ts';
@@ -47,6 +48,14 @@ type SignInOriginOf = Omit<SignInOrigin, 'method'>;
 import { appPaths } from '@portal/contract/app-paths';
 
 export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
+  const sendSecurityChangeMail = createSecurityChangeMailer(ctx.db, ctx.mailer);
+  /** The owner hears of a new way into the account; a failed e-mail does not undo it. */
+  const tellOwner = async (request: FastifyRequest, change: SecurityChange) => {
+    const customer = await service.findCustomer(request.tenant.id, request.customerId);
+    sendSecurityChangeMail({ tenantId: request.tenant.id, customer, change, at: new Date() }).catch(
+      (error: unknown) => app.log.error({ err: error }, 'an account e-mail failed'),
+    );
+  };
   // Only these calls read or set cookies: parsing them here spares every other request a hook
   // (bench/README.md: the portal's plugins cost measurable throughput on /invoices).
   await app.register(cookie, { secret: deriveKey(ctx.rootSecret, 'cookie').toString('base64') });
@@ -270,9 +279,11 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   route(
     app,
     routes.secondFactorSetup,
-    async ({ request }) => {
+    async ({ request, body }) => {
       requireOffered(request);
-      const customer = await service.findCustomer(request.tenant.id, request.customerId);
+      // A stolen access token must not turn the factor on (and lock the owner out): the owner's
+      // password, or a fresh sign-in for a customer who has none.
+      const customer = await service.stepUp(customerOf(request), body.current_password);
       return secondFactor.setup(request.tenant.id, customer, request.tenant.company_name);
     },
     { preValidation: [ctx.requireCustomer] },
@@ -282,13 +293,9 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     routes.secondFactorConfirm,
     async ({ request, body }) => {
       requireOffered(request);
-      return {
-        recovery_codes: await secondFactor.confirm(
-          request.tenant.id,
-          request.customerId,
-          body.code,
-        ),
-      };
+      const codes = await secondFactor.confirm(request.tenant.id, request.customerId, body.code);
+      await tellOwner(request, { kind: 'second-factor-on' });
+      return { recovery_codes: codes };
     },
     { preValidation: [ctx.requireCustomer] },
   );
@@ -357,9 +364,11 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   route(
     app,
     routes.passkeyRegisterOptions,
-    async ({ request }) => {
+    async ({ request, body }) => {
       requirePasskeys(request);
-      const customer = await service.findCustomer(request.tenant.id, request.customerId);
+      // Only the owner's password (or a fresh sign-in, for a customer who has none) gets the
+      // challenge a new passkey must sign: an access token alone adds none.
+      const customer = await service.stepUp(customerOf(request), body.current_password);
       return passkeys.registrationOptions(
         request.tenant.id,
         relyingPartyOf(request.tenant),
@@ -380,6 +389,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
         body.credential as unknown as Parameters<typeof passkeys.register>[3],
         body.name ?? describePasskeyDevice(request.headers['user-agent']),
       );
+      await tellOwner(request, { kind: 'passkey-added', name: added.name });
       void reply.status(201);
       return added;
     },

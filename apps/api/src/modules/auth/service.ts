@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   emailChangeHours,
   ErrorCode,
+  stepUpMinutes,
   FieldError,
   type TAuthUser,
   type TSecondFactorPolicy,
@@ -185,6 +186,46 @@ export function createAuthService({
   async function enforce(key: string, [limit, window]: readonly [number, number]) {
     const verdict = await limiter.hit(key, limit * (limitScale ?? 1), window);
     if (!verdict.allowed) throw tooMany(verdict.retryAfterSeconds);
+  }
+
+  /**
+   * The owner, proved: the current password (one budget of guesses per account, shared by every
+   * change that asks for it); or, where `accepts` allows it, for a customer who has no password
+   * (signs in by link, Google, Apple or Microsoft), a sign-in of this session within
+   * `stepUpMinutes`. Otherwise 403 `reauthentication_required`: sign in again.
+   */
+  async function proveOwner(
+    who: { tenantId: string; customerId: string; sessionId: string },
+    currentPassword: string,
+    accepts: 'password' | 'password or recent sign-in',
+  ): Promise<CustomerAuthRow> {
+    const { tenantId, customerId, sessionId } = who;
+    await enforce(`change:acct:${tenantId}:${customerId}`, limits.changePerAccount);
+    const found = await db.withTenant(tenantId, async (sql) => {
+      const customer = await repository.findCustomerById(sql, customerId);
+      const recent =
+        customer !== undefined &&
+        !customer.password_hash &&
+        (await repository.signedInWithin(sql, customerId, sessionId, stepUpMinutes));
+      return { customer, recent };
+    });
+    const { customer } = found;
+    if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+    if (customer.password_hash || accepts === 'password') {
+      const ok = await passwordGate.run(
+        () => verifyPassword(customer.password_hash, currentPassword),
+        tenantId,
+      );
+      if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
+      return customer;
+    }
+    if (!found.recent)
+      throw new AppError(
+        403,
+        ErrorCode.reauthenticationRequired,
+        `Sign in again (within ${stepUpMinutes} minutes) to make this change`,
+      );
+    return customer;
   }
 
   function expiry(persistent: boolean): Date {
@@ -641,6 +682,16 @@ export function createAuthService({
       return openSession(tenantId, customer, remember, { ...origin, method: 'passkey' });
     },
 
+    /**
+     * Proof that the owner asks for a change that adds a way into the account (a passkey, the
+     * second factor): the current password, or, for a customer who has none, a sign-in within
+     * `stepUpMinutes`. An access token alone, stolen from a page, is never enough.
+     */
+    stepUp: (
+      who: { tenantId: string; customerId: string; sessionId: string },
+      currentPassword: string,
+    ) => proveOwner(who, currentPassword, 'password or recent sign-in'),
+
     /** The profile's second factor, for the customer asking. */
     async findCustomer(tenantId: string, customerId: string) {
       const customer = await db.withTenant(tenantId, (sql) =>
@@ -662,16 +713,7 @@ export function createAuthService({
       organisationNames: readonly string[],
     ): Promise<void> {
       const { tenantId, customerId, sessionId } = who;
-      await enforce(`change:acct:${tenantId}:${customerId}`, limits.changePerAccount);
-      const customer = await db.withTenant(tenantId, (sql) =>
-        repository.findCustomerById(sql, customerId),
-      );
-      if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
-      const ok = await passwordGate.run(
-        () => verifyPassword(customer.password_hash, input.current_password),
-        tenantId,
-      );
-      if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
+      const customer = await proveOwner(who, input.current_password, 'password');
       const problems = await newPasswordProblems(input.password, {
         email: customer.email,
         organisationNames,
@@ -699,23 +741,13 @@ export function createAuthService({
      * confirm with its link before anything changes, and the current one hears of the request.
      */
     async requestEmailChange(
-      who: { tenantId: string; customerId: string },
+      who: { tenantId: string; customerId: string; sessionId: string },
       input: { email: string; current_password: string },
     ): Promise<{ email: string }> {
       const { tenantId, customerId } = who;
       await enforce(`email-change:acct:${tenantId}:${customerId}`, limits.emailChangePerAccount);
       const newEmail = input.email.trim();
-      const customer = await db.withTenant(tenantId, (sql) =>
-        repository.findCustomerById(sql, customerId),
-      );
-      if (!customer) throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
-      if (customer.password_hash) {
-        const ok = await passwordGate.run(
-          () => verifyPassword(customer.password_hash, input.current_password),
-          tenantId,
-        );
-        if (!ok) throw new FieldValidationError({ current_password: [FieldError.wrongPassword] });
-      }
+      const customer = await proveOwner(who, input.current_password, 'password or recent sign-in');
       if (newEmail.toLowerCase() === customer.email.toLowerCase())
         throw new FieldValidationError({ email: [FieldError.invalidValue] });
       const token = newOpaqueToken();

@@ -48,6 +48,16 @@ export const mailMessages = {
       'El {when} (hora de Madrid) se pidió que tu cuenta de la oficina online use {new} para entrar. El cambio se hará cuando se confirme desde esa dirección.',
     emailNoticeIfNotYou:
       'Si no has sido tú, cambia tu contraseña ahora y avisa a la organización: alguien podría estar usando tu cuenta.',
+    passkeyAddedSubject: 'Se ha añadido una llave de acceso a tu cuenta',
+    passkeyAddedHeading: 'Nueva llave de acceso',
+    passkeyAddedIntro:
+      'El {when} (hora de Madrid) se añadió a tu cuenta de la oficina online la llave de acceso «{name}». Con ella se puede entrar sin contraseña.',
+    secondFactorOnSubject: 'Se ha activado la verificación en dos pasos',
+    secondFactorOnHeading: 'Verificación en dos pasos activada',
+    secondFactorOnIntro:
+      'El {when} (hora de Madrid) se activó la verificación en dos pasos en tu cuenta de la oficina online: al entrar se pedirá también un código de una aplicación.',
+    securityIfNotYou:
+      'Si no has sido tú, cambia tu contraseña ahora, revisa tus dispositivos y avisa a la organización: alguien podría estar usando tu cuenta.',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -97,6 +107,16 @@ export const mailMessages = {
       "El {when} (hora de Madrid) es va demanar que el teu compte de l'oficina en línia faci servir {new} per entrar. El canvi es farà quan es confirmi des d'aquella adreça.",
     emailNoticeIfNotYou:
       "Si no has estat tu, canvia la contrasenya ara i avisa l'organització: algú podria estar fent servir el teu compte.",
+    passkeyAddedSubject: "S'ha afegit una clau d'accés al teu compte",
+    passkeyAddedHeading: "Nova clau d'accés",
+    passkeyAddedIntro:
+      "El {when} (hora de Madrid) es va afegir al teu compte de l'oficina en línia la clau d'accés «{name}». Amb ella es pot entrar sense contrasenya.",
+    secondFactorOnSubject: "S'ha activat la verificació en dos passos",
+    secondFactorOnHeading: 'Verificació en dos passos activada',
+    secondFactorOnIntro:
+      "El {when} (hora de Madrid) es va activar la verificació en dos passos al teu compte de l'oficina en línia: en entrar també es demanarà un codi d'una aplicació.",
+    securityIfNotYou:
+      "Si no has estat tu, canvia la contrasenya ara, revisa els teus dispositius i avisa l'organització: algú podria estar fent servir el teu compte.",
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -142,6 +162,16 @@ export const mailMessages = {
       'On {when} (Madrid time) it was requested that your online office account use {new} to sign in. The change happens once it is confirmed from that address.',
     emailNoticeIfNotYou:
       'If it was not you, change your password now and tell the organisation: someone may be using your account.',
+    passkeyAddedSubject: 'A passkey was added to your account',
+    passkeyAddedHeading: 'New passkey',
+    passkeyAddedIntro:
+      'On {when} (Madrid time) the passkey “{name}” was added to your online office account. It can sign in without a password.',
+    secondFactorOnSubject: 'Two-step verification was turned on',
+    secondFactorOnHeading: 'Two-step verification on',
+    secondFactorOnIntro:
+      'On {when} (Madrid time) two-step verification was turned on for your online office account: signing in will also ask for a code from an app.',
+    securityIfNotYou:
+      'If this was not you, change your password now, check your devices and tell the organisation: someone may be using your account.',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -189,6 +219,16 @@ export const mailMessages = {
       '{when} (Madrilgo ordua) zure lineako bulegoko kontuak {new} helbidea erabiltzeko eskatu zen sartzeko. Aldaketa helbide horretatik berresten denean egingo da.',
     emailNoticeIfNotYou:
       'Zu izan ez bazara, aldatu pasahitza orain eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari izan daiteke.',
+    passkeyAddedSubject: 'Sarbide-gako bat gehitu da zure kontuan',
+    passkeyAddedHeading: 'Sarbide-gako berria',
+    passkeyAddedIntro:
+      '{when} (Madrilgo ordua) «{name}» sarbide-gakoa gehitu zen zure lineako bulegoko kontuan. Harekin pasahitzik gabe sar daiteke.',
+    secondFactorOnSubject: 'Bi urratseko egiaztapena aktibatu da',
+    secondFactorOnHeading: 'Bi urratseko egiaztapena aktibatuta',
+    secondFactorOnIntro:
+      '{when} (Madrilgo ordua) bi urratseko egiaztapena aktibatu zen zure lineako bulegoko kontuan: sartzean aplikazio bateko kode bat ere eskatuko da.',
+    securityIfNotYou:
+      'Zu izan ez bazara, aldatu pasahitza orain, berrikusi zure gailuak eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari liteke.',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;

@@ -1,3 +1,4 @@
+import type { TErrorCode } from '@portal/contract/errors';
 import type { ApiError } from '@/lib/api-client';
 
 /**
@@ -153,4 +154,22 @@ export function externalSignInErrorMessage(error: unknown): AuthMessage {
   if (code === 'no_account') return { key: 'noAccount' };
   if (code === 'external_needs_second_factor') return { key: 'externalNeedsSecondFactor' };
   return { key: 'signInFailed' };
+}
+
+/** Typed against the contract's codes; a literal, so the contract's zod stays out of the bundle. */
+const reauthenticationRequired: TErrorCode = 'reauthentication_required';
+
+/**
+ * A change that adds a way into the account (a passkey, the second factor, the sign-in e-mail),
+ * refused because a customer without a password signed in too long ago to prove it is them (403
+ * `reauthentication_required`): they sign in again, then make it.
+ */
+export function needsSignInAgain(error: unknown): boolean {
+  return asApiError(error)?.code === reauthenticationRequired;
+}
+
+/** Such a change refused because the current password given as proof is wrong (or missing). */
+export function isWrongCurrentPassword(error: unknown): boolean {
+  const api = asApiError(error);
+  return api?.status === 422 && Boolean(api.errors?.current_password?.length);
 }

@@ -52,9 +52,14 @@ export const supportsPasskeyAutofill = (): Promise<boolean> => browserSupportsWe
 /** Stops a waiting autofill request (the customer signs in another way, or leaves). */
 export const cancelPasskeyRequest = (): void => WebAuthnAbortService.cancelCeremony();
 
-/** Adds a passkey of this device to the signed-in customer. */
-export async function addPasskey(): Promise<Passkey> {
-  const options = await apiRequest('passkeyRegisterOptions');
+/**
+ * Adds a passkey of this device to the signed-in customer. The current password proves it is the
+ * owner (`''` for a customer who has none: their recent sign-in does).
+ */
+export async function addPasskey(currentPassword: string): Promise<Passkey> {
+  const options = await apiRequest('passkeyRegisterOptions', {
+    body: { current_password: currentPassword },
+  });
   const credential = await startRegistration({
     // The server's library made these options for this one.
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,

@@ -69,7 +69,9 @@ export const enrolDuringSignIn = (challenge: string): Promise<TotpSetup> =>
   apiRequest('secondFactorEnrol', { body: { challenge } });
 
 export const getSecondFactorStatus = (): Promise<SecondFactorStatus> => apiRequest('secondFactor');
-export const setUpSecondFactor = (): Promise<TotpSetup> => apiRequest('secondFactorSetup');
+/** A new secret; the current password proves it is the owner (`''` for one who has none). */
+export const setUpSecondFactor = (currentPassword: string): Promise<TotpSetup> =>
+  apiRequest('secondFactorSetup', { body: { current_password: currentPassword } });
 export const confirmSecondFactor = async (code: string): Promise<string[]> =>
   (await apiRequest('secondFactorConfirm', { body: { code } })).recovery_codes;
 export const disableSecondFactor = async (code: string): Promise<void> => {

@@ -73,6 +73,26 @@ describe('changing the sign-in e-mail (issue 23)', () => {
     ).toBeTruthy();
   });
 
+  it('sends a customer without a password whose sign-in is too old to sign in again', async () => {
+    const calls = answer(
+      () => json(403, { message: 'Sign in again', code: 'reauthentication_required' }),
+      false,
+    );
+    await renderWithRouter(<ChangeEmailScreen />, { path: '/change-email' });
+    await vi.waitFor(() => expect(screen.queryByLabelText('Contraseña actual')).toBeNull());
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Correo electrónico nuevo'), 'ana.nueva@club.test');
+    await user.click(screen.getByRole('button', { name: 'Enviar el enlace de confirmación' }));
+    expect(
+      await screen.findByText(/este cambio solo puede hacerse en los 10 minutos siguientes/),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Volver a iniciar sesión' })).toBeTruthy();
+    expect(JSON.parse(String(calls()[0]?.[1]?.body))).toEqual({
+      email: 'ana.nueva@club.test',
+      current_password: '',
+    });
+  });
+
   it('asks no password of a customer who has none', async () => {
     answer(() => json(202, { email: 'ana.nueva@club.test' }), false);
     await renderWithRouter(<ChangeEmailScreen />, { path: '/change-email' });

@@ -11,17 +11,20 @@ import { useAuth } from '@/lib/auth';
 import { useTranslation } from '@/lib/use-translation';
 import { cn } from '@/utils/cn';
 import { requestEmailChange } from '../api/email-change';
+import { needsSignInAgain } from '../error-messages';
 import { DonePage } from './done-page';
 import { useWithoutPassword } from './use-without-password';
 import { FormAlert, PasswordField, SubmitButton } from './form-fields';
+import { SignInAgain } from './sign-in-again';
 
 type Errors = { email?: string; password?: string };
-type Failure = 'rateLimited' | 'failed';
+type Failure = 'rateLimited' | 'failed' | 'signInAgain';
 
 /**
  * Issue 23: the sign-in e-mail, changed once the new address confirms it. The current password
- * proves it is the owner (one who only signs in with Google, Apple or Microsoft has none and is
- * not asked); the screen then says where the link went and that nothing changed yet.
+ * proves it is the owner (one who only signs in by link, Google, Apple or Microsoft has none and
+ * is not asked: a recent sign-in is their proof, else they are sent to sign in again); the screen
+ * then says where the link went and that nothing changed yet.
  */
 export function ChangeEmailScreen() {
   const { t } = useTranslation('sessions');
@@ -77,6 +80,8 @@ export function ChangeEmailScreen() {
                 : t('emailChange.errors.invalidEmail'),
         });
         emailRef.current?.focus();
+      } else if (needsSignInAgain(error)) {
+        setFailure('signInAgain');
       } else {
         setFailure(error instanceof ApiError && error.status === 429 ? 'rateLimited' : 'failed');
       }
@@ -107,7 +112,8 @@ export function ChangeEmailScreen() {
         onSubmit={(event) => void onSubmit(event)}
         className={cn(cardClasses, 'mt-6 space-y-4 p-5 sm:p-6')}
       >
-        {failure && (
+        {failure === 'signInAgain' && <SignInAgain />}
+        {failure && failure !== 'signInAgain' && (
           <FormAlert>
             <p>{t(`emailChange.errors.${failure}`)}</p>
           </FormAlert>

@@ -7,12 +7,17 @@ import { ListState } from '@/components/ui/list-state';
 import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
+import { ApiError } from '@/lib/api-client';
 import { getLanguage } from '@/lib/i18n';
 import { cn } from '@/utils/cn';
 import type { Passkey } from '../api/passkeys';
+import { isWrongCurrentPassword, needsSignInAgain } from '../error-messages';
 import { formatMoment } from '../session-display';
 import { KeyIcon } from './device-icons';
 import { FormAlert, TextField } from './form-fields';
+import { SignInAgain } from './sign-in-again';
+import { StepUpForm } from './step-up-form';
+import { useHasPassword } from './use-without-password';
 
 const passkeysKey = ['passkeys'] as const;
 /** The WebAuthn code, loaded with the first action that needs it (decision 029). */
@@ -20,10 +25,18 @@ const webauthn = () => import('../api/passkeys');
 
 type Notice = { tone: 'ok' | 'error'; text: string } | null;
 
+/** A refusal of the proof that it is the owner: the password dialog says it (StepUpForm). */
+const isStepUpRefusal = (error: unknown): boolean =>
+  isWrongCurrentPassword(error) ||
+  needsSignInAgain(error) ||
+  (error instanceof ApiError && error.status === 429);
+
 /**
  * "Your passkeys" (issue 24): add one made by this device (its fingerprint, face or PIN), see each
  * with when it was made and last used and whether it syncs to the customer's other devices, rename
- * it, remove it (asked first). What happened is said in a live region.
+ * it, remove it (asked first). What happened is said in a live region. Adding one asks for the
+ * current password first (a dialog); a customer without one goes straight to the device, and is
+ * sent to sign in again if their sign-in is too old to prove it is them.
  */
 export function PasskeysScreen() {
   const { t } = useTranslation('sessions');
@@ -34,26 +47,53 @@ export function PasskeysScreen() {
   });
   const [notice, setNotice] = useState<Notice>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
+  const [askingPassword, setAskingPassword] = useState(false);
+  const [signInAgain, setSignInAgain] = useState(false);
+  const hasPassword = useHasPassword();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: passkeysKey });
 
+  const added = (passkey: Passkey) => {
+    setNotice({ tone: 'ok', text: t('passkeys.added', { name: passkey.name }) });
+    refresh();
+  };
+  const failed = (error: unknown) => {
+    if (needsSignInAgain(error)) {
+      setSignInAgain(true);
+      return;
+    }
+    const name = error instanceof Error ? error.name : '';
+    const text =
+      name === 'NotAllowedError' || name === 'AbortError'
+        ? t('passkeys.addCancelled')
+        : name === 'NotSupportedError' || !window.PublicKeyCredential
+          ? t('passkeys.unsupported')
+          : t('passkeys.addError');
+    setNotice({ tone: 'error', text });
+  };
+
+  // A customer without a password: no dialog, the device's own prompt at once.
   const add = useMutation({
-    mutationFn: async () => (await webauthn()).addPasskey(),
-    onSuccess: (passkey) => {
-      setNotice({ tone: 'ok', text: t('passkeys.added', { name: passkey.name }) });
-      refresh();
-    },
-    onError: (error) => {
-      const name = error instanceof Error ? error.name : '';
-      const text =
-        name === 'NotAllowedError' || name === 'AbortError'
-          ? t('passkeys.addCancelled')
-          : name === 'NotSupportedError' || !window.PublicKeyCredential
-            ? t('passkeys.unsupported')
-            : t('passkeys.addError');
-      setNotice({ tone: 'error', text });
-    },
+    mutationFn: async () => (await webauthn()).addPasskey(''),
+    onSuccess: added,
+    onError: failed,
   });
+
+  // A customer with one: the dialog's password, then the device. A refusal of the password stays
+  // in the dialog; anything after it (the device's prompt cancelled) closes it and is said here.
+  const addWithPassword = async (password: string) => {
+    let passkey: Passkey;
+    try {
+      passkey = await (await webauthn()).addPasskey(password);
+    } catch (error) {
+      if (isStepUpRefusal(error)) throw error;
+      setAskingPassword(false);
+      failed(error);
+      return;
+    }
+    setAskingPassword(false);
+    added(passkey);
+  };
   const remove = useMutation({
     mutationFn: async (passkey: Passkey) => (await webauthn()).removePasskey(passkey.id),
     onSuccess: (_, passkey) => {
@@ -85,13 +125,21 @@ export function PasskeysScreen() {
           </FormAlert>
         </div>
       )}
+      {signInAgain && (
+        <div className="mt-4">
+          <SignInAgain />
+        </div>
+      )}
       <Button
         className="mt-6 w-full sm:w-auto"
-        disabled={add.isPending}
+        // Until the profile says whether there is a password to ask for.
+        disabled={add.isPending || hasPassword === undefined}
         aria-busy={add.isPending}
         onClick={() => {
           setNotice(null);
-          add.mutate();
+          setSignInAgain(false);
+          if (hasPassword === false) add.mutate();
+          else setAskingPassword(true);
         }}
       >
         {add.isPending ? t('passkeys.adding') : t('passkeys.add')}
@@ -123,6 +171,19 @@ export function PasskeysScreen() {
           </ul>
         </ListState>
       </div>
+      <Dialog
+        open={askingPassword}
+        onClose={() => setAskingPassword(false)}
+        title={t('stepUp.title')}
+      >
+        <StepUpForm
+          intro={t('stepUp.passkeyIntro')}
+          busyLabel={t('passkeys.adding')}
+          failedText={t('passkeys.addError')}
+          onConfirm={addWithPassword}
+          onCancel={() => setAskingPassword(false)}
+        />
+      </Dialog>
       <Dialog
         open={removing !== null}
         onClose={() => setRemoving(null)}

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
@@ -16,22 +16,29 @@ import {
   setUpSecondFactor,
   type TotpSetup,
 } from '../api/second-factor';
-import { tooManyAttempts } from '../error-messages';
+import { needsSignInAgain, tooManyAttempts } from '../error-messages';
 import { CodeForm } from './code-form';
 import { FormAlert } from './form-fields';
 import { RecoveryCodes } from './recovery-codes';
+import { SignInAgain } from './sign-in-again';
+import { StepUpForm } from './step-up-form';
 import { TotpSecret } from './totp-setup';
 import { useAuthTexts } from './use-auth-texts';
+import { useHasPassword } from './use-without-password';
 
 type View =
-  { kind: 'status' } | { kind: 'setup'; setup: TotpSetup } | { kind: 'codes'; codes: string[] };
+  | { kind: 'status' }
+  | { kind: 'password' }
+  | { kind: 'setup'; setup: TotpSetup }
+  | { kind: 'codes'; codes: string[] };
 
 const statusKey = ['second-factor'] as const;
 
 /**
  * The profile's two-step verification (issue 24): on or off and the recovery codes left; turning
- * it on shows the app's QR code (and the key to type), takes the first code and shows the ten
- * recovery codes once; turning it off takes a current code, unless the tenant requires it.
+ * it on asks for the current password (a customer without one skips it), then shows the app's QR
+ * code (and the key to type), takes the first code and shows the ten recovery codes once; turning
+ * it off takes a current code, unless the tenant requires it.
  */
 export function TwoFactorScreen() {
   const { t } = useTranslation('sessions');
@@ -40,8 +47,11 @@ export function TwoFactorScreen() {
   const [view, setView] = useState<View>({ kind: 'status' });
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [signInAgain, setSignInAgain] = useState(false);
   const [busy, setBusy] = useState(false);
+  const hasPassword = useHasPassword();
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const passwordTitleId = useId();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: statusKey, queryFn: getSecondFactorStatus });
   const reload = () => {
@@ -56,17 +66,30 @@ export function TwoFactorScreen() {
     return t('verify.error');
   };
 
-  const start = async () => {
-    setBusy(true);
+  const enable = () => {
     setFailure(null);
     setNotice(null);
+    setSignInAgain(false);
+    if (hasPassword === false) void startWithoutPassword();
+    else setView({ kind: 'password' });
+  };
+
+  // A customer without a password: their recent sign-in is the proof, or they sign in again.
+  const startWithoutPassword = async () => {
+    setBusy(true);
     try {
-      setView({ kind: 'setup', setup: await setUpSecondFactor() });
-    } catch {
-      setFailure(t('twoFactor.setupError'));
+      setView({ kind: 'setup', setup: await setUpSecondFactor('') });
+    } catch (error) {
+      if (needsSignInAgain(error)) setSignInAgain(true);
+      else setFailure(t('twoFactor.setupError'));
     } finally {
       setBusy(false);
     }
+  };
+
+  // The password step's: a refusal of the password is said in the step (StepUpForm).
+  const startWithPassword = async (password: string) => {
+    setView({ kind: 'setup', setup: await setUpSecondFactor(password) });
   };
 
   const confirm = async (code: string) => {
@@ -114,6 +137,11 @@ export function TwoFactorScreen() {
           </FormAlert>
         </div>
       )}
+      {signInAgain && (
+        <div className="mt-4">
+          <SignInAgain />
+        </div>
+      )}
       <div className={cn(cardClasses, 'mt-6 p-5')}>
         {view.kind === 'status' && query.isPending && (
           <div role="status" aria-label={t('twoFactor.loading')} className="space-y-3">
@@ -136,10 +164,25 @@ export function TwoFactorScreen() {
             status={query.data}
             required={policy === 'required'}
             offered={policy !== 'off'}
-            busy={busy}
-            onEnable={() => void start()}
+            // Until the profile says whether there is a password to ask for.
+            busy={busy || hasPassword === undefined}
+            onEnable={enable}
             onDisable={disable}
           />
+        )}
+        {view.kind === 'password' && (
+          <section aria-labelledby={passwordTitleId} className="space-y-4">
+            <h2 id={passwordTitleId} className={sectionTitleClasses}>
+              {t('stepUp.title')}
+            </h2>
+            <StepUpForm
+              intro={t('stepUp.twoFactorIntro')}
+              busyLabel={t('stepUp.checking')}
+              failedText={t('twoFactor.setupError')}
+              onConfirm={startWithPassword}
+              onCancel={reload}
+            />
+          </section>
         )}
         {view.kind === 'setup' && (
           <div className="space-y-4">
