@@ -30,7 +30,8 @@ export default defineConfig({
   // test (33 s) within its minute on a runner 1.7 times slower.
   workers: 3,
   retries: 0,
-  reporter: process.env.CI ? 'line' : 'list',
+  // CI also keeps each test's duration (.data/e2e-report.json): where the suite's time goes.
+  reporter: process.env.CI ? [['line'], ['json', { outputFile: '.data/e2e-report.json' }]] : 'list',
   // Generous: several axe scans per test on a 2-core machine.
   timeout: 60_000,
   // CI's runner has been about 1.5 times slower than a development machine, and a context's first
