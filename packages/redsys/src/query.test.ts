@@ -203,6 +203,19 @@ describe('readQueryAnswer', () => {
     // The same document in CDATA instead of escaped text reads the same.
     const cdata = soap.replace(escaped, `<![CDATA[${messages}]]>`);
     expect(readQueryAnswer(cdata, { secret: KEY, order: '5799L' })).toEqual(answer);
+    // An operation without a signature (or with an element where its text goes) is refused.
+    for (const unsigned of [
+      soap.replace(/&lt;Signature&gt;.*&lt;\/Signature&gt;/, ''),
+      soap.replace(
+        /&lt;Signature&gt;.*&lt;\/Signature&gt;/,
+        '&lt;Signature&gt;&lt;x/&gt;&lt;/Signature&gt;',
+      ),
+    ]) {
+      expect(unsigned).not.toBe(soap);
+      expect(readQueryAnswer(unsigned, { secret: KEY, order: '5799L' })).toEqual({
+        kind: 'bad_signature',
+      });
+    }
     // Any change inside the signed element is refused.
     expect(
       readQueryAnswer(soap.replace('&lt;Ds_Amount&gt;100', '&lt;Ds_Amount&gt;900'), {

@@ -59,7 +59,7 @@ export type QueryOperation = {
   hour: string;
 };
 
-/** What the service answered, once its signature (when present) is checked. */
+/** What the service answered, once its signature is checked (required on an operation's). */
 export type QueryAnswer =
   | { kind: 'not_found' }
   | { kind: 'error'; code: string }
@@ -253,7 +253,8 @@ function readOperation(node: unknown): QueryOperation | string {
 /**
  * Reads the `<Messages>` document itself (the text of `consultaOperacionesReturn`). A present
  * `<Signature>` must be the HMAC of the `<Version>` element under the queried order's key;
- * a mismatching one is refused. Never throws.
+ * a mismatching one is refused, and an answer with operations (`<Response>`) must have one: only
+ * an error (`<ErrorMsg>`) may come unsigned. Never throws.
  */
 export function readQueryMessages(
   messages: string,
@@ -282,6 +283,10 @@ export function readQueryMessages(
   if (!Array.isArray(responses) || errorCode !== undefined) {
     return { kind: 'malformed', detail: 'neither Response nor ErrorMsg' };
   }
+  // An answer about an operation (authorised, declined) moves money in the books: Redsys signs it
+  // (redsys-notes.md §1.2), so one without a signature is refused like a wrong one. Only an
+  // error answer (XML0024, which at most releases a checkout) may come unsigned.
+  if (signature === undefined) return { kind: 'bad_signature' };
   const operations: QueryOperation[] = [];
   for (const node of responses) {
     const operation = readOperation(node);

@@ -198,7 +198,8 @@ export function createRedsysClient(options: RedsysClientOptions) {
     /**
      * Asks `consultaOperaciones` about one order: a `Transaction` query for one transaction type
      * (default "0", the payment), or `Monitor` for every operation of the order (payment and
-     * refunds). The answer's signature, when present, is checked with the tenant's key.
+     * refunds). The answer's signature is checked with the tenant's key (an answer about an
+     * operation must carry one; an error such as XML0024 may not).
      * `merchantCode`/`terminal` default to the tenant's (pass the attempt's own when they differ).
      */
     async queryOrder(
