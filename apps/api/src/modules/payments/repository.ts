@@ -373,8 +373,11 @@ export function createPaymentRepository(box: SecretBox) {
     },
 
     /**
-     * A new start of some instalments: the open attempts holding any of them (locked by the caller)
-     * become 'superseded' and their items stop holding instalments. Answers the ids superseded.
+     * A new start of some instalments: the customer's open attempts holding any of them (locked by
+     * the caller) become 'superseded' and their items stop holding instalments. Answers the ids
+     * superseded. An auto-pay charge in flight (initiated by the merchant) is never superseded: it
+     * keeps its instalments until the gateway's answer (or the reconciliation's query) settles it,
+     * and its decline is what schedules the next try; the new start gets 409 from `insertItems`.
      */
     async supersedeHolders(
       sql: SqlQuery,
@@ -384,6 +387,7 @@ export function createPaymentRepository(box: SecretBox) {
       const rows = await sql.query<{ id: string }>(
         `UPDATE payment_attempts a SET status = 'superseded', superseded_by = $2
           WHERE a.tenant_id = current_setting('app.tenant_id') AND a.status = 'pending'
+            AND a.initiated_by = 'customer'
             AND a.id IN (SELECT i.attempt_id FROM payment_attempt_items i
                           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.active
                             AND i.instalment_id::text = ANY($1))
