@@ -1,4 +1,4 @@
-import { classifyOperation, type QueryOperation } from '@portal/redsys';
+import { classifyOperation, QUERY_BAD_SIGNATURE, type QueryOperation } from '@portal/redsys';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { RedsysClient } from './redsys-client.ts';
@@ -96,11 +96,21 @@ export function createReconciler(deps: {
     async function reconcileAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
       if (!gateway) return 'unanswered';
       const transactionType = attempt.kind === 'card_verification' ? '7' : '0';
-      const answer = await deps.client.queryOrder(gateway, attempt.order_number, {
+      const query = {
         transactionType,
         merchantCode: attempt.merchant_code,
         terminal: attempt.terminal,
-      });
+      };
+      // Asked with the merchant the order was started under (the operator may have changed the
+      // tenant's since: migration 032); if Redsys refuses that key (a key it has rotated since),
+      // with the current one.
+      const ofOrder = await deps.db.readTenant(tenantId, (sql) =>
+        repository.gatewayOfOrder(sql, gateway, attempt.merchant_code, attempt.order_number),
+      );
+      let answer = await deps.client.queryOrder(ofOrder, attempt.order_number, query);
+      if (ofOrder !== gateway && answer.kind === 'error' && answer.code === QUERY_BAD_SIGNATURE) {
+        answer = await deps.client.queryOrder(gateway, attempt.order_number, query);
+      }
       const context = { tenantId, order: attempt.order_number };
       let outcome: ReconcileResult['outcome'];
       if (answer.kind === 'not_found') {

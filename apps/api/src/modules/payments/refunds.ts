@@ -140,7 +140,14 @@ export function createRefunder(deps: {
       results.push({ refundId: refund.id, outcome: 'review', code: 'outcome_unknown' });
     }
     for (const refund of claimed) {
-      const answer = await send(gateway, refund);
+      // A refund goes to the merchant that took the payment, also after the operator changed the
+      // tenant's (migration 032): another merchant has no such order.
+      const ofOrder =
+        gateway &&
+        (await deps.db.readTenant(tenantId, (sql) =>
+          repository.gatewayOfOrder(sql, gateway, refund.merchant_code, refund.order_number),
+        ));
+      const answer = await send(ofOrder, refund);
       const result = await deps.db.withTenant(tenantId, async (sql): Promise<RefundResult> => {
         if (answer.ok) {
           const recorded = await repository.recordRefundOutcome(sql, refund.id, {

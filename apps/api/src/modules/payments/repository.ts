@@ -155,6 +155,48 @@ export function createPaymentRepository(box: SecretBox) {
       };
     },
 
+    /**
+     * The gateway an order was started under: the tenant's current merchant, or, when the operator
+     * has changed it since (migration 032), the one in force when the attempt was created (the
+     * first retired after it). A retired merchant's key answers only for orders started before it
+     * was retired, never for new ones.
+     */
+    async gatewayOfOrder(
+      sql: SqlQuery,
+      current: TenantGatewayRow,
+      merchantCode: string,
+      orderNumber: string,
+    ): Promise<TenantGatewayRow> {
+      const rows = await sql.query<{
+        tenant_id: string;
+        merchant_code: string;
+        terminal: string;
+        environment: TenantGatewayRow['redsys_environment'];
+        secret_key: string;
+      }>(
+        `SELECT r.tenant_id, r.merchant_code, r.terminal, r.environment, r.secret_key
+           FROM payment_attempts a
+           JOIN tenant_retired_merchants r
+             ON r.tenant_id = a.tenant_id AND r.retired_at > a.created_at
+          WHERE a.tenant_id = current_setting('app.tenant_id')
+            AND a.merchant_code = $1 AND a.order_number = $2
+          ORDER BY r.retired_at LIMIT 1`,
+        [merchantCode, orderNumber],
+      );
+      const retired = rows[0];
+      if (!retired) return current;
+      return {
+        ...current,
+        redsys_merchant_code: retired.merchant_code,
+        redsys_terminal: retired.terminal,
+        redsys_environment: retired.environment,
+        redsys_secret_key: box.open(retired.secret_key, {
+          tenantId: retired.tenant_id,
+          field: 'redsys_secret_key',
+        }),
+      };
+    },
+
     /** The customer's instalments named by id, or all of some invoices, locked for this payment. */
     async lockInstalments(
       sql: SqlQuery,

@@ -22,6 +22,7 @@ import {
   readNotification,
   type SignatureVersion,
   type UntrustedSignedMessage,
+  decodeMerchantParameters,
 } from '@portal/redsys';
 import type { Database, Sql, SqlQuery } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
@@ -157,6 +158,21 @@ export function merchantName(name: string, environment: TenantGatewayRow['redsys
   return atWord.length >= 10 ? atWord : cut;
 }
 
+/**
+ * The merchant code and order a notification names, read before its signature is checked: only to
+ * choose the key to check it with (an order started under a merchant the tenant no longer uses).
+ */
+function namedOrder(encoded: string): { code: string; order: string } | undefined {
+  try {
+    const params = decodeMerchantParameters(encoded);
+    const code = params.Ds_MerchantCode ?? '';
+    const order = params.Ds_Order ?? '';
+    return code && order ? { code, order } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { db } = deps;
   const repository = createPaymentRepository(deps.secretBox);
@@ -248,7 +264,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     gateway: TenantGatewayRow,
   ): Promise<Settled> {
     const order = params.Ds_Order ?? '';
-    const merchantCode = gateway.redsys_merchant_code ?? '';
+    // The merchant the verified message names: an order started before the operator changed the
+    // tenant's merchant is still its old merchant's (migration 032).
+    const merchantCode = params.Ds_MerchantCode ?? gateway.redsys_merchant_code ?? '';
     const found = await repository.findAttempt(sql, merchantCode, order);
     if (!found) return { outcome: 'unknown_order' };
     const matches =
@@ -843,13 +861,40 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (!fields.every((field) => typeof field === 'string' && field !== '')) {
         return 'bad_signature'; // malformed: not even worth a database read
       }
-      const gateway = await db.readTenant(tenantId, (sql) => repository.gateway(sql));
-      if (!gateway?.redsys_secret_key) return 'not_configured';
-      const read = readNotification(input, gateway.redsys_secret_key, allowedVersions(gateway));
-      if (!read.ok) {
-        deps.log.warn({ tenantId, reason: read.reason }, 'ALERT: Redsys notification refused');
+      // The keys that may have signed it: the merchant the order was started under (the tenant's
+      // current one unless the operator changed it since), then the current one (a key Redsys
+      // rotated signs every later message, of old orders too).
+      const current = await db.readTenant(tenantId, (sql) => repository.gateway(sql));
+      const named = namedOrder(String(input.Ds_MerchantParameters));
+      const ofOrder =
+        current && named
+          ? await db.readTenant(tenantId, (sql) =>
+              repository.gatewayOfOrder(sql, current, named.code, named.order),
+            )
+          : current;
+      const signers = [...new Set([ofOrder, current])].filter((g): g is TenantGatewayRow =>
+        Boolean(g?.redsys_secret_key),
+      );
+      if (signers.length === 0) return 'not_configured';
+      let refusal = '';
+      let verified: { gateway: TenantGatewayRow; params: Record<string, string> } | undefined;
+      for (const signer of signers) {
+        const read = readNotification(
+          input,
+          signer.redsys_secret_key ?? '',
+          allowedVersions(signer),
+        );
+        if (read.ok) {
+          verified = { gateway: signer, params: read.params };
+          break;
+        }
+        refusal ||= read.reason;
+      }
+      if (!verified) {
+        deps.log.warn({ tenantId, reason: refusal }, 'ALERT: Redsys notification refused');
         return 'bad_signature';
       }
+      const { gateway, params } = verified;
       const result = await db.withTenant(tenantId, async (sql) => {
         const record = (outcome: NotificationOutcome, attemptId: string | null) =>
           repository.recordNotification(sql, {
@@ -859,7 +904,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             signature: String(input.Ds_Signature ?? ''),
             outcome,
           });
-        const settled = await settle(sql, tenantId, read.params, gateway);
+        const settled = await settle(sql, tenantId, params, gateway);
         await record(settled.outcome, settled.attempt?.id ?? null);
         return settled;
       });

@@ -139,6 +139,14 @@ export type SignInMethodsRow = {
  * The tenants module writes `tenants` and `tenant_sign_in_providers` (the admin CLI; the demo seed
  * and the sealing of secrets at start, under db/, are the other writers).
  */
+/** A tenant's Redsys merchant as its row stores it (the key sealed). */
+export type StoredMerchant = {
+  redsys_merchant_code: string | null;
+  redsys_terminal: string | null;
+  redsys_environment: string;
+  redsys_secret_key: string | null;
+};
+
 export function createTenantRepository() {
   return {
     async findTenant(sql: SqlQuery, id: string): Promise<TenantRow | undefined> {
@@ -272,6 +280,31 @@ export function createTenantRepository() {
                 second_factor = coalesce($3, second_factor), updated_at = now()
           WHERE id = current_setting('app.tenant_id')`,
         [values.link ?? null, values.passkeys ?? null, values.second_factor ?? null],
+      );
+    },
+    /** The tenant's Redsys merchant as stored (its key sealed), to compare after an update. */
+    async findMerchant(sql: SqlQuery, id: string): Promise<StoredMerchant | undefined> {
+      const [row] = await sql.query<StoredMerchant>(
+        `SELECT redsys_merchant_code, redsys_terminal, redsys_environment, redsys_secret_key
+           FROM tenants WHERE id = $1`,
+        [id],
+      );
+      return row;
+    },
+    /**
+     * Keeps a merchant the tenant no longer uses (migration 032): the checkouts, late
+     * authorisations and refunds of its orders are still verified and asked about with it.
+     */
+    async retireMerchant(
+      sql: Sql,
+      id: string,
+      merchant: { code: string; terminal: string; environment: string; sealedKey: string },
+    ): Promise<void> {
+      await sql.query(
+        `INSERT INTO tenant_retired_merchants
+           (tenant_id, merchant_code, terminal, environment, secret_key)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [id, merchant.code, merchant.terminal, merchant.environment, merchant.sealedKey],
       );
     },
     async update(sql: Sql, id: string, values: TenantColumns): Promise<void> {

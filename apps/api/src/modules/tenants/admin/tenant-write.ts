@@ -1,7 +1,8 @@
 import { deriveOrderKey, isSignatureVersion } from '@portal/redsys';
 import { tenantFromHostname } from '../host.ts';
 import { tenantModeProblems } from '../payment-mode.ts';
-import { createTenantRepository, type TenantColumns } from '../repository.ts';
+import { createTenantRepository, type StoredMerchant, type TenantColumns } from '../repository.ts';
+import type { SecretBox } from '../../../lib/secret-box.ts';
 import {
   adminExit,
   AdminFailure,
@@ -233,7 +234,18 @@ async function prepareTenantWrite(
             );
           }
         }
+        const before = await repository.findMerchant(sql, tenantId);
         await repository.update(sql, tenantId, row);
+        const after = await repository.findMerchant(sql, tenantId);
+        // The merchant it used until now answers for the orders started under it (migration 032).
+        const retired = before && after && replacedMerchant(before, after, box, tenantId);
+        if (retired) {
+          await repository.retireMerchant(sql, tenantId, retired);
+          warnings.push(
+            `note: the previous Redsys merchant (${retired.code}, terminal ${retired.terminal}) is kept ` +
+              'for the payments and refunds of the orders started under it.',
+          );
+        }
       }
       // What a production server would refuse to start with: refused here in production (the
       // transaction rolls back), a note elsewhere.
@@ -282,5 +294,33 @@ async function prepareTenantWrite(
       err('The server caches tenant settings for up to 30 seconds.');
     }
     return adminExit.ok;
+  };
+}
+
+/**
+ * The merchant an update replaced, when it had one (code and key) and the update changed its code,
+ * terminal, host or key; undefined when it is still the same merchant.
+ */
+function replacedMerchant(
+  before: StoredMerchant,
+  after: StoredMerchant,
+  box: SecretBox,
+  tenantId: string,
+): { code: string; terminal: string; environment: string; sealedKey: string } | undefined {
+  const { redsys_merchant_code: code, redsys_secret_key: sealedKey } = before;
+  if (!code || !sealedKey) return undefined;
+  const open = (sealed: string | null) =>
+    sealed ? box.open(sealed, { tenantId, field: 'redsys_secret_key' }) : null;
+  const same =
+    after.redsys_merchant_code === code &&
+    after.redsys_terminal === before.redsys_terminal &&
+    after.redsys_environment === before.redsys_environment &&
+    (after.redsys_secret_key === sealedKey || open(after.redsys_secret_key) === open(sealedKey));
+  if (same) return undefined;
+  return {
+    code,
+    terminal: before.redsys_terminal ?? '',
+    environment: before.redsys_environment,
+    sealedKey,
   };
 }
