@@ -239,6 +239,34 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     ]);
   });
 
+  it('alerts the operator to an authorised notification, signed with its key, for an order it does not know', async () => {
+    const logged: string[] = [];
+    const logging = await buildTestApp(
+      db,
+      { LOG_LEVEL: 'warn', NOTIFICATION_URL: 'http://127.0.0.1:9' },
+      rootSecret,
+      { write: (line) => void logged.push(line) },
+    );
+    try {
+      const { p } = await startCheckout();
+      const unknown = { ...p, Ds_Merchant_Order: '9999zzzzzzzz' };
+      const res = await logging.inject({
+        method: 'POST',
+        url: '/demo/api/1.0/redsys/notification',
+        payload: new URLSearchParams(signedNotification(unknown, '0000')).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(res.statusCode).toBe(200);
+      const alerts = logged.filter((line) =>
+        line.includes('for an order the portal does not know'),
+      );
+      expect(alerts).toHaveLength(1);
+      expect(alerts[0]).toContain('9999zzzzzzzz');
+    } finally {
+      await logging.close();
+    }
+  });
+
   it('the reconciliation asks the old merchant, with its key, and records its authorisation (notification lost)', async () => {
     const { id, p } = await startCheckout();
     await admin(

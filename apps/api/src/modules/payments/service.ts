@@ -910,6 +910,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       });
       if (result.outcome === 'mismatch') {
         deps.log.warn({ tenantId, outcome: result.outcome }, 'ALERT: Redsys notification refused');
+      } else if (result.outcome === 'unknown_order' && isAuthorised(params.Ds_Response ?? '')) {
+        // Signed with a key of ours, authorised, and no attempt of this tenant has that order:
+        // money may have been taken that nothing here records. Stored (redsys_notifications, no
+        // attempt) for the operator to check in the Redsys back office.
+        deps.log.warn(
+          { tenantId, outcome: result.outcome, order: params.Ds_Order },
+          'ALERT: authorised Redsys notification for an order the portal does not know',
+        );
       }
       await sendReceipt(tenantId, result);
       if (result.autoPayDeclined) await sendAutoPayDecline(tenantId);
