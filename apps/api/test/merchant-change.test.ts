@@ -90,8 +90,18 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     expect(code, err.join('\n')).toBe(0);
   };
 
-  /** The customer starts paying their first unpaid instalment and is on Redsys' card page. */
-  async function startCheckout(who = me) {
+  /** The operator moves the tenant to the new merchant code, and with `key` to its key too. */
+  const newMerchant = ({ key }: { key: boolean }) =>
+    admin(
+      ...['tenant', 'update', '--id', 'demo', '--redsys-merchant-code', NEW_CODE],
+      ...(key ? ['--redsys-key-file', '/new-merchant.key'] : []),
+    );
+
+  /**
+   * The customer starts paying their first unpaid instalment and is on Redsys' card page, under
+   * the merchant `code` (the seeded one unless told).
+   */
+  async function startCheckout(who = me, code = original.code) {
     const [first] = (
       await who.post('/payments', { ...range, page: '1', pending: true, overdue: true })
     ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
@@ -102,7 +112,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
     const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
-    expect(p.Ds_Merchant_MerchantCode).toBe(original.code);
+    expect(p.Ds_Merchant_MerchantCode).toBe(code);
     return { id: body.payment_id, p };
   }
   const notify = (message: Record<string, string>) =>
@@ -130,7 +140,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
 
   it('records an authorisation notified for the old merchant code (code changed, same key)', async () => {
     const { id, p } = await startCheckout();
-    await admin('tenant', 'update', '--id', 'demo', '--redsys-merchant-code', NEW_CODE);
+    await newMerchant({ key: false });
     // Redsys notifies the order as it was started: the old FUC, the (unchanged) key.
     const res = await notify(signedNotification(p, '0000'));
     expect({ http: res.statusCode, attempt: await attemptStatus(id) }).toEqual({
@@ -141,16 +151,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
 
   it('records an authorisation notified for the old merchant (code and key changed)', async () => {
     const { id, p } = await startCheckout();
-    await admin(
-      'tenant',
-      'update',
-      '--id',
-      'demo',
-      '--redsys-merchant-code',
-      NEW_CODE,
-      '--redsys-key-file',
-      '/new-merchant.key',
-    );
+    await newMerchant({ key: true });
     // Redsys notifies the order as it was started: the old FUC, signed with the old key.
     const res = await notify(signedNotification(p, '0000'));
     expect({ http: res.statusCode, attempt: await attemptStatus(id) }).toEqual({
@@ -160,28 +161,9 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
   });
 
   it('a retired key signs nothing for an order started after it was retired', async () => {
-    await admin(
-      'tenant',
-      'update',
-      '--id',
-      'demo',
-      '--redsys-merchant-code',
-      NEW_CODE,
-      '--redsys-key-file',
-      '/new-merchant.key',
-    );
+    await newMerchant({ key: true });
     // A checkout under the new merchant...
-    const [first] = (
-      await me.post('/payments', { ...range, page: '1', pending: true, overdue: true })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    const res = await me.post('/redsys/init-payment', {
-      amount: first?.amount,
-      payment_ids: [first?.payment_id],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-    const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
-    expect(p.Ds_Merchant_MerchantCode).toBe(NEW_CODE);
+    const { id, p } = await startCheckout(me, NEW_CODE);
     // ...is not paid by a notification signed with the retired key (whoever still has it), under
     // the new code or the old one.
     for (const code of [NEW_CODE, original.code]) {
@@ -189,12 +171,12 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
         signedNotification({ ...p, Ds_Merchant_MerchantCode: code }, '0000'),
       );
       expect(forged.statusCode).not.toBe(200);
-      expect(await attemptStatus(body.payment_id)).toBe('pending');
+      expect(await attemptStatus(id)).toBe('pending');
     }
     // The new key pays it.
     const real = await notify(signedNotification(p, '0000', {}, NEW_KEY));
     expect(real.statusCode).toBe(200);
-    expect(await attemptStatus(body.payment_id)).toBe('paid');
+    expect(await attemptStatus(id)).toBe('paid');
   });
 
   it("refunds an old order's surplus through the merchant that took it", async () => {
@@ -202,16 +184,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     const other = await signedIn(app, 'demo', secondEmail);
     const first = await startCheckout(other);
     const second = await startCheckout(other);
-    await admin(
-      'tenant',
-      'update',
-      '--id',
-      'demo',
-      '--redsys-merchant-code',
-      NEW_CODE,
-      '--redsys-key-file',
-      '/new-merchant.key',
-    );
+    await newMerchant({ key: true });
     expect((await notify(signedNotification(second.p, '0000'))).statusCode).toBe(200);
     expect((await notify(signedNotification(first.p, '0000'))).statusCode).toBe(200);
     // The first charge is a surplus: refunded with the old merchant's code and key.
@@ -269,16 +242,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
 
   it('the reconciliation asks the old merchant, with its key, and records its authorisation (notification lost)', async () => {
     const { id, p } = await startCheckout();
-    await admin(
-      'tenant',
-      'update',
-      '--id',
-      'demo',
-      '--redsys-merchant-code',
-      NEW_CODE,
-      '--redsys-key-file',
-      '/new-merchant.key',
-    );
+    await newMerchant({ key: true });
     await db.withOwner((sql) =>
       sql.query(
         "UPDATE payment_attempts SET created_at = now() - interval '5 minutes' WHERE id = $1",
