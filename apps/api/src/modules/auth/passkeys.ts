@@ -29,6 +29,16 @@ export const relyingPartyOf = (tenant: {
   return { id: url.hostname, origin: url.origin, name: tenant.company_name };
 };
 
+/**
+ * The browser's `transports`, passed through by the library unchecked: only the names WebAuthn
+ * defines are kept (anything else, a number or a string where a list goes, is dropped, not a 500).
+ */
+const transportNames = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const knownTransports = (value: unknown): Transport[] =>
+  Array.isArray(value)
+    ? value.filter((t): t is Transport => typeof t === 'string' && transportNames.has(t))
+    : [];
+
 /** The library's options as the contract's JSON object (their interfaces have no index type). */
 const asJson = (options: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(options));
@@ -143,7 +153,7 @@ export function createPasskeys({ db }: { db: Database }) {
           credentialId: info.credential.id,
           publicKey: info.credential.publicKey,
           counter: info.credential.counter,
-          transports: info.credential.transports ?? [],
+          transports: knownTransports(info.credential.transports),
           name,
           backedUp: info.credentialBackedUp,
         });

@@ -306,6 +306,56 @@ export function createAuthRepository() {
       );
     },
 
+    /**
+     * What proved the owner only through the old sign-in e-mail ends when it changes (the owner's
+     * confirmed change, or the provider's): reset links and invitations, sign-in links, e-mail
+     * changes waiting for their link, and the Google/Apple/Microsoft accounts linked because they
+     * vouched for that address (migration 013's customer_identities; linked again, by the new
+     * address, at the next such sign-in).
+     */
+    async spendAfterEmailMoved(sql: Sql, customerIds: string[]): Promise<void> {
+      if (customerIds.length === 0) return;
+      for (const table of ['password_resets', 'sign_in_links', 'email_changes']) {
+        await sql.query(
+          `UPDATE ${table} SET used_at = now()
+            WHERE tenant_id = current_setting('app.tenant_id') AND customer_id::text = ANY($1)
+              AND used_at IS NULL`,
+          [customerIds],
+        );
+      }
+      await sql.query(
+        `DELETE FROM customer_identities
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id::text = ANY($1)`,
+        [customerIds],
+      );
+    },
+    /**
+     * What was begun with the old password and not finished ends when it changes: a second-factor
+     * set-up not yet confirmed, and a passkey challenge not yet answered (each needed the password
+     * to start; finishing needs only an access token).
+     */
+    async endPendingSetups(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `DELETE FROM customer_totp WHERE tenant_id = current_setting('app.tenant_id')
+            AND customer_id = $1 AND confirmed_at IS NULL`,
+        [customerId],
+      );
+      await sql.query(
+        `UPDATE webauthn_challenges SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND purpose = 'register' AND used_at IS NULL`,
+        [customerId],
+      );
+    },
+    /** A reset by the owner's mailbox removes every passkey: one may be a thief's. */
+    async deletePasskeysOf(sql: Sql, customerId: string): Promise<number> {
+      const rows = await sql.query(
+        `DELETE FROM customer_passkeys
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 RETURNING id`,
+        [customerId],
+      );
+      return rows.length;
+    },
     /** A change of the sign-in e-mail waiting for the new address (migration 020). */
     async insertEmailChange(
       sql: Sql,

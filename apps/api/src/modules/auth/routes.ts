@@ -50,10 +50,10 @@ import { appPaths } from '@portal/contract/app-paths';
 export default async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const sendSecurityChangeMail = createSecurityChangeMailer(ctx.db, ctx.mailer);
   /** The owner hears of a new way into the account; a failed e-mail does not undo it. */
-  const tellOwner = async (request: FastifyRequest, change: SecurityChange) => {
-    const customer = await service.findCustomer(request.tenant.id, request.customerId);
-    sendSecurityChangeMail({ tenantId: request.tenant.id, customer, change, at: new Date() }).catch(
-      (error: unknown) => app.log.error({ err: error }, 'an account e-mail failed'),
+  const tellOwner = async (tenantId: string, customerId: string, change: SecurityChange) => {
+    const customer = await service.findCustomer(tenantId, customerId);
+    sendSecurityChangeMail({ tenantId, customer, change, at: new Date() }).catch((error: unknown) =>
+      app.log.error({ err: error }, 'an account e-mail failed'),
     );
   };
   // Only these calls read or set cookies: parsing them here spares every other request a hook
@@ -139,6 +139,10 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
         next: session.next,
         ...(session.recoveryCodes ? { recovery_codes: session.recoveryCodes } : {}),
       };
+      // Recovery codes: the factor was turned on in this sign-in (a tenant that requires it). The
+      // owner hears of it as from the profile: whoever had the password may have enrolled.
+      if (session.recoveryCodes)
+        await tellOwner(request.tenant.id, session.user.id, { kind: 'second-factor-on' });
       return session;
     });
     if ('challenge' in answer) throw new AppError(500, ErrorCode.internal, 'Unexpected challenge');
@@ -294,7 +298,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     async ({ request, body }) => {
       requireOffered(request);
       const codes = await secondFactor.confirm(request.tenant.id, request.customerId, body.code);
-      await tellOwner(request, { kind: 'second-factor-on' });
+      await tellOwner(request.tenant.id, request.customerId, { kind: 'second-factor-on' });
       return { recovery_codes: codes };
     },
     { preValidation: [ctx.requireCustomer] },
@@ -389,7 +393,10 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
         body.credential as unknown as Parameters<typeof passkeys.register>[3],
         body.name ?? describePasskeyDevice(request.headers['user-agent']),
       );
-      await tellOwner(request, { kind: 'passkey-added', name: added.name });
+      await tellOwner(request.tenant.id, request.customerId, {
+        kind: 'passkey-added',
+        name: added.name,
+      });
       void reply.status(201);
       return added;
     },

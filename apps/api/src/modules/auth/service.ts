@@ -728,6 +728,9 @@ export function createAuthService({
         await repository.spendResets(sql, customerId);
         await repository.spendSignInLinksOf(sql, customerId);
         await repository.spendEmailChangesOf(sql, customerId);
+        // A second-factor set-up or a passkey challenge begun with the old password is not
+        // finished with an access token alone afterwards.
+        await repository.endPendingSetups(sql, customerId);
         return repository.revokeOthersOfCustomer(sql, customerId, sessionId);
       });
       await revocations.revoked(tenantId, ended);
@@ -798,11 +801,10 @@ export function createAuthService({
           if (!customer) return 'invalid' as const;
           if (!(await repository.setEmail(sql, customer.id, row.new_email)))
             return 'taken' as const;
-          await repository.spendEmailChangesOf(sql, customer.id);
-          // Links mailed to the old address (a reset, a sign-in link) no longer open the account:
-          // whoever still reads that mailbox is who the owner may be moving away from.
-          await repository.spendResets(sql, customer.id);
-          await repository.spendSignInLinksOf(sql, customer.id);
+          // Links mailed to the old address (a reset, a sign-in link) no longer open the account,
+          // nor a provider's account linked because it vouched for that address: whoever still
+          // reads that mailbox is who the owner may be moving away from.
+          await repository.spendAfterEmailMoved(sql, [customer.id]);
           await webhookEvents.customerEmailChanged(sql, customer.id, customer.email);
           return { email: row.new_email };
         })
@@ -845,6 +847,11 @@ export function createAuthService({
         // outlives the reset.
         await repository.spendSignInLinksOf(sql, row.customer_id);
         await repository.spendEmailChangesOf(sql, row.customer_id);
+        await repository.endPendingSetups(sql, row.customer_id);
+        // The reset is the way back in for an owner whose password a thief used ("a passkey was
+        // added", the e-mail says, with this button): every passkey goes, the thief's with it
+        // (the owner adds theirs again; it can lock no one out of anything but passkeys).
+        await repository.deletePasskeysOf(sql, row.customer_id);
         const ended = await repository.revokeAllOfCustomer(sql, row.customer_id);
         return { ended };
       });

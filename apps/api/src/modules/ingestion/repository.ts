@@ -85,8 +85,8 @@ export function createIngestionRepository() {
 
     /** Customers that hold one of the codes or one of the e-mails (lower case) of a batch. */
     async customersByCodeOrEmail(sql: Sql, codes: string[], emails: string[]) {
-      return sql.query<{ code: string; email: string }>(
-        `SELECT code, lower(email) AS email FROM customers
+      return sql.query<{ id: string; code: string; email: string }>(
+        `SELECT id, code, lower(email) AS email FROM customers
           WHERE tenant_id = ${tenant} AND (code = ANY($1::text[]) OR lower(email) = ANY($2::text[]))`,
         [codes, emails],
       );

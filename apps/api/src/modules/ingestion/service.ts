@@ -1,3 +1,4 @@
+import { signInEmailMoved } from '../auth/email-moved.ts';
 import { ErrorCode, FieldError } from '@portal/contract';
 import type {
   TBatchResult,
@@ -243,6 +244,15 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
           return record;
         });
         const written = await repository.upsertCustomers(sql, records);
+        // A customer moved to another sign-in address: the old mailbox's links and the provider
+        // accounts it vouched for no longer open the account (session 34's review).
+        const newEmailOf = new Map(customers.map((c) => [c.code, c.email.toLowerCase()]));
+        await signInEmailMoved(
+          sql,
+          stored
+            .filter((s) => newEmailOf.has(s.code) && newEmailOf.get(s.code) !== s.email)
+            .map((s) => s.id),
+        );
         const created = customers.filter((c) => !existingCodes.has(c.code));
         const invited = await repository.queueInvitations(
           sql,

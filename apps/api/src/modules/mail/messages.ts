@@ -57,7 +57,7 @@ export const mailMessages = {
     secondFactorOnIntro:
       'El {when} (hora de Madrid) se activó la verificación en dos pasos en tu cuenta de la oficina online: al entrar se pedirá también un código de una aplicación.',
     securityIfNotYou:
-      'Si no has sido tú, cambia tu contraseña ahora, revisa tus dispositivos y avisa a la organización: alguien podría estar usando tu cuenta.',
+      'Si no has sido tú, restablece tu contraseña con el botón (se quitarán todas las llaves de acceso y se cerrarán todas las sesiones) y avisa a la organización: alguien podría estar usando tu cuenta.',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -116,7 +116,7 @@ export const mailMessages = {
     secondFactorOnIntro:
       "El {when} (hora de Madrid) es va activar la verificació en dos passos al teu compte de l'oficina en línia: en entrar també es demanarà un codi d'una aplicació.",
     securityIfNotYou:
-      "Si no has estat tu, canvia la contrasenya ara, revisa els teus dispositius i avisa l'organització: algú podria estar fent servir el teu compte.",
+      "Si no has estat tu, restableix la contrasenya amb el botó (es trauran totes les claus d'accés i es tancaran totes les sessions) i avisa l'organització: algú podria estar fent servir el teu compte.",
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -171,7 +171,7 @@ export const mailMessages = {
     secondFactorOnIntro:
       'On {when} (Madrid time) two-step verification was turned on for your online office account: signing in will also ask for a code from an app.',
     securityIfNotYou:
-      'If this was not you, change your password now, check your devices and tell the organisation: someone may be using your account.',
+      'If this was not you, reset your password with the button (every passkey is removed and every session ends) and tell the organisation: someone may be using your account.',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -228,7 +228,7 @@ export const mailMessages = {
     secondFactorOnIntro:
       '{when} (Madrilgo ordua) bi urratseko egiaztapena aktibatu zen zure lineako bulegoko kontuan: sartzean aplikazio bateko kode bat ere eskatuko da.',
     securityIfNotYou:
-      'Zu izan ez bazara, aldatu pasahitza orain, berrikusi zure gailuak eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari liteke.',
+      'Zu izan ez bazara, berrezarri pasahitza botoiarekin (sarbide-gako guztiak kenduko dira eta saio guztiak itxiko dira) eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari liteke.',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;
