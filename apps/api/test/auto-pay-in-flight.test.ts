@@ -28,60 +28,58 @@ const box = createSecretBox(randomBytes(32));
 const day = 24 * 60 * 60 * 1000;
 const quiet = { warn: () => {}, error: () => {} };
 
-describe.each(engines())(
-  'money review: auto-pay after an abandoned manual payment on $name',
-  (engine) => {
-    let db: Database;
-    let app: FastifyInstance;
-    let sim: FastifyInstance;
-    let simUrl: string;
-    let me: Awaited<ReturnType<typeof signedIn>>;
-    let cardId: string;
-    const mailer: Mailer = { send: async () => {} };
-    const today = todayIso();
+describe.each(engines())('auto-pay after an abandoned manual payment on $name', (engine) => {
+  let db: Database;
+  let app: FastifyInstance;
+  let sim: FastifyInstance;
+  let simUrl: string;
+  let me: Awaited<ReturnType<typeof signedIn>>;
+  let cardId: string;
+  const mailer: Mailer = { send: async () => {} };
+  const today = todayIso();
 
-    beforeAll(async () => {
-      db = await engine.open();
-      sim = buildSimulator({ inspect: true, demoReferencePrefix: 'demo', notificationAttempts: 1 });
-      await sim.listen({ host: '127.0.0.1', port: 0 });
-      simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-      app = await buildTestApp(db, {
-        PUBLIC_URL: 'http://localhost:3000',
-        REDSYS_SIMULATOR_URL: simUrl,
-        NOTIFICATION_URL: 'http://127.0.0.1:9',
-      });
-      me = await signedIn(app, 'demo');
-      const methods = (await me.get('/payment-methods')).json<{
-        methods: { id: string; kind: string }[];
-      }>().methods;
-      cardId = methods.find((m) => m.kind === 'card')?.id ?? '';
+  beforeAll(async () => {
+    db = await engine.open();
+    sim = buildSimulator({ inspect: true, demoReferencePrefix: 'demo', notificationAttempts: 1 });
+    await sim.listen({ host: '127.0.0.1', port: 0 });
+    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
+    app = await buildTestApp(db, {
+      PUBLIC_URL: 'http://localhost:3000',
+      REDSYS_SIMULATOR_URL: simUrl,
+      NOTIFICATION_URL: 'http://127.0.0.1:9',
     });
-    afterAll(async () => {
-      await app.close();
-      await sim.close();
-      await db.close();
-    });
+    me = await signedIn(app, 'demo');
+    const methods = (await me.get('/payment-methods')).json<{
+      methods: { id: string; kind: string }[];
+    }>().methods;
+    cardId = methods.find((m) => m.kind === 'card')?.id ?? '';
+  });
+  afterAll(async () => {
+    await app.close();
+    await sim.close();
+    await db.close();
+  });
 
-    beforeEach(async () => {
-      await db.withOwner(async (sql) => {
-        await sql.query("DELETE FROM auto_pay_cards WHERE tenant_id = 'demo'");
-        await sql.query(
-          `UPDATE tenants SET auto_pay = true, auto_pay_notice_days = 0, auto_pay_retries = 2,
+  beforeEach(async () => {
+    await db.withOwner(async (sql) => {
+      await sql.query("DELETE FROM auto_pay_cards WHERE tenant_id = 'demo'");
+      await sql.query(
+        `UPDATE tenants SET auto_pay = true, auto_pay_notice_days = 0, auto_pay_retries = 2,
                 auto_pay_retry_days = 2 WHERE id = 'demo'`,
-        );
-        // Nothing else due: every other unpaid instalment is a direct debit.
-        await sql.query(
-          `UPDATE instalments SET method = 'Domiciliación bancaria'
+      );
+      // Nothing else due: every other unpaid instalment is a direct debit.
+      await sql.query(
+        `UPDATE instalments SET method = 'Domiciliación bancaria'
           WHERE tenant_id = 'demo' AND status IN ('pending', 'returned')`,
-        );
-      });
+      );
     });
+  });
 
-    /** One of the demo customer's instalments, pending, paid by card, due today. */
-    const owe = async () => {
-      const [row] = await db.withOwner((sql) =>
-        sql.query<{ id: string; amount_cents: string }>(
-          `UPDATE instalments SET status = 'pending', paid_date = NULL, method = 'Tarjeta', due_date = $1
+  /** One of the demo customer's instalments, pending, paid by card, due today. */
+  const owe = async () => {
+    const [row] = await db.withOwner((sql) =>
+      sql.query<{ id: string; amount_cents: string }>(
+        `UPDATE instalments SET status = 'pending', paid_date = NULL, method = 'Tarjeta', due_date = $1
           WHERE tenant_id = 'demo' AND id IN (
             SELECT e.id FROM instalments e JOIN customers c
               ON c.tenant_id = e.tenant_id AND c.id = e.customer_id
@@ -90,162 +88,161 @@ describe.each(engines())(
                AND NOT EXISTS (SELECT 1 FROM payment_attempt_items x WHERE x.instalment_id = e.id)
              ORDER BY e.due_date DESC LIMIT 1)
           RETURNING id, amount_cents`,
-          [today],
-        ),
-      );
-      if (!row) throw new Error('no instalment to owe');
-      return { id: row.id, amountCents: Number(row.amount_cents) };
-    };
+        [today],
+      ),
+    );
+    if (!row) throw new Error('no instalment to owe');
+    return { id: row.id, amountCents: Number(row.amount_cents) };
+  };
 
-    const payments = () =>
-      createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      });
-    /** The charger; `lose` drops the gateway's answer (a timeout after Redsys got the charge). */
-    const charger = (lose = false) => {
-      const redsys = createRedsysClient({ simulatorUrl: simUrl });
-      const mail = createAutoPayMailer(db, mailer);
-      return createAutoPayCharger({
-        db,
-        payments: payments(),
-        send: async (gateway, input): Promise<MitChargeResult> => {
-          const answer = await redsys.mitCharge(gateway, input);
-          return lose ? { kind: 'unknown', reason: 'timeout' } : answer;
-        },
-        mail,
-        declineMails: createDeclineMailSender({ db, mail, log: quiet }),
-        log: quiet,
-      });
-    };
-    const sweep = async (run: ReturnType<typeof charger>, now = new Date()) => {
-      const jobs: AutoPayJob[] = [];
-      await run.sweep(async (job) => {
-        jobs.push(job);
-      }, now);
-      const outcomes = await Promise.all(jobs.map((job) => run.charge(job, now)));
-      return { jobs, outcomes };
-    };
-    const reconcile = () =>
-      createReconciler({
-        db,
-        secretBox: box,
-        service: payments(),
-        client: createRedsysClient({ simulatorUrl: simUrl }),
-        afterMinutes: 1,
-        releaseAfterMinutes: 60,
-        log: quiet,
-      }).reconcileTenant('demo');
-    /** Every open attempt of the tenant is older than the reconciliation's threshold. */
-    const ageAttempts = () =>
-      db.withOwner((sql) =>
-        sql.query(
-          `UPDATE payment_attempts SET created_at = created_at - interval '5 minutes'
-          WHERE tenant_id = 'demo' AND settled_at IS NULL`,
-        ),
-      );
-    const startByHand = async (item: { id: string; amountCents: number }) => {
-      const res = await me.post('/redsys/init-payment', {
-        amount: item.amountCents / 100,
-        payment_ids: [item.id],
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json<{ payment_id: string }>().payment_id;
-    };
-    const autoPayOn = async () => {
-      const res = await app.inject({
-        method: 'PUT',
-        url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-        headers: { authorization: `Bearer ${me.token}` },
-        payload: { enabled: true },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    };
-    const instalmentStatus = async (id: string) =>
-      (
-        await db.withOwner((sql) =>
-          sql.query<{ status: string }>('SELECT status FROM instalments WHERE id = $1', [id]),
-        )
-      )[0]?.status;
-
-    it('control: a manual payment started before the due date and abandoned does not stop auto-pay', async () => {
-      await db.withOwner((sql) =>
-        sql.query("UPDATE payment_methods SET redsys_reference = 'demook0001' WHERE id = $1", [
-          cardId,
-        ]),
-      );
-      const item = await owe();
-      await autoPayOn();
-      const manual = await startByHand(item);
-      // The manual payment holds the instalment: auto-pay waits.
-      expect((await sweep(charger())).outcomes).toEqual(['in_progress']);
-      // The customer never reached the card page: the reconciliation releases it (XML0024).
-      await ageAttempts();
-      expect(await reconcile()).toEqual([{ attemptId: manual, outcome: 'released' }]);
-      // The next sweep charges it.
-      const next = await sweep(charger());
-      expect(next.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
-      expect(next.outcomes).toEqual(['paid']);
-      expect(await instalmentStatus(item.id)).toBe('paid');
+  const payments = () =>
+    createPaymentService({
+      db,
+      secretBox: box,
+      simulatorUrl: simUrl,
+      notificationBaseUrl: 'http://127.0.0.1:9',
+      onPaid: async () => {},
+      log: quiet,
     });
-
-    it('an auto-pay charge in flight is not superseded by a manual payment, and its decline is retried', async () => {
-      // The card declines (simulator reference prefix "demodecline").
+  /** The charger; `lose` drops the gateway's answer (a timeout after Redsys got the charge). */
+  const charger = (lose = false) => {
+    const redsys = createRedsysClient({ simulatorUrl: simUrl });
+    const mail = createAutoPayMailer(db, mailer);
+    return createAutoPayCharger({
+      db,
+      payments: payments(),
+      send: async (gateway, input): Promise<MitChargeResult> => {
+        const answer = await redsys.mitCharge(gateway, input);
+        return lose ? { kind: 'unknown', reason: 'timeout' } : answer;
+      },
+      mail,
+      declineMails: createDeclineMailSender({ db, mail, log: quiet }),
+      log: quiet,
+    });
+  };
+  const sweep = async (run: ReturnType<typeof charger>, now = new Date()) => {
+    const jobs: AutoPayJob[] = [];
+    await run.sweep(async (job) => {
+      jobs.push(job);
+    }, now);
+    const outcomes = await Promise.all(jobs.map((job) => run.charge(job, now)));
+    return { jobs, outcomes };
+  };
+  const reconcile = () =>
+    createReconciler({
+      db,
+      secretBox: box,
+      service: payments(),
+      client: createRedsysClient({ simulatorUrl: simUrl }),
+      afterMinutes: 1,
+      releaseAfterMinutes: 60,
+      log: quiet,
+    }).reconcileTenant('demo');
+  /** Every open attempt of the tenant is older than the reconciliation's threshold. */
+  const ageAttempts = () =>
+    db.withOwner((sql) =>
+      sql.query(
+        `UPDATE payment_attempts SET created_at = created_at - interval '5 minutes'
+          WHERE tenant_id = 'demo' AND settled_at IS NULL`,
+      ),
+    );
+  const startByHand = async (item: { id: string; amountCents: number }) => {
+    const res = await me.post('/redsys/init-payment', {
+      amount: item.amountCents / 100,
+      payment_ids: [item.id],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ payment_id: string }>().payment_id;
+  };
+  const autoPayOn = async () => {
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
+      headers: { authorization: `Bearer ${me.token}` },
+      payload: { enabled: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const instalmentStatus = async (id: string) =>
+    (
       await db.withOwner((sql) =>
-        sql.query("UPDATE payment_methods SET redsys_reference = 'demodecline0001' WHERE id = $1", [
-          cardId,
-        ]),
-      );
-      const item = await owe();
-      await autoPayOn();
+        sql.query<{ status: string }>('SELECT status FROM instalments WHERE id = $1', [id]),
+      )
+    )[0]?.status;
 
-      // Charge 1 goes out on the due date; the gateway declines it but its answer is lost.
-      const first = await sweep(charger(true));
-      expect(first.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
-      expect(first.outcomes).toEqual(['unknown']);
-      const [charge] = await db.withOwner((sql) =>
-        sql.query<{ id: string; status: string }>(
-          `SELECT p.id, p.status FROM auto_pay_charges c JOIN payment_attempts p
+  it('control: a manual payment started before the due date and abandoned does not stop auto-pay', async () => {
+    await db.withOwner((sql) =>
+      sql.query("UPDATE payment_methods SET redsys_reference = 'demook0001' WHERE id = $1", [
+        cardId,
+      ]),
+    );
+    const item = await owe();
+    await autoPayOn();
+    const manual = await startByHand(item);
+    // The manual payment holds the instalment: auto-pay waits.
+    expect((await sweep(charger())).outcomes).toEqual(['in_progress']);
+    // The customer never reached the card page: the reconciliation releases it (XML0024).
+    await ageAttempts();
+    expect(await reconcile()).toEqual([{ attemptId: manual, outcome: 'released' }]);
+    // The next sweep charges it.
+    const next = await sweep(charger());
+    expect(next.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
+    expect(next.outcomes).toEqual(['paid']);
+    expect(await instalmentStatus(item.id)).toBe('paid');
+  });
+
+  it('an auto-pay charge in flight is not superseded by a manual payment, and its decline is retried', async () => {
+    // The card declines (simulator reference prefix "demodecline").
+    await db.withOwner((sql) =>
+      sql.query("UPDATE payment_methods SET redsys_reference = 'demodecline0001' WHERE id = $1", [
+        cardId,
+      ]),
+    );
+    const item = await owe();
+    await autoPayOn();
+
+    // Charge 1 goes out on the due date; the gateway declines it but its answer is lost.
+    const first = await sweep(charger(true));
+    expect(first.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
+    expect(first.outcomes).toEqual(['unknown']);
+    const [charge] = await db.withOwner((sql) =>
+      sql.query<{ id: string; status: string }>(
+        `SELECT p.id, p.status FROM auto_pay_charges c JOIN payment_attempts p
             ON p.tenant_id = c.tenant_id AND p.id = c.payment_attempt_id
           WHERE c.instalment_id = $1`,
-          [item.id],
-        ),
-      );
-      expect(charge?.status).toBe('pending');
+        [item.id],
+      ),
+    );
+    expect(charge?.status).toBe('pending');
 
-      // Meanwhile the customer tries to pay it by hand. It used to be allowed (the charge's attempt
-      // was superseded, and its decline then recorded nowhere: no retry ever). The charge in
-      // flight keeps the instalment: the customer is told a payment is in progress.
-      const byHand = await me.post('/redsys/init-payment', {
-        amount: item.amountCents / 100,
-        payment_ids: [item.id],
-      });
-      expect(byHand.statusCode, byHand.body).toBe(409);
-      expect(byHand.json()).toMatchObject({ code: 'payment_in_progress' });
-      const chargeAttempt = charge?.id ?? '';
-
-      // The reconciliation learns the charge's final word: declined.
-      await ageAttempts();
-      expect(await reconcile()).toEqual([{ attemptId: chargeAttempt, outcome: 'failed' }]);
-      expect(await instalmentStatus(item.id)).toBe('pending');
-
-      // The charge was declined and the tenant allows 2 retries every 2 days: the retry (charge 2)
-      // is due 2 days later, like any other declined charge.
-      const later = new Date(Date.now() + 2 * day + 60_000);
-      const retry = await sweep(charger(), later);
-      expect({
-        instalment: await instalmentStatus(item.id),
-        retryJobs: retry.jobs,
-        retryOutcomes: retry.outcomes,
-      }).toEqual({
-        instalment: 'pending',
-        retryJobs: [{ tenantId: 'demo', instalmentId: item.id, attemptNo: 2 }],
-        retryOutcomes: ['declined'],
-      });
+    // Meanwhile the customer tries to pay it by hand. It used to be allowed (the charge's attempt
+    // was superseded, and its decline then recorded nowhere: no retry ever). The charge in
+    // flight keeps the instalment: the customer is told a payment is in progress.
+    const byHand = await me.post('/redsys/init-payment', {
+      amount: item.amountCents / 100,
+      payment_ids: [item.id],
     });
-  },
-);
+    expect(byHand.statusCode, byHand.body).toBe(409);
+    expect(byHand.json()).toMatchObject({ code: 'payment_in_progress' });
+    const chargeAttempt = charge?.id ?? '';
+
+    // The reconciliation learns the charge's final word: declined.
+    await ageAttempts();
+    expect(await reconcile()).toEqual([{ attemptId: chargeAttempt, outcome: 'failed' }]);
+    expect(await instalmentStatus(item.id)).toBe('pending');
+
+    // The charge was declined and the tenant allows 2 retries every 2 days: the retry (charge 2)
+    // is due 2 days later, like any other declined charge.
+    const later = new Date(Date.now() + 2 * day + 60_000);
+    const retry = await sweep(charger(), later);
+    expect({
+      instalment: await instalmentStatus(item.id),
+      retryJobs: retry.jobs,
+      retryOutcomes: retry.outcomes,
+    }).toEqual({
+      instalment: 'pending',
+      retryJobs: [{ tenantId: 'demo', instalmentId: item.id, attemptNo: 2 }],
+      retryOutcomes: ['declined'],
+    });
+  });
+});

@@ -58,7 +58,7 @@ const unsigned = {
     `<Messages>${version}<Signature><x>forged</x></Signature></Messages>`,
 } as const;
 
-describe.each(engines())('money review: unsigned query answers on $name', (engine) => {
+describe.each(engines())('unsigned query answers on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;

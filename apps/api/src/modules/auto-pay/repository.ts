@@ -50,6 +50,10 @@ const numeric = <T extends { amount_cents: number; seq: number }>(rows: T[]): T[
   rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
 
 /** The customer's card that pays, when it is still a usable saved card. */
+/** The instalment's invoice is not cancelled by the provider: nothing of it is owed any more. */
+const invoiceNotCancelled = `NOT EXISTS (SELECT 1 FROM invoices v
+   WHERE v.tenant_id = e.tenant_id AND v.id = e.invoice_id AND v.cancelled)`;
+
 const activeCardJoin = `JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
    AND m.customer_id = a.customer_id AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL`;
 
@@ -151,7 +155,7 @@ export function createAutoPayRepository() {
       const rows = await sql.query<InstalmentRow>(
         `SELECT ${instalmentColumns} FROM instalments e
           WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
-            AND e.status = 'pending' AND e.due_date >= $2::date
+            AND e.status = 'pending' AND e.due_date >= $2::date AND ${invoiceNotCancelled}
             AND NOT EXISTS (SELECT 1 FROM payment_attempt_items i
                              WHERE i.tenant_id = e.tenant_id AND i.instalment_id = e.id AND i.active)
           ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 200`,
@@ -180,7 +184,7 @@ export function createAutoPayRepository() {
               WHERE c.tenant_id = e.tenant_id AND c.instalment_id = e.id
               ORDER BY c.attempt_no DESC LIMIT 1) last ON true
           WHERE e.tenant_id = current_setting('app.tenant_id') AND e.status = 'pending'
-            AND e.due_date <= $1::date AND e.due_date >= a.since
+            AND e.due_date <= $1::date AND e.due_date >= a.since AND ${invoiceNotCancelled}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
             AND (last.attempt_no IS NULL
                  OR (last.status = 'failed' AND last.attempt_no <= $2
@@ -191,11 +195,15 @@ export function createAutoPayRepository() {
       return numeric(rows).map((r) => ({ ...r, attempt_no: Number(r.attempt_no) }));
     },
 
-    /** The instalment, locked for a charge (every start of a payment of it waits). */
+    /**
+     * The instalment, locked for a charge (every start of a payment of it waits); none when its
+     * invoice was cancelled meanwhile.
+     */
     async lockInstalment(sql: SqlQuery, id: string): Promise<InstalmentRow | undefined> {
       const rows = await sql.query<InstalmentRow>(
         `SELECT ${instalmentColumns} FROM instalments e
-          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.id::text = $1 FOR UPDATE`,
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.id::text = $1
+            AND ${invoiceNotCancelled} FOR UPDATE OF e`,
         [id],
       );
       return numeric(rows)[0];
@@ -255,7 +263,7 @@ export function createAutoPayRepository() {
            ${activeCardJoin}
           WHERE e.tenant_id = current_setting('app.tenant_id') AND e.status = 'pending'
             AND e.due_date > $1::date AND e.due_date <= $1::date + $2::int
-            AND e.due_date >= a.since
+            AND e.due_date >= a.since AND ${invoiceNotCancelled}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM auto_pay_notices n
                              WHERE n.tenant_id = e.tenant_id AND n.instalment_id = e.id)

@@ -241,12 +241,22 @@ export function createIngestionRepository() {
       invoiceIds: TextArray,
     ): Promise<(ExistingInstalment & { invoice_id: string })[]> {
       if (invoiceIds === emptyTextArray) return [];
+      // Locked first, read after, in two statements: a statement that waited for a lock reads
+      // the rest with the snapshot it took before waiting, so `in_attempt` computed in it missed
+      // the payment whose start held the lock (session 34's review). The second statement's
+      // snapshot is taken after the lock: it sees that payment.
+      await sql.query(
+        `SELECT 1 FROM instalments e
+          WHERE e.tenant_id = ${tenant} AND e.invoice_id = ANY($1::text[])
+          ORDER BY e.invoice_id, e.seq
+          FOR UPDATE OF e`,
+        [invoiceIds],
+      );
       return sql.query<ExistingInstalment & { invoice_id: string }>(
         `SELECT e.invoice_id, e.seq, e.amount_cents, e.status, ${inPendingAttempt('e')} AS in_attempt
            FROM instalments e
           WHERE e.tenant_id = ${tenant} AND e.invoice_id = ANY($1::text[])
-          ORDER BY e.invoice_id, e.seq
-          FOR UPDATE OF e`,
+          ORDER BY e.invoice_id, e.seq`,
         [invoiceIds],
       );
     },
@@ -385,15 +395,18 @@ export function createIngestionRepository() {
     // ---- Instalment states ----
 
     async lockInstalmentsByKey(sql: Sql, keys: InstalmentKey[]) {
-      return sql.query<InstalmentKey & { status: string; in_attempt: boolean }>(
-        `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt
-           FROM instalments e
+      const params = [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)];
+      const from = `FROM instalments e
            JOIN unnest($1::text[], $2::int[]) AS k(invoice_id, seq)
              ON e.invoice_id = k.invoice_id AND e.seq = k.seq
           WHERE e.tenant_id = ${tenant}
-          ORDER BY e.invoice_id, e.seq
-          FOR UPDATE OF e`,
-        [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)],
+          ORDER BY e.invoice_id, e.seq`;
+      // Locked, then read by a second statement (its snapshot sees a payment that held the lock):
+      // as `lockInstalments`.
+      await sql.query(`SELECT 1 ${from} FOR UPDATE OF e`, params);
+      return sql.query<InstalmentKey & { status: string; in_attempt: boolean }>(
+        `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt ${from}`,
+        params,
       );
     },
 

@@ -108,7 +108,8 @@ export function createReconciler(deps: {
         repository.gatewayOfOrder(sql, gateway, attempt.merchant_code, attempt.order_number),
       );
       let answer = await deps.client.queryOrder(ofOrder, attempt.order_number, query);
-      if (ofOrder !== gateway && answer.kind === 'error' && answer.code === QUERY_BAD_SIGNATURE) {
+      const otherKey = ofOrder.redsys_secret_key !== gateway.redsys_secret_key;
+      if (otherKey && answer.kind === 'error' && answer.code === QUERY_BAD_SIGNATURE) {
         answer = await deps.client.queryOrder(gateway, attempt.order_number, query);
       }
       const context = { tenantId, order: attempt.order_number };
@@ -125,8 +126,15 @@ export function createReconciler(deps: {
         const state = operation ? classifyOperation(operation) : 'unknown';
         if (operation && (state === 'approved' || state === 'denied')) {
           outcome = await deps.service.settleFromQuery(tenantId, paramsOf(operation));
-          if (outcome === 'mismatch') {
-            deps.log.warn(context, 'ALERT: gateway query answer does not match the attempt');
+          if (outcome === 'mismatch' || outcome === 'unknown_order') {
+            // A final answer that is not this attempt's (another amount, currency, merchant) never
+            // settles it: past the bound it is let go like one that never got an answer, or it
+            // would hold its instalments (and the 50 oldest the run asks about) for ever.
+            deps.log.warn(
+              { ...context, outcome },
+              'ALERT: gateway query answer does not match the attempt',
+            );
+            outcome = await letGoIfOld(attempt, outcome);
           }
         } else {
           if (state === 'unknown') {

@@ -85,6 +85,9 @@ export type RefundResult = {
  * change, the refund waits for the operator (npm run admin -- overpayments list) and a
  * `payment.refund_failed` webhook event says so. Nothing is dropped.
  */
+/** Redsys refused the request's signature (SIS0042), or its answer did not verify with the key. */
+const signatureRefused = new Set(['SIS0042', 'bad_signature']);
+
 export function createRefunder(deps: {
   db: Database;
   secretBox: SecretBox;
@@ -147,7 +150,16 @@ export function createRefunder(deps: {
         (await deps.db.readTenant(tenantId, (sql) =>
           repository.gatewayOfOrder(sql, gateway, refund.merchant_code, refund.order_number),
         ));
-      const answer = await send(ofOrder, refund);
+      let answer = await send(ofOrder, refund);
+      // Redsys refused the old merchant's key (SIS0042: it rotated the key since, for the same
+      // code): a refused signature means nothing was done, so the current key may try once.
+      if (
+        !answer.ok &&
+        signatureRefused.has(answer.code) &&
+        ofOrder?.redsys_secret_key !== gateway?.redsys_secret_key
+      ) {
+        answer = await send(gateway, refund);
+      }
       const result = await deps.db.withTenant(tenantId, async (sql): Promise<RefundResult> => {
         if (answer.ok) {
           const recorded = await repository.recordRefundOutcome(sql, refund.id, {

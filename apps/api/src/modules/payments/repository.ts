@@ -136,6 +136,14 @@ export async function findReceiptEmail(
 }
 
 /** `box` opens the tenant's Redsys key, sealed at rest (lib/secret-box.ts). */
+/**
+ * The provider cancelled the instalment's invoice (`PUT /admin/invoices` with `cancelled`): none
+ * of it is owed, whatever its instalments still say, so none of it is paid (422 not_payable).
+ */
+const invoiceCancelled = `EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = instalments.tenant_id
+   AND v.id = instalments.invoice_id AND v.cancelled)`;
+const statusUnlessCancelled = `CASE WHEN ${invoiceCancelled} THEN 'cancelled' ELSE status END`;
+
 export function createPaymentRepository(box: SecretBox) {
   return {
     async gateway(sql: SqlQuery): Promise<TenantGatewayRow | undefined> {
@@ -169,32 +177,47 @@ export function createPaymentRepository(box: SecretBox) {
     ): Promise<TenantGatewayRow> {
       const rows = await sql.query<{
         tenant_id: string;
-        merchant_code: string;
-        terminal: string;
-        environment: TenantGatewayRow['redsys_environment'];
-        secret_key: string;
+        signature_version: string;
+        merchant_code: string | null;
+        terminal: string | null;
+        environment: TenantGatewayRow['redsys_environment'] | null;
+        secret_key: string | null;
       }>(
-        `SELECT r.tenant_id, r.merchant_code, r.terminal, r.environment, r.secret_key
+        `SELECT a.tenant_id, a.signature_version, r.merchant_code, r.terminal, r.environment,
+                r.secret_key
            FROM payment_attempts a
-           JOIN tenant_retired_merchants r
-             ON r.tenant_id = a.tenant_id AND r.retired_at > a.created_at
+           LEFT JOIN LATERAL (
+             SELECT * FROM tenant_retired_merchants r
+              WHERE r.tenant_id = a.tenant_id AND r.retired_at > a.created_at
+              ORDER BY r.retired_at LIMIT 1) r ON true
           WHERE a.tenant_id = current_setting('app.tenant_id')
             AND a.merchant_code = $1 AND a.order_number = $2
-          ORDER BY r.retired_at LIMIT 1`,
+          LIMIT 1`,
         [merchantCode, orderNumber],
       );
-      const retired = rows[0];
-      if (!retired) return current;
-      return {
-        ...current,
-        redsys_merchant_code: retired.merchant_code,
-        redsys_terminal: retired.terminal,
-        redsys_environment: retired.environment,
-        redsys_secret_key: box.open(retired.secret_key, {
-          tenantId: retired.tenant_id,
-          field: 'redsys_secret_key',
-        }),
-      };
+      const row = rows[0];
+      if (!row) return current;
+      const base: TenantGatewayRow =
+        row.merchant_code && row.secret_key && row.environment
+          ? {
+              ...current,
+              redsys_merchant_code: row.merchant_code,
+              redsys_terminal: row.terminal,
+              redsys_environment: row.environment,
+              redsys_secret_key: box.open(row.secret_key, {
+                tenantId: row.tenant_id,
+                field: 'redsys_secret_key',
+              }),
+            }
+          : current;
+      // The order was signed with its own version, which Redsys answers with: accepted for it
+      // even if the operator has since dropped that version from the tenant's list.
+      return base.redsys_signature_versions.includes(row.signature_version)
+        ? base
+        : {
+            ...base,
+            redsys_signature_versions: [...base.redsys_signature_versions, row.signature_version],
+          };
     },
 
     /** The customer's instalments named by id, or all of some invoices, locked for this payment. */
@@ -204,9 +227,12 @@ export function createPaymentRepository(box: SecretBox) {
       by: { ids: string[] } | { invoices: string[] },
     ): Promise<PayableRow[]> {
       const where =
-        'ids' in by ? 'id::text = ANY($2)' : `invoice_id = ANY($2) AND status IN ${unpaidStates}`;
+        'ids' in by
+          ? 'id::text = ANY($2)'
+          : `invoice_id = ANY($2) AND status IN ${unpaidStates} AND NOT ${invoiceCancelled}`;
       const rows = await sql.query<PayableRow>(
-        `SELECT id, invoice_id, amount_cents, ${chargedFeeSql('instalments')} AS fee_cents, status
+        `SELECT id, invoice_id, amount_cents, ${chargedFeeSql('instalments')} AS fee_cents,
+                ${statusUnlessCancelled} AS status
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
           ORDER BY invoice_id, seq FOR UPDATE`,
@@ -229,10 +255,12 @@ export function createPaymentRepository(box: SecretBox) {
       by: { ids: string[] } | { invoices: string[] },
     ): Promise<PreviewRow[]> {
       const where =
-        'ids' in by ? 'id::text = ANY($2)' : `invoice_id = ANY($2) AND status IN ${unpaidStates}`;
+        'ids' in by
+          ? 'id::text = ANY($2)'
+          : `invoice_id = ANY($2) AND status IN ${unpaidStates} AND NOT ${invoiceCancelled}`;
       const rows = await sql.query<PreviewRow>(
         `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date, amount_cents,
-                ${chargedFeeSql('instalments')} AS fee_cents, status
+                ${chargedFeeSql('instalments')} AS fee_cents, ${statusUnlessCancelled} AS status
            FROM instalments
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
           ORDER BY due_date, invoice_id, seq`,

@@ -872,8 +872,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
               repository.gatewayOfOrder(sql, current, named.code, named.order),
             )
           : current;
-      const signers = [...new Set([ofOrder, current])].filter((g): g is TenantGatewayRow =>
-        Boolean(g?.redsys_secret_key),
+      const signers = [ofOrder, current].filter(
+        (g, i, all): g is TenantGatewayRow =>
+          Boolean(g?.redsys_secret_key) &&
+          (i === 0 || g?.redsys_secret_key !== all[0]?.redsys_secret_key),
       );
       if (signers.length === 0) return 'not_configured';
       let refusal = '';

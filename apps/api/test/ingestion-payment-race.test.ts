@@ -1,0 +1,192 @@
+import type { FastifyInstance } from 'fastify';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { createApiKey } from '../src/modules/admin/api-keys.ts';
+import { buildTestApp, engines } from './engines.ts';
+import { signedNotification } from './redsys-notification.ts';
+import { signedIn } from './session.ts';
+
+/*
+ * Session 34's money review, PostgreSQL (two connections at once): SECURITY.md promises that "instalments
+ * being paid by card cannot be changed by a batch" (ingestion.test.ts › "locks an instalment while
+ * a card payment of it waits for the gateway"). The batch learns it from `in_attempt`, an EXISTS
+ * over payment_attempt_items computed in the same SELECT ... FOR UPDATE that locks the instalments
+ * (ingestion/repository.ts lockInstalments, and lockInstalmentsByKey for the status route). When
+ * that statement has to WAIT for the lock of a card payment being started, it reads the items with
+ * the snapshot it took before waiting: the payment's item, committed while it waited, is not seen,
+ * `in_attempt` is false, and the batch changes the instalment the customer is paying on the card
+ * page. The customer then pays the old amount and the instalment is not paid.
+ *
+ * Made deterministic with a third transaction that holds the instalment's lock for a moment (as
+ * any other start or settlement of it does): the start queues first, the batch second.
+ */
+
+const postgres = engines().filter((e) => e.name === 'postgres');
+
+describe.skipIf(postgres.length === 0).each(postgres)(
+  'a batch racing a card payment on $name',
+  (engine) => {
+    let db: Database;
+    let app: FastifyInstance;
+    let me: Awaited<ReturnType<typeof signedIn>>;
+    let apiKey: string;
+
+    beforeAll(async () => {
+      db = await engine.open();
+      app = await buildTestApp(db, { NOTIFICATION_URL: 'http://127.0.0.1:9' });
+      me = await signedIn(app, 'demo');
+      apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review2'))).key;
+    });
+    afterAll(async () => {
+      await app.close();
+      await db.close();
+    });
+
+    const putInvoice = (id: string, cents: number) =>
+      app.inject({
+        method: 'PUT',
+        url: '/demo/api/1.0/admin/invoices',
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: {
+          invoices: [
+            {
+              id,
+              customer_code: me.user.code,
+              invoice_date: '2026-01-01',
+              base_cents: cents,
+              vat_cents: 0,
+              total_cents: cents,
+              lines: [
+                { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: cents, vat_rate: 0 },
+              ],
+              instalments: [
+                { seq: 1, due_date: '2026-01-05', amount_cents: cents, method: 'Tarjeta' },
+              ],
+            },
+          ],
+        },
+      });
+    const instalment = async (invoiceId: string) =>
+      (
+        await db.withOwner((sql) =>
+          sql.query<{ id: string; amount_cents: string; status: string }>(
+            `SELECT id::text, amount_cents, status FROM instalments
+              WHERE tenant_id = 'demo' AND invoice_id = $1 AND seq = 1`,
+            [invoiceId],
+          ),
+        )
+      )[0];
+    /** Sessions of this database waiting for a lock. */
+    const waiting = async () =>
+      Number(
+        (
+          await db.withOwner((sql) =>
+            sql.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            ),
+          )
+        )[0]?.n ?? 0,
+      );
+    const until = async (check: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    /**
+     * The customer starts paying `item` (50 €) while `provider` (a call of the provider's API) runs
+     * at the same moment: the start queues for the instalment's lock first, the provider's call
+     * second. Answers both responses.
+     */
+    const race = async (itemId: string, provider: () => ReturnType<typeof putInvoice>) => {
+      // Someone holds the instalment's lock for a moment.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const blocker = db.withOwner(async (sql) => {
+        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [itemId]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [itemId] });
+      await until(async () => (await waiting()) >= 1, 'the start to wait');
+      const call = provider();
+      await until(async () => (await waiting()) >= 2, "the provider's call to wait");
+      release();
+      await blocker;
+      const started = await start;
+      expect(started.statusCode, started.body).toBe(200);
+      return { started, providerCall: await call };
+    };
+    /** Redsys notifies the authorisation of the 50 € the customer paid on the card page. */
+    const pay = async (started: Awaited<ReturnType<typeof putInvoice>>) => {
+      const p = decodeMerchantParameters(
+        started.json<{ redsys_params: Record<string, string> }>().redsys_params
+          .Ds_MerchantParameters ?? '',
+      );
+      const notified = await app.inject({
+        method: 'POST',
+        url: '/demo/api/1.0/redsys/notification',
+        payload: new URLSearchParams(signedNotification(p, '0000')).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(notified.statusCode).toBe(200);
+    };
+
+    it('never lets a batch change the amount of an instalment whose card payment started while the batch waited', async () => {
+      expect((await putInvoice('REV2-RACE-1', 5000)).statusCode).toBe(200);
+      const item = await instalment('REV2-RACE-1');
+      if (!item) throw new Error('no instalment');
+      // The provider's ERP raises the instalment to 70 € as the customer starts paying its 50 €.
+      const { started, providerCall } = await race(item.id, () => putInvoice('REV2-RACE-1', 7000));
+      const amountWhileOpen = Number((await instalment('REV2-RACE-1'))?.amount_cents);
+      await pay(started);
+      // Before the fix: the batch was answered 200 and the instalment became 70 € while its card
+      // payment of 50 € was open; the authorisation then paid nothing (the instalment is over
+      // what was charged), the 50 € went to a refund, the instalment is still owed.
+      expect({
+        batchErrors: providerCall.json<{ errors?: object }>().errors,
+        amountWhileOpen,
+        status: (await instalment('REV2-RACE-1'))?.status,
+      }).toEqual({
+        batchErrors: { 'invoices.0.instalments.0.amount_cents': ['instalment_locked'] },
+        amountWhileOpen: 5000,
+        status: 'paid',
+      });
+    });
+
+    it('never lets the provider set the state of an instalment whose card payment started while the call waited', async () => {
+      expect((await putInvoice('REV2-RACE-2', 5000)).statusCode).toBe(200);
+      const item = await instalment('REV2-RACE-2');
+      if (!item) throw new Error('no instalment');
+      // The provider cancels the instalment as the customer starts paying it.
+      const { started, providerCall } = await race(item.id, () =>
+        app.inject({
+          method: 'POST',
+          url: '/demo/api/1.0/admin/instalments/status',
+          headers: { authorization: `Bearer ${apiKey}` },
+          payload: { changes: [{ invoice_id: 'REV2-RACE-2', seq: 1, status: 'cancelled' }] },
+        }),
+      );
+      const statusWhileOpen = (await instalment('REV2-RACE-2'))?.status;
+      await pay(started);
+      // Before the fix: 200, the instalment cancelled under the open card payment; the customer's
+      // 50 € then paid nothing and went to a refund.
+      expect({
+        callErrors: providerCall.json<{ errors?: object }>().errors,
+        statusWhileOpen,
+        status: (await instalment('REV2-RACE-2'))?.status,
+      }).toEqual({
+        callErrors: { 'changes.0.status': ['instalment_locked'] },
+        statusWhileOpen: 'pending',
+        status: 'paid',
+      });
+    });
+  },
+);
