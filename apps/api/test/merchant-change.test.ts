@@ -11,6 +11,7 @@ import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createReconciler } from '../src/modules/payments/reconcile.ts';
 import type { RedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createRefunder } from '../src/modules/payments/refunds.ts';
+import { retiredMerchantDays } from '../src/modules/payments/repository.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { buildTestApp, engines } from './engines.ts';
@@ -177,6 +178,30 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     const real = await notify(signedNotification(p, '0000', {}, NEW_KEY));
     expect(real.statusCode).toBe(200);
     expect(await attemptStatus(id)).toBe('paid');
+  });
+
+  it('stops accepting a retired key 30 days after it was retired', async () => {
+    const { id, p } = await startCheckout();
+    await newMerchant({ key: true });
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE tenant_retired_merchants
+            SET retired_at = retired_at - make_interval(days => ${retiredMerchantDays} + 1)
+          WHERE tenant_id = 'demo'`,
+      ),
+    );
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE payment_attempts
+            SET created_at = created_at - make_interval(days => ${retiredMerchantDays} + 2)
+          WHERE id = $1`,
+        [id],
+      ),
+    );
+    // Whoever still has the old key (it may have been rotated because it leaked) signs nothing.
+    const late = await notify(signedNotification(p, '0000'));
+    expect(late.statusCode).toBe(400);
+    expect(await attemptStatus(id)).toBe('pending');
   });
 
   it("refunds an old order's surplus through the merchant that took it", async () => {

@@ -137,6 +137,12 @@ export async function findReceiptEmail(
 
 /** `box` opens the tenant's Redsys key, sealed at rest (lib/secret-box.ts). */
 /**
+ * Days a replaced merchant still answers for the orders started under it (migration 032): far
+ * beyond any late notification, query or refund of them, and no longer.
+ */
+export const retiredMerchantDays = 30;
+
+/**
  * The provider cancelled the instalment's invoice (`PUT /admin/invoices` with `cancelled`): none
  * of it is owed, whatever its instalments still say, so none of it is paid (422 not_payable).
  */
@@ -167,7 +173,8 @@ export function createPaymentRepository(box: SecretBox) {
      * The gateway an order was started under: the tenant's current merchant, or, when the operator
      * has changed it since (migration 032), the one in force when the attempt was created (the
      * first retired after it). A retired merchant's key answers only for orders started before it
-     * was retired, never for new ones.
+     * was retired, never for new ones, and only for `retiredMerchantDays` after (a key rotated
+     * because it leaked must not sign for old orders for ever).
      */
     async gatewayOfOrder(
       sql: SqlQuery,
@@ -189,6 +196,7 @@ export function createPaymentRepository(box: SecretBox) {
            LEFT JOIN LATERAL (
              SELECT * FROM tenant_retired_merchants r
               WHERE r.tenant_id = a.tenant_id AND r.retired_at > a.created_at
+                AND r.retired_at > now() - make_interval(days => ${retiredMerchantDays})
               ORDER BY r.retired_at LIMIT 1) r ON true
           WHERE a.tenant_id = current_setting('app.tenant_id')
             AND a.merchant_code = $1 AND a.order_number = $2
