@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
@@ -12,8 +11,9 @@ import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/s
 import type { Mailer } from '../src/modules/mail/mailer.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { openAutoPayFixture, resetAutoPay, type AutoPayFixture } from './auto-pay-fixture.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Session 34's money review: an invoice the provider CANCELLED (PUT /admin/invoices with `cancelled: true`).
@@ -31,7 +31,6 @@ const quiet = { warn: () => {}, error: () => {} };
 describe.each(engines())('a cancelled invoice on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
-  let sim: FastifyInstance;
   let simUrl: string;
   let me: Awaited<ReturnType<typeof signedIn>>;
   let apiKey: string;
@@ -39,22 +38,11 @@ describe.each(engines())('a cancelled invoice on $name', (engine) => {
   const today = todayIso();
   const mailer: Mailer = { send: async () => {} };
 
+  let fixture: AutoPayFixture;
   beforeAll(async () => {
-    db = await engine.open();
-    sim = buildSimulator({ inspect: true, demoReferencePrefix: 'demo', notificationAttempts: 1 });
-    await sim.listen({ host: '127.0.0.1', port: 0 });
-    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    app = await buildTestApp(db, {
-      PUBLIC_URL: 'http://localhost:3000',
-      REDSYS_SIMULATOR_URL: simUrl,
-      NOTIFICATION_URL: 'http://127.0.0.1:9',
-    });
-    me = await signedIn(app, 'demo');
+    fixture = await openAutoPayFixture(engine);
+    ({ db, app, simUrl, me, cardId } = fixture);
     apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review2'))).key;
-    const methods = (await me.get('/payment-methods')).json<{
-      methods: { id: string; kind: string }[];
-    }>().methods;
-    cardId = methods.find((m) => m.kind === 'card')?.id ?? '';
     // The saved card is one the simulator authorises merchant-initiated charges of.
     await db.withOwner((sql) =>
       sql.query("UPDATE payment_methods SET redsys_reference = 'demook0002' WHERE id = $1", [
@@ -62,25 +50,8 @@ describe.each(engines())('a cancelled invoice on $name', (engine) => {
       ]),
     );
   });
-  afterAll(async () => {
-    await app.close();
-    await sim.close();
-    await db.close();
-  });
-  beforeEach(async () => {
-    await db.withOwner(async (sql) => {
-      await sql.query("DELETE FROM auto_pay_cards WHERE tenant_id = 'demo'");
-      await sql.query(
-        `UPDATE tenants SET auto_pay = true, auto_pay_notice_days = 0, auto_pay_retries = 2,
-                auto_pay_retry_days = 2 WHERE id = 'demo'`,
-      );
-      // Nothing else due by card: every other unpaid instalment is a direct debit.
-      await sql.query(
-        `UPDATE instalments SET method = 'Domiciliación bancaria'
-          WHERE tenant_id = 'demo' AND status IN ('pending', 'returned')`,
-      );
-    });
-  });
+  afterAll(async () => fixture.close());
+  beforeEach(async () => resetAutoPay(db));
 
   /** The provider's ERP sends invoice `id` (one instalment, paid by card, due today). */
   const putInvoice = async (id: string, cents: number, cancelled: boolean) => {
