@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import {
-  decodeMerchantParameters,
-  PUBLIC_TEST_MERCHANT,
-  type QueryOperation,
-} from '@portal/redsys';
+import { PUBLIC_TEST_MERCHANT, type QueryOperation } from '@portal/redsys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
@@ -17,6 +13,7 @@ import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
+import { startCheckout as startCheckoutOf } from './checkout.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
 
 /*
@@ -30,7 +27,6 @@ import { secondEmail } from '../src/db/seed/demo.ts';
  */
 
 const quiet = { warn: () => {}, error: () => {} };
-const range = { datefrom: '20000101', dateto: '20991231' };
 /** The new merchant's key (a valid HMAC_SHA256_V1 key: base64 of 24 bytes). Test data only. */
 const NEW_KEY = 'Mk9m98IfEblmPfrpsawt7BmxObt98Jev';
 const NEW_CODE = '999008882';
@@ -103,18 +99,9 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
    * the merchant `code` (the seeded one unless told).
    */
   async function startCheckout(who = me, code = original.code) {
-    const [first] = (
-      await who.post('/payments', { ...range, page: '1', pending: true, overdue: true })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    const res = await who.post('/redsys/init-payment', {
-      amount: first?.amount,
-      payment_ids: [first?.payment_id],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-    const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
-    expect(p.Ds_Merchant_MerchantCode).toBe(code);
-    return { id: body.payment_id, p };
+    const started = await startCheckoutOf(who);
+    expect(started.p.Ds_Merchant_MerchantCode).toBe(code);
+    return started;
   }
   const notify = (message: Record<string, string>) =>
     app.inject({

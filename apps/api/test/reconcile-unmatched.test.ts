@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters, type QueryOperation } from '@portal/redsys';
+import type { QueryOperation } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
@@ -13,6 +13,7 @@ import type { RedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
+import { startCheckout } from './checkout.ts';
 
 /*
  * Session 34's money review: "every started checkout ends settled or released". The reconciliation releases
@@ -216,29 +217,13 @@ describe.each(engines())('a reconciliation that lets go on $name', (engine) => {
       ),
     );
     expect(stuck).toHaveLength(50);
-    const [first] = (
-      await me.post('/payments', {
-        datefrom: '20000101',
-        dateto: '20991231',
-        page: '1',
-        pending: true,
-        overdue: true,
-      })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    const res = await me.post('/redsys/init-payment', {
-      amount: first?.amount,
-      payment_ids: [first?.payment_id],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const healthy = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-    const healthyOrder = decodeMerchantParameters(
-      healthy.redsys_params.Ds_MerchantParameters ?? '',
-    ).Ds_Merchant_Order;
-    await age(healthy.payment_id, 30);
+    const healthy = await startCheckout(me);
+    const healthyOrder = healthy.p.Ds_Merchant_Order;
+    await age(healthy.id, 30);
     const stuckOrders = new Set(stuck.map((s) => s.order_number));
     const client = gatewayAnswering((o) =>
       o === healthyOrder
-        ? Math.round((first?.amount ?? 0) * 100)
+        ? Math.round(healthy.item.amount * 100)
         : stuckOrders.has(o)
           ? 999
           : undefined,
@@ -247,7 +232,7 @@ describe.each(engines())('a reconciliation that lets go on $name', (engine) => {
     for (let i = 0; i < 3; i++) await reconciler(client).reconcileTenant('demo');
     // Before the fix: the 50 old ones were asked about on every run and never let go; the healthy
     // payment was never asked about, stayed pending, and its instalment stayed unpaid.
-    expect.soft((await attempt(healthy.payment_id))?.status).toBe('paid');
+    expect.soft((await attempt(healthy.id))?.status).toBe('paid');
     // Control (the healthy answer is right): with the 50 out of the way, one run pays it.
     await db.withOwner((sql) =>
       sql.query(
@@ -256,6 +241,6 @@ describe.each(engines())('a reconciliation that lets go on $name', (engine) => {
       ),
     );
     await reconciler(client).reconcileTenant('demo');
-    expect((await attempt(healthy.payment_id))?.status).toBe('paid');
+    expect((await attempt(healthy.id))?.status).toBe('paid');
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters } from '@portal/redsys';
 import { afterEach, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
@@ -9,6 +8,7 @@ import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
+import { startCheckout as startCheckoutOf } from './checkout.ts';
 
 /*
  * Session 34's money review, the merchant-change code (migration 032, gatewayOfOrder): a retired merchant
@@ -76,27 +76,10 @@ describe.each(engines())('signature versions across a change on $name', (engine)
     expect(code, err.join('\n')).toBe(0);
   };
   const startCheckout = async () => {
-    const [first] = (
-      await me.post('/payments', {
-        datefrom: '20000101',
-        dateto: '20991231',
-        page: '1',
-        pending: true,
-        overdue: true,
-      })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    const res = await me.post('/redsys/init-payment', {
-      amount: first?.amount,
-      payment_ids: [first?.payment_id],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
+    const started = await startCheckoutOf(me);
     // Started under HMAC_SHA256_V1 (the seeded setting).
-    expect(body.redsys_params.Ds_SignatureVersion).toBe('HMAC_SHA256_V1');
-    return {
-      id: body.payment_id,
-      p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
-    };
+    expect(started.form.Ds_SignatureVersion).toBe('HMAC_SHA256_V1');
+    return started;
   };
   const attemptStatus = async (id: string) =>
     (

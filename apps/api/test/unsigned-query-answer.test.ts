@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters, PUBLIC_TEST_MERCHANT, signQueryVersion } from '@portal/redsys';
+import { PUBLIC_TEST_MERCHANT, signQueryVersion } from '@portal/redsys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
@@ -10,6 +10,7 @@ import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
+import { startCheckout } from './checkout.ts';
 
 /*
  * Session 34's money review: the reconciliation's SOAP query answer (consultaOperaciones) is
@@ -22,7 +23,6 @@ import { signedIn } from './session.ts';
 
 const box = createSecretBox(randomBytes(32));
 const quiet = { warn: () => {}, error: () => {} };
-const range = { datefrom: '20000101', dateto: '20991231' };
 
 /** An operation as Redsys' query answers it (S1 §3.2.2), for the demo merchant. */
 function operationXml(op: { order: string; amount: number; response: string }) {
@@ -136,31 +136,22 @@ describe.each(engines())('unsigned query answers on $name', (engine) => {
 
   /** The customer starts paying their first unpaid instalment, then never comes back. */
   async function startAndAbandon() {
-    const [first] = (
-      await me.post('/payments', { ...range, page: '1', pending: true, overdue: true })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    const res = await me.post('/redsys/init-payment', {
-      amount: first?.amount,
-      payment_ids: [first?.payment_id],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-    const params = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
+    const { id, item, p: params } = await startCheckout(me);
     const [before] = await db.withOwner((sql) =>
       sql.query<{ status: string }>('SELECT status FROM instalments WHERE id = $1', [
-        first?.payment_id,
+        item.payment_id,
       ]),
     );
-    touched.push({ id: first?.payment_id ?? '', status: before?.status ?? 'pending' });
+    touched.push({ id: item.payment_id, status: before?.status ?? 'pending' });
     await db.withOwner((sql) =>
       sql.query(
         "UPDATE payment_attempts SET created_at = now() - interval '2 minutes' WHERE id = $1",
-        [body.payment_id],
+        [id],
       ),
     );
     return {
-      id: body.payment_id,
-      instalmentId: first?.payment_id ?? '',
+      id,
+      instalmentId: item.payment_id,
       order: params.Ds_Merchant_Order ?? '',
       amount: Number(params.Ds_Merchant_Amount),
     };
