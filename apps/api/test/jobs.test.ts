@@ -30,8 +30,12 @@ describe.each(engines())('job queue ($name)', (engine) => {
   const started: { stop(): Promise<void> }[] = [];
 
   /** One "instance": its own pg-boss working `jobs` on the shared database. */
-  async function instance(jobs: PeriodicJob[], retries = { limit: 0, delaySeconds: 1 }) {
-    const boss = openQueue(db, { migrate: false, supervise: true });
+  async function instance(
+    jobs: PeriodicJob[],
+    retries = { limit: 0, delaySeconds: 1 },
+    on: Database = db,
+  ) {
+    const boss = openQueue(on, { migrate: false, supervise: true });
     boss.on('error', () => {});
     await boss.start();
     const counts: Record<string, number> = {};
@@ -170,6 +174,57 @@ describe.each(engines())('job queue ($name)', (engine) => {
     await until(() => begun);
     await worker.stop();
     expect(finished).toBe(true);
+  });
+
+  it('on shutdown waits for a job fetched as the queue stopped: run, then marked done', async () => {
+    // The worker's fetch is held on its way to the database until the queue has stopped: its
+    // answer (the job) then comes after `stop`, and the run works on the database after that.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let fetching = false;
+    const gated: Database = {
+      ...db,
+      jobQueue: {
+        executeSql: async (text, values) => {
+          if (text.includes('SKIP LOCKED') && values?.[0] === 'test-fetched-late') {
+            fetching = true;
+            await held;
+          }
+          return db.jobQueue.executeSql(text, values);
+        },
+      },
+    };
+    let ran = false;
+    const worker = await instance(
+      [
+        {
+          name: 'test-fetched-late',
+          everySeconds: 3600,
+          run: async () => {
+            await sleep(200);
+            await db.withOwner((sql) => sql.query('SELECT 1'));
+            ran = true;
+          },
+        },
+      ],
+      undefined,
+      gated,
+    );
+    const queued = async () =>
+      (
+        await db.withOwner((sql) =>
+          sql.query("SELECT 1 FROM pgboss.job WHERE name = 'test-fetched-late'"),
+        )
+      ).length === 1;
+    await until(async () => fetching && (await queued()));
+    await worker.boss.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+    release();
+    await worker.boss.settled();
+    expect(ran, 'the fetched job ran before settled() answered').toBe(true);
+    const [row] = await db.withOwner((sql) =>
+      sql.query<{ state: string }>("SELECT state FROM pgboss.job WHERE name = 'test-fetched-late'"),
+    );
+    expect(row?.state).toBe('completed');
   });
 
   // A second connection holds the job's row: PostgreSQL only (the embedded database has one).

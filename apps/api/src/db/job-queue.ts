@@ -12,39 +12,54 @@ export const jobSchema = 'pgboss';
 type QueueOptions = Pick<PgBoss.ConstructorOptions, 'migrate' | 'supervise' | 'schedule'>;
 
 /**
- * A pg-boss whose statements can be waited for: `settled()` answers once every statement it has
- * sent has its answer. pg-boss marks a job done (`complete`) without waiting for it, after the
- * job's handler returns, so `stop({ wait: true })` can end with that statement still on its way;
- * closing the database then failed it as an unhandled rejection, which ended a server being shut
- * down with a stack trace and exit status 1 instead of 0.
+ * A pg-boss whose work can be waited for: `settled()` answers once every statement it has sent has
+ * its answer and every job handler it started has returned. pg-boss marks a job done (`complete`)
+ * without waiting for it, after the handler returns, so `stop({ wait: true })` can end with that
+ * statement still on its way; and a fetch sent just before `stop` can answer with a job after it,
+ * whose handler then runs on the database (not through pg-boss's statements) and is marked done or
+ * failed after that. Closing the database under either failed it as an unhandled rejection, which
+ * ended a server being shut down with a stack trace and exit status 1 instead of 0.
  */
 export type Queue = PgBoss & { settled(): Promise<void> };
 
 /** A pg-boss on `db`'s job-queue connection. Maintenance (supervise) only where jobs are worked. */
 export function openQueue(db: Database, options: QueueOptions): Queue {
   const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    // Its outcome is pg-boss's to handle; this only forgets it.
+    work.then(
+      () => inFlight.delete(work),
+      () => inFlight.delete(work),
+    );
+    return work;
+  };
   const boss = new PgBoss({
     db: {
       // pg-boss types the values loosely; they are its own, passed through untouched.
-      executeSql: (text, values) => {
-        const statement = db.jobQueue.executeSql(text, values as unknown[]);
-        inFlight.add(statement);
-        // Its outcome is pg-boss's to handle; this only forgets it.
-        statement.then(
-          () => inFlight.delete(statement),
-          () => inFlight.delete(statement),
-        );
-        return statement;
-      },
+      executeSql: (text, values) => track(db.jobQueue.executeSql(text, values as unknown[])),
     },
     schema: jobSchema,
     // No cron schedules: periodic jobs are sent by every instance into one slot (periodic.ts).
     schedule: false,
     ...options,
   });
+  // Every handler given to `work` (its last argument) is tracked while it runs.
+  const work = boss.work.bind(boss) as (name: string, ...args: unknown[]) => Promise<string>;
+  const tracked = (name: string, ...args: unknown[]): Promise<string> => {
+    const handler = args.pop() as (jobs: unknown) => Promise<unknown>;
+    return work(name, ...args, (jobs: unknown) => track(handler(jobs)));
+  };
   return Object.assign(boss, {
+    work: tracked as PgBoss['work'],
     async settled() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      // An answer can start more work (a fetched job's handler, then its `complete`) a few promise
+      // turns later: done only when a turn of the event loop finds nothing in flight.
+      for (;;) {
+        await Promise.allSettled([...inFlight]);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (inFlight.size === 0) return;
+      }
     },
   });
 }
