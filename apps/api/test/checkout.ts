@@ -1,4 +1,5 @@
 import { decodeMerchantParameters } from '@portal/redsys';
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { signedIn } from './session.ts';
 
@@ -38,4 +39,32 @@ export async function startCheckout(who: Customer, item?: Unpaid) {
     form: body.redsys_params,
     p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
   };
+}
+
+/** The customer pays the checkout's form with the simulator's test card: the gateway took it. */
+export async function payAtSimulator(
+  sim: { inject: FastifyInstance['inject'] },
+  simUrl: string,
+  form: Record<string, string>,
+): Promise<void> {
+  const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
+  const page = await sim.inject({
+    method: 'POST',
+    url: '/sis/realizarPago',
+    payload: new URLSearchParams(form).toString(),
+    headers: urlencoded,
+  });
+  const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
+  const paid = await sim.inject({
+    method: 'POST',
+    url: new URL(action, simUrl).pathname,
+    payload: new URLSearchParams({
+      card_number: '4548812049400004',
+      expiry: '12/30',
+      cvc: '123',
+      action: 'pay',
+    }).toString(),
+    headers: urlencoded,
+  });
+  expect([200, 302, 303]).toContain(paid.statusCode);
 }

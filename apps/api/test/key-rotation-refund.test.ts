@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { PUBLIC_TEST_MERCHANT } from '@portal/redsys';
 import { buildSimulator, type SimulatorMerchant } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -10,6 +10,7 @@ import { createRefunder } from '../src/modules/payments/refunds.ts';
 import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { payAtSimulator, startCheckout } from './checkout.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
@@ -64,51 +65,10 @@ describe.each(engines())('a refund after Redsys rotated the key on $name', (engi
 
   it('refunds the surplus of an order started before the key rotation, with the key Redsys accepts', async () => {
     const other = await signedIn(app, 'demo', secondEmail);
-    const [item] = (
-      await other.post('/payments', {
-        datefrom: '20000101',
-        dateto: '20991231',
-        page: '1',
-        pending: true,
-        overdue: true,
-      })
-    ).json<{ payments: { payment_id: string; amount: number }[] }>().payments;
-    if (!item) throw new Error('no unpaid instalment');
-    const start = async () => {
-      const res = await other.post('/redsys/init-payment', {
-        amount: item.amount,
-        payment_ids: [item.payment_id],
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-      return {
-        id: body.payment_id,
-        form: body.redsys_params,
-        p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
-      };
-    };
     // Two card pages for one instalment (Back, then pay again): both paid at the gateway.
-    const first = await start();
-    const second = await start();
-    const page = await sim.inject({
-      method: 'POST',
-      url: '/sis/realizarPago',
-      payload: new URLSearchParams(first.form).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
-    const paid = await sim.inject({
-      method: 'POST',
-      url: new URL(action, simUrl).pathname,
-      payload: new URLSearchParams({
-        card_number: '4548812049400004',
-        expiry: '12/30',
-        cvc: '123',
-        action: 'pay',
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect([200, 302, 303]).toContain(paid.statusCode);
+    const first = await startCheckout(other);
+    const second = await startCheckout(other, first.item);
+    await payAtSimulator(sim, simUrl, first.form);
     const notify = (message: Record<string, string>) =>
       app.inject({
         method: 'POST',
@@ -151,6 +111,8 @@ describe.each(engines())('a refund after Redsys rotated the key on $name', (engi
       db,
       secretBox: createSecretBox(rootSecret),
       refundGateway: (gateway, request) => client.refund(gateway, request),
+      queryRefunds: (gateway, { order, ...query }) =>
+        client.queryOrder(gateway, order, { transactionType: '3', ...query }),
       log: quiet,
     }).refundTenant('demo');
     // Before the fix: sent with the retired key, answered SIS0042, left for the operator as

@@ -212,6 +212,7 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
         });
         return { ok: true, authorisationCode: '654321' };
       },
+      queryRefunds: async () => ({ kind: 'failed' }),
       log: quiet,
     });
     await refunder.refundTenant('demo');

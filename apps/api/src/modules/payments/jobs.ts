@@ -60,6 +60,8 @@ export function paymentJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
       db: ctx.db,
       secretBox: ctx.secretBox,
       refundGateway: (gateway, request) => redsys.refund(gateway, request),
+      queryRefunds: (gateway, { order, merchantCode, terminal }) =>
+        redsys.queryOrder(gateway, order, { transactionType: '3', merchantCode, terminal }),
       log,
     });
     jobs.push({ name: 'refund-outbox', everySeconds: outboxEvery, run: () => refunder.sendDue() });

@@ -1,3 +1,4 @@
+import { classifyOperation, type QueryAnswer } from '@portal/redsys';
 import type { Database, SqlQuery } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -49,6 +50,15 @@ export type RefundGateway = (
   request: RefundRequest,
 ) => Promise<RefundAnswer>;
 
+/**
+ * Asks the tenant's gateway for the refunds (type 3) of one order (consultaOperaciones,
+ * redsys-client.ts `queryOrder`): a signed answer, or a failure (`{ kind: 'failed' }`).
+ */
+export type RefundQuery = (
+  gateway: TenantGatewayRow,
+  request: Omit<RefundRequest, 'amountCents'>,
+) => Promise<QueryAnswer | { kind: 'failed' }>;
+
 export type RefundLimits = {
   /** Failed sends before a refund is left for the operator. */
   maxAttempts: number;
@@ -58,6 +68,11 @@ export type RefundLimits = {
   leaseSeconds: number;
   /** Refunds of one tenant taken per run. */
   batchSize: number;
+  /**
+   * How long after a send of unknown outcome Redsys is asked whether it refunded (the call had
+   * long ended there), and then how often, for `unknownRefundCheckDays`.
+   */
+  checkAfterSeconds: number;
 };
 
 /** Eight tries over about ten hours: 5, 10, 20 ... minutes apart (at most 6 hours). */
@@ -67,6 +82,7 @@ export const defaultRefundLimits: RefundLimits = {
   retryMaxSeconds: 6 * 3600,
   leaseSeconds: 300,
   batchSize: 10,
+  checkAfterSeconds: 900,
 };
 
 export type RefundResult = {
@@ -79,8 +95,11 @@ export type RefundResult = {
  * The refund outbox: the overpayments the payment service recorded (`payment_refunds`, status
  * pending) are sent to Redsys here, outside any transaction, each under a lease. Money leaves only
  * once: a refund is marked `sending` (and its attempt counted) before the call; a call whose
- * outcome was never recorded (the process died) is NOT sent again when its lease runs out but left
- * for the operator (`outcome_unknown`), who checks the Redsys back office. A refusal the gateway
+ * outcome was never recorded (the process died), or that got no clear answer, is NOT sent again
+ * blindly: it waits for the operator as `outcome_unknown`, and meanwhile Redsys is asked about the
+ * order's refunds every `checkAfterSeconds` (`checkUnknown`): a refund of that amount it made
+ * records it refunded; none at all sends it again; anything else leaves it to the operator, who
+ * checks the Redsys back office. A refusal the gateway
  * may change its mind about is retried with backoff; after `maxAttempts`, or a refusal that cannot
  * change, the refund waits for the operator (npm run admin -- overpayments list) and a
  * `payment.refund_failed` webhook event says so. Nothing is dropped.
@@ -92,6 +111,7 @@ export function createRefunder(deps: {
   db: Database;
   secretBox: SecretBox;
   refundGateway: RefundGateway;
+  queryRefunds: RefundQuery;
   limits?: Partial<RefundLimits>;
   log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
   /** Jitter of the retry schedule (tests pin it). */
@@ -121,18 +141,11 @@ export function createRefunder(deps: {
   }
 
   async function refundTenant(tenantId: string): Promise<RefundResult[]> {
-    const { gateway, claimed, expired } = await deps.db.withTenant(tenantId, async (sql) => {
-      const leftForOperator = await repository.expireRefundLeases(sql);
+    const { gateway, expired } = await deps.db.withTenant(tenantId, async (sql) => {
+      const leftForOperator = await repository.expireRefundLeases(sql, limits.checkAfterSeconds);
       for (const refund of leftForOperator)
         await webhookEvents.refund(sql, refund.id, 'payment.refund_failed');
-      return {
-        expired: leftForOperator,
-        gateway: await repository.gateway(sql),
-        claimed: await repository.claimDueRefunds(sql, {
-          limit: limits.batchSize,
-          leaseSeconds: limits.leaseSeconds,
-        }),
-      };
+      return { expired: leftForOperator, gateway: await repository.gateway(sql) };
     });
     const results: RefundResult[] = [];
     for (const refund of expired) {
@@ -142,6 +155,14 @@ export function createRefunder(deps: {
       );
       results.push({ refundId: refund.id, outcome: 'review', code: 'outcome_unknown' });
     }
+    // First: one Redsys says it never made is sent in this same run.
+    results.push(...(await checkUnknown(tenantId, gateway)));
+    const claimed = await deps.db.withTenant(tenantId, (sql) =>
+      repository.claimDueRefunds(sql, {
+        limit: limits.batchSize,
+        leaseSeconds: limits.leaseSeconds,
+      }),
+    );
     for (const refund of claimed) {
       // A refund goes to the merchant that took the payment, also after the operator changed the
       // tenant's (migration 032): another merchant has no such order.
@@ -162,21 +183,7 @@ export function createRefunder(deps: {
       }
       const result = await deps.db.withTenant(tenantId, async (sql): Promise<RefundResult> => {
         if (answer.ok) {
-          const recorded = await repository.recordRefundOutcome(sql, refund.id, {
-            status: 'refunded',
-            authorisation: answer.authorisationCode?.slice(0, 12) || null,
-          });
-          if (recorded) {
-            await webhookEvents.refund(sql, refund.id, 'payment.refunded');
-            // The money went back: the customer's notice must never undo recording it.
-            const told = await inSavepoint(sql, () => notifyRefunded(sql, refund));
-            if (!told.ok) {
-              deps.log.error(
-                { err: told.error, tenantId, refundId: refund.id },
-                "ALERT: the customer's refund notice failed; the refund is recorded",
-              );
-            }
-          }
+          await recordRefunded(sql, tenantId, refund, answer.authorisationCode);
           return { refundId: refund.id, outcome: 'refunded' };
         }
         const code = answer.code.slice(0, 40);
@@ -196,6 +203,8 @@ export function createRefunder(deps: {
         const left = await repository.recordRefundOutcome(sql, refund.id, {
           status: 'review',
           code,
+          // A refund that may have been made is asked about later (checkUnknown).
+          checkInSeconds: ambiguous ? limits.checkAfterSeconds : 0,
           reason: !answer.configured
             ? 'not_configured'
             : ambiguous
@@ -214,6 +223,114 @@ export function createRefunder(deps: {
         );
       }
       results.push(result);
+    }
+    return results;
+  }
+
+  /** Redsys refunded it: recorded once, announced by webhook, the customer told. */
+  async function recordRefunded(
+    sql: SqlQuery,
+    tenantId: string,
+    refund: RefundRow,
+    authorisationCode: string | null,
+  ): Promise<boolean> {
+    const recorded = await repository.recordRefundOutcome(sql, refund.id, {
+      status: 'refunded',
+      authorisation: authorisationCode?.slice(0, 12) || null,
+    });
+    if (!recorded) return false;
+    await webhookEvents.refund(sql, refund.id, 'payment.refunded');
+    // The money went back: the customer's notice must never undo recording it.
+    const told = await inSavepoint(sql, () => notifyRefunded(sql, refund));
+    if (!told.ok) {
+      deps.log.error(
+        { err: told.error, tenantId, refundId: refund.id },
+        "ALERT: the customer's refund notice failed; the refund is recorded",
+      );
+    }
+    return true;
+  }
+
+  /**
+   * What Redsys' answer about an order's refunds says of `refund`: made (an authorised refund of
+   * its amount), never made (no refund of the order at all, or only refused ones), or not
+   * provable (a refund of another amount, one not final, no trustworthy answer).
+   */
+  function refundState(
+    answer: QueryAnswer | { kind: 'failed' },
+    refund: RefundRow,
+  ): { made: true; authorisationCode: string | null } | { made: false } | null {
+    if (answer.kind === 'not_found') return { made: false };
+    if (answer.kind !== 'ok') return null;
+    const refunds = answer.operations.filter(
+      (operation) => operation.order === refund.order_number && operation.transactionType === '3',
+    );
+    const made = refunds.find(
+      (operation) =>
+        classifyOperation(operation) === 'approved' &&
+        operation.amountCents === refund.amount_cents,
+    );
+    if (made) return { made: true, authorisationCode: made.authorisationCode ?? null };
+    if (refunds.every((operation) => classifyOperation(operation) === 'denied')) {
+      return { made: false };
+    }
+    return null;
+  }
+
+  /** Asks Redsys about the tenant's refunds of unknown outcome whose check is due. */
+  async function checkUnknown(
+    tenantId: string,
+    gateway: TenantGatewayRow | undefined,
+  ): Promise<RefundResult[]> {
+    if (!gateway?.redsys_secret_key || !gateway.redsys_merchant_code) return [];
+    const due = await deps.db.withTenant(tenantId, (sql) =>
+      repository.claimUnknownRefunds(sql, {
+        limit: limits.batchSize,
+        checkInSeconds: limits.checkAfterSeconds,
+      }),
+    );
+    const results: RefundResult[] = [];
+    for (const refund of due) {
+      const ofOrder = await deps.db.readTenant(tenantId, (sql) =>
+        repository.gatewayOfOrder(sql, gateway, refund.merchant_code, refund.order_number),
+      );
+      let state: ReturnType<typeof refundState>;
+      try {
+        const request = {
+          order: refund.order_number,
+          terminal: refund.terminal,
+          merchantCode: refund.merchant_code,
+        };
+        state = refundState(await deps.queryRefunds(ofOrder, request), refund);
+      } catch (error) {
+        deps.log.error({ err: error, refundId: refund.id }, 'refund query failed unexpectedly');
+        state = null;
+      }
+      const context = { tenantId, refundId: refund.id, order: refund.order_number };
+      if (!state) {
+        results.push({ refundId: refund.id, outcome: 'review', code: 'outcome_unknown' });
+        continue;
+      }
+      if (state.made) {
+        const { authorisationCode } = state;
+        await deps.db.withTenant(tenantId, (sql) =>
+          recordRefunded(sql, tenantId, refund, authorisationCode),
+        );
+        deps.log.warn(context, 'a refund of unknown outcome was made, Redsys says: recorded');
+        results.push({ refundId: refund.id, outcome: 'refunded' });
+        continue;
+      }
+      const now = await deps.db.withTenant(tenantId, (sql) =>
+        repository.refundNeverMade(sql, refund.id, limits.maxAttempts),
+      );
+      deps.log.warn(
+        { ...context, status: now },
+        'a refund of unknown outcome was never made, Redsys says: sent again, or failed',
+      );
+      // One sent again has its result below, where it is sent.
+      if (now === 'review') {
+        results.push({ refundId: refund.id, outcome: 'review', code: 'failed_attempts' });
+      }
     }
     return results;
   }

@@ -114,10 +114,22 @@ async function findRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefi
  * The tenants with refunds due (the refund outbox's one cross-tenant read, on the owner's
  * connection); each tenant's refunds are then taken under its row-level security.
  */
+/**
+ * How long the refund outbox keeps asking Redsys about a refund whose outcome it never learnt
+ * (refunds.ts): past that, it is the operator's alone.
+ */
+export const unknownRefundCheckDays = 7;
+
+/** Tenants with refunds to send, or with refunds of unknown outcome to ask Redsys about. */
 export async function tenantsWithDueRefunds(sql: SqlQuery): Promise<string[]> {
   const rows = await sql.query<{ tenant_id: string }>(
     `SELECT DISTINCT tenant_id FROM payment_refunds
-      WHERE status IN ('pending', 'sending') AND next_attempt_at <= now() ORDER BY 1`,
+      WHERE next_attempt_at <= now()
+        AND (status IN ('pending', 'sending')
+             OR (status = 'review' AND review_reason = 'outcome_unknown'
+                 AND created_at > now() - make_interval(days => $1)))
+      ORDER BY 1`,
+    [unknownRefundCheckDays],
   );
   return rows.map((r) => r.tenant_id);
 }
@@ -737,19 +749,73 @@ export function createPaymentRepository(box: SecretBox) {
 
     /**
      * A sender's lease that ran out while the refund was being sent: whether Redsys refunded is
-     * unknown, so it is never sent again automatically; the operator checks it.
+     * unknown, so it is never sent again blindly; Redsys is asked about it after `checkInSeconds`
+     * (claimUnknownRefunds), and the operator sees it meanwhile.
      */
-    async expireRefundLeases(sql: SqlQuery): Promise<RefundRow[]> {
+    async expireRefundLeases(sql: SqlQuery, checkInSeconds: number): Promise<RefundRow[]> {
       return sql.query<RefundRow>(
         `WITH expired AS (
-           UPDATE payment_refunds SET status = 'review', review_reason = 'outcome_unknown', updated_at = now()
+           UPDATE payment_refunds SET status = 'review', review_reason = 'outcome_unknown', updated_at = now(),
+                  next_attempt_at = now() + make_interval(secs => $1)
             WHERE tenant_id = current_setting('app.tenant_id') AND status = 'sending'
               AND next_attempt_at <= now()
             RETURNING *)
          SELECT ${refundColumns} FROM expired r
            JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
            JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`,
+        [checkInSeconds],
       );
+    },
+
+    /**
+     * Takes up to `limit` refunds of unknown outcome whose check is due (younger than
+     * `unknownRefundCheckDays`): the next check is put `checkInSeconds` later, which also keeps
+     * another sender from asking about them meanwhile.
+     */
+    async claimUnknownRefunds(
+      sql: SqlQuery,
+      q: { limit: number; checkInSeconds: number },
+    ): Promise<RefundRow[]> {
+      return sql.query<RefundRow>(
+        `WITH due AS (
+           SELECT id FROM payment_refunds
+            WHERE tenant_id = current_setting('app.tenant_id') AND status = 'review'
+              AND review_reason = 'outcome_unknown' AND next_attempt_at <= now()
+              AND created_at > now() - make_interval(days => $3)
+            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE payment_refunds r SET next_attempt_at = now() + make_interval(secs => $2)
+             FROM due WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id = due.id
+            RETURNING r.*)
+         SELECT ${refundColumns} FROM claimed r
+           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
+           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+          ORDER BY r.created_at`,
+        [q.limit, q.checkInSeconds, unknownRefundCheckDays],
+      );
+    },
+
+    /**
+     * Redsys says a refund of unknown outcome was never made: it is sent again (`pending`) or, after
+     * `maxAttempts` sends, left for the operator as failed (no longer as possibly made). Null when
+     * it no longer waits as unknown (the operator resolved it meanwhile).
+     */
+    async refundNeverMade(
+      sql: SqlQuery,
+      id: string,
+      maxAttempts: number,
+    ): Promise<'pending' | 'review' | null> {
+      const rows = await sql.query<{ status: 'pending' | 'review' }>(
+        `UPDATE payment_refunds
+            SET status = CASE WHEN attempts < $2 THEN 'pending' ELSE 'review' END,
+                review_reason = CASE WHEN attempts < $2 THEN NULL ELSE 'failed_attempts' END,
+                next_attempt_at = now(), updated_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1
+            AND status = 'review' AND review_reason = 'outcome_unknown'
+          RETURNING status`,
+        [id, maxAttempts],
+      );
+      return rows[0]?.status ?? null;
     },
 
     /**
@@ -786,7 +852,7 @@ export function createPaymentRepository(box: SecretBox) {
       outcome:
         | { status: 'refunded'; authorisation: string | null }
         | { status: 'pending'; code: string; retryInSeconds: number }
-        | { status: 'review'; code: string; reason: RefundReviewReason },
+        | { status: 'review'; code: string; reason: RefundReviewReason; checkInSeconds?: number },
     ): Promise<boolean> {
       const rows = await sql.query(
         `UPDATE payment_refunds
@@ -808,7 +874,11 @@ export function createPaymentRepository(box: SecretBox) {
           outcome.status,
           outcome.status === 'refunded' ? outcome.authorisation : outcome.code,
           outcome.status === 'review' ? outcome.reason : null,
-          outcome.status === 'pending' ? outcome.retryInSeconds : 0,
+          outcome.status === 'pending'
+            ? outcome.retryInSeconds
+            : outcome.status === 'review'
+              ? (outcome.checkInSeconds ?? 0)
+              : 0,
         ],
       );
       return rows.length > 0;

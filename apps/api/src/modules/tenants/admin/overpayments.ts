@@ -46,15 +46,19 @@ export const overpaymentCommands: Record<string, CommandSpec> = {
   },
   'overpayments retry': {
     synopsis:
-      'overpayments retry --tenant <id> --id <overpayment id>\n' +
-      '      Sends an overpayment waiting for the operator back to Redsys as an automatic refund.',
-    options: { tenant: string, id: string },
+      'overpayments retry --tenant <id> --id <overpayment id> [--not-refunded]\n' +
+      '      Sends an overpayment waiting for the operator back to Redsys as an automatic refund.\n' +
+      '      One of unknown outcome (Redsys may have refunded it) needs --not-refunded: you checked\n' +
+      '      the order in the Redsys back office and it has no refund.',
+    options: { tenant: string, id: string, 'not-refunded': boolean },
     required: ['tenant', 'id'],
     prepare: async (values) => {
       const tenant = parseOption('tenant', ZTenantIdOption, values.tenant);
       const id = parseOption('id', ZRefundId, values.id);
       if (!tenant.ok || !id.ok) return problemsOf(tenant, id);
-      return changeOverpayment('retry', tenant.value, id.value, '');
+      return changeOverpayment('retry', tenant.value, id.value, '', {
+        checkedNotRefunded: values['not-refunded'] === true,
+      });
     },
   },
 };
@@ -129,14 +133,25 @@ function changeOverpayment(
   tenantId: string,
   id: string,
   note: string,
+  { checkedNotRefunded = false } = {},
 ): AdminRunner {
   return async ({ db, box, out }) => {
     const repository = createPaymentRepository(box);
     const row = await db.withTenant(tenantId, async (sql) => {
       await requireTenant(sql, tenantId);
-      return action === 'resolve'
-        ? repository.resolveRefund(sql, id, note)
-        : repository.retryRefund(sql, id);
+      if (action === 'resolve') return repository.resolveRefund(sql, id, note);
+      // Refunds of one order add up at Redsys: one that may have been made is sent again only
+      // when the operator says the back office shows none (the outbox asks Redsys meanwhile).
+      const unknown = (await repository.refund(sql, id))?.review_reason === 'outcome_unknown';
+      if (unknown && !checkedNotRefunded) {
+        throw new AdminFailure(
+          `--id: overpayment ${id} may already be refunded (outcome_unknown): sending it again ` +
+            'could refund it twice. The portal asks Redsys about it every 15 minutes for 7 days ' +
+            'and records what Redsys says. Check the order in the Redsys back office: refunded, ' +
+            '`overpayments resolve`; no refund, `overpayments retry --not-refunded`.',
+        );
+      }
+      return repository.retryRefund(sql, id);
     });
     if (!row) {
       throw new AdminFailure(
