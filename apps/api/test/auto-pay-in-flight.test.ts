@@ -98,12 +98,13 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     const outcomes = await Promise.all(jobs.map((job) => run.charge(job, now)));
     return { jobs, outcomes };
   };
-  const reconcile = () =>
+  /** One run of the reconciliation; `gatewayUrl` where its queries go (the simulator's unless told). */
+  const reconcile = (gatewayUrl = simUrl) =>
     createReconciler({
       db,
       secretBox: box,
       service: payments(),
-      client: createRedsysClient({ simulatorUrl: simUrl }),
+      client: createRedsysClient({ simulatorUrl: gatewayUrl, timeoutMs: 2_000 }),
       afterMinutes: 1,
       releaseAfterMinutes: 60,
       log: quiet,
@@ -214,5 +215,55 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
       retryJobs: [{ tenantId: 'demo', instalmentId: item.id, attemptNo: 2 }],
       retryOutcomes: ['declined'],
     });
+  });
+
+  it('a charge Redsys took while its query service did not answer is found later, not charged twice', async () => {
+    // A card whose charges Redsys authorises (the test before made it decline).
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_methods SET redsys_reference = 'demoauthorises0001' WHERE id = $1",
+        [cardId],
+      ),
+    );
+    const item = await owe();
+    await autoPayOn();
+    // Charge 1 goes out on the due date: Redsys takes the money, its answer is lost.
+    const first = await sweep(charger(true));
+    expect(first.outcomes).toEqual(['unknown']);
+    const [charge] = await db.withOwner((sql) =>
+      sql.query<{ id: string }>(
+        'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
+        [item.id],
+      ),
+    );
+    const chargeAttempt = charge?.id ?? '';
+    // For the next two hours the query service does not answer (nothing listens there): past the
+    // bound the reconciliation lets the charge go, so that the instalment is not held for ever.
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_attempts SET created_at = now() - interval '2 hours' WHERE id = $1",
+        [chargeAttempt],
+      ),
+    );
+    expect(await reconcile('http://127.0.0.1:9')).toEqual([
+      { attemptId: chargeAttempt, outcome: 'expired' },
+    ]);
+    expect(await instalmentStatus(item.id)).toBe('pending');
+
+    // A quarter of an hour later the query service answers again: the released charge is asked
+    // about once more, and Redsys says it was authorised. Before, it was never asked about again:
+    // the money taken was recorded nowhere and the retry below charged the card a second time.
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_attempts SET recheck_at = now() - interval '1 second' WHERE id = $1",
+        [chargeAttempt],
+      ),
+    );
+    expect(await reconcile()).toEqual([{ attemptId: chargeAttempt, outcome: 'paid' }]);
+    expect(await instalmentStatus(item.id)).toBe('paid');
+    // Settled: not asked about again.
+    expect(await reconcile()).toEqual([]);
+    const later = new Date(Date.now() + 2 * day + 60_000);
+    expect((await sweep(charger(), later)).jobs).toEqual([]);
   });
 });

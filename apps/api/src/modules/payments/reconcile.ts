@@ -33,8 +33,16 @@ export type ReconcileResult = {
  * - not final (S/P/A, 9998/9999), unknown states, or no trustworthy answer: left pending, until
  *   the attempt is older than `releaseAfterMinutes`, then released all the same, so an abandoned
  *   checkout never keeps its instalments locked. An authorisation that still arrives later is
- *   honoured by the late-authorisation path of the payment service.
+ *   honoured by the late-authorisation path of the payment service;
+ * - and one released so, without a final answer, is asked about again every `recheckMinutes` for
+ *   `recheckDays` (migration 033): Redsys sends no notification of a merchant-initiated charge
+ *   (auto-pay), so a charge it took while its query service did not answer would otherwise be
+ *   recorded nowhere, and charged again by the next auto-pay try. A final answer settles it through
+ *   the same late-authorisation path; past the days, an ALERT says to check the back office.
  */
+export const recheckMinutes = 15;
+export const recheckDays = 7;
+
 export function createReconciler(deps: {
   db: Database;
   secretBox: SecretBox;
@@ -49,6 +57,9 @@ export function createReconciler(deps: {
   const repository = createPaymentRepository(deps.secretBox);
   const now = deps.now ?? Date.now;
   const releaseAfterMs = Math.max(deps.releaseAfterMinutes, deps.afterMinutes) * 60_000;
+
+  const transactionTypeOf = (attempt: AttemptRow) =>
+    attempt.kind === 'card_verification' ? '7' : '0';
 
   /** The parameters a notification would carry, built from the query's operation. */
   function paramsOf(operation: QueryOperation): Record<string, string> {
@@ -65,16 +76,40 @@ export function createReconciler(deps: {
   }
 
   async function reconcileTenant(tenantId: string): Promise<ReconcileResult[]> {
-    const { gateway, stale } = await deps.db.withTenant(tenantId, async (sql) => ({
-      gateway: await repository.gateway(sql),
-      stale: await repository.stalePending(sql, deps.afterMinutes),
-    }));
-    if (!gateway || stale.length === 0) return [];
+    const { gateway, stale, rechecks } = await deps.db.withTenant(tenantId, async (sql) => {
+      const gateway = await repository.gateway(sql);
+      if (!gateway) return { gateway, stale: [], rechecks: [] };
+      for (const lost of await repository.abandonRechecks(sql, recheckDays)) {
+        deps.log.error(
+          { tenantId, attemptId: lost.id, order: lost.order_number },
+          `ALERT: the gateway gave no final answer about a released payment in ${recheckDays} days: check the order in the Redsys back office`,
+        );
+      }
+      return {
+        gateway,
+        stale: await repository.stalePending(sql, deps.afterMinutes),
+        rechecks: await repository.dueRechecks(sql, {
+          limit: 50,
+          nextInSeconds: recheckMinutes * 60,
+          days: recheckDays,
+        }),
+      };
+    });
+    if (!gateway || stale.length + rechecks.length === 0) return [];
     const results: ReconcileResult[] = [];
 
-    async function letGoIfOld(attempt: AttemptRow, otherwise: ReconcileResult['outcome']) {
+    /** Past the bound, let go; asked about again later unless the gateway's answer was final. */
+    async function letGoIfOld(
+      attempt: AttemptRow,
+      otherwise: ReconcileResult['outcome'],
+      { final = false } = {},
+    ) {
       if (now() - attempt.created_at.getTime() < releaseAfterMs) return otherwise;
-      await deps.service.releaseAttempt(tenantId, attempt.id);
+      await deps.service.releaseAttempt(
+        tenantId,
+        attempt.id,
+        final ? {} : { recheckInSeconds: recheckMinutes * 60 },
+      );
       return 'expired' as const;
     }
 
@@ -91,13 +126,24 @@ export function createReconciler(deps: {
         results.push({ attemptId: attempt.id, outcome: 'error' });
       }
     }
+    for (const attempt of rechecks) {
+      try {
+        results.push({ attemptId: attempt.id, outcome: await recheckAttempt(attempt) });
+      } catch (error) {
+        deps.log.error(
+          { err: error, tenantId, attemptId: attempt.id, order: attempt.order_number },
+          'ALERT: asking again about a released payment failed: asked again later',
+        );
+        results.push({ attemptId: attempt.id, outcome: 'error' });
+      }
+    }
     return results;
 
-    async function reconcileAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
-      if (!gateway) return 'unanswered';
-      const transactionType = attempt.kind === 'card_verification' ? '7' : '0';
+    /** The gateway's answer about the attempt's order, with its key and, if refused, the current one. */
+    async function ask(attempt: AttemptRow) {
+      if (!gateway) return { kind: 'failed' as const, reason: 'not_configured' as const };
       const query = {
-        transactionType,
+        transactionType: transactionTypeOf(attempt),
         merchantCode: attempt.merchant_code,
         terminal: attempt.terminal,
       };
@@ -107,11 +153,45 @@ export function createReconciler(deps: {
       const ofOrder = await deps.db.readTenant(tenantId, (sql) =>
         repository.gatewayOfOrder(sql, gateway, attempt.merchant_code, attempt.order_number),
       );
-      let answer = await deps.client.queryOrder(ofOrder, attempt.order_number, query);
+      const answer = await deps.client.queryOrder(ofOrder, attempt.order_number, query);
       const otherKey = ofOrder.redsys_secret_key !== gateway.redsys_secret_key;
       if (otherKey && answer.kind === 'error' && answer.code === QUERY_BAD_SIGNATURE) {
-        answer = await deps.client.queryOrder(gateway, attempt.order_number, query);
+        return deps.client.queryOrder(gateway, attempt.order_number, query);
       }
+      return answer;
+    }
+
+    /** A released attempt asked about again: settled by a final answer, else asked later. */
+    async function recheckAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
+      const answer = await ask(attempt);
+      const end = () =>
+        deps.db.withTenant(tenantId, (sql) => repository.endRecheck(sql, attempt.id));
+      if (answer.kind === 'not_found') {
+        await end();
+        return 'released';
+      }
+      if (answer.kind !== 'ok') return 'unanswered';
+      const operation = answer.operations.find(
+        (candidate) =>
+          candidate.order === attempt.order_number &&
+          candidate.transactionType === transactionTypeOf(attempt),
+      );
+      const state = operation ? classifyOperation(operation) : 'unknown';
+      if (!operation || (state !== 'approved' && state !== 'denied')) return 'in_progress';
+      const outcome = await deps.service.settleFromQuery(tenantId, paramsOf(operation));
+      await end();
+      if (state === 'approved') {
+        deps.log.warn(
+          { tenantId, order: attempt.order_number, outcome },
+          'ALERT: a payment released without an answer was authorised, the gateway says: recorded',
+        );
+      }
+      return outcome;
+    }
+
+    async function reconcileAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
+      const transactionType = transactionTypeOf(attempt);
+      const answer = await ask(attempt);
       const context = { tenantId, order: attempt.order_number };
       let outcome: ReconcileResult['outcome'];
       if (answer.kind === 'not_found') {
@@ -134,7 +214,7 @@ export function createReconciler(deps: {
               { ...context, outcome },
               'ALERT: gateway query answer does not match the attempt',
             );
-            outcome = await letGoIfOld(attempt, outcome);
+            outcome = await letGoIfOld(attempt, outcome, { final: true });
           }
         } else {
           if (state === 'unknown') {

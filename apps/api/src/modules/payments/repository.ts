@@ -935,5 +935,63 @@ export function createPaymentRepository(box: SecretBox) {
         [minutes],
       );
     },
+
+    /** The attempt was let go without the gateway's final answer: asked about in `seconds`. */
+    async scheduleRecheck(sql: SqlQuery, id: string, seconds: number): Promise<void> {
+      await sql.query(
+        `UPDATE payment_attempts SET recheck_at = now() + make_interval(secs => $2)
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id, seconds],
+      );
+    },
+
+    /**
+     * Up to `limit` released attempts whose next question to the gateway is due, younger than
+     * `days`; the next one is put `nextInSeconds` later, which also keeps another instance from
+     * asking at the same time.
+     */
+    async dueRechecks(
+      sql: SqlQuery,
+      q: { limit: number; nextInSeconds: number; days: number },
+    ): Promise<AttemptRow[]> {
+      return sql.query<AttemptRow>(
+        `WITH due AS (
+           SELECT id FROM payment_attempts
+            WHERE tenant_id = current_setting('app.tenant_id') AND recheck_at <= now()
+              AND created_at > now() - make_interval(days => $3)
+            ORDER BY recheck_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE payment_attempts a SET recheck_at = now() + make_interval(secs => $2)
+             FROM due WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = due.id
+            RETURNING a.id)
+         SELECT ${attemptColumns} FROM payment_attempts
+          WHERE tenant_id = current_setting('app.tenant_id') AND id IN (SELECT id FROM claimed)
+          ORDER BY created_at`,
+        [q.limit, q.nextInSeconds, q.days],
+      );
+    },
+
+    /** The gateway gave its final word on a released attempt: nothing more to ask. */
+    async endRecheck(sql: SqlQuery, id: string): Promise<void> {
+      await sql.query(
+        `UPDATE payment_attempts SET recheck_at = NULL
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id],
+      );
+    },
+
+    /** Released attempts still without a final answer after `days`: no longer asked about. */
+    async abandonRechecks(
+      sql: SqlQuery,
+      days: number,
+    ): Promise<{ id: string; order_number: string }[]> {
+      return sql.query<{ id: string; order_number: string }>(
+        `UPDATE payment_attempts SET recheck_at = NULL
+          WHERE tenant_id = current_setting('app.tenant_id') AND recheck_at IS NOT NULL
+            AND created_at <= now() - make_interval(days => $1)
+          RETURNING id, order_number`,
+        [days],
+      );
+    },
   };
 }

@@ -963,15 +963,26 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * one fails and frees its instalments; a superseded one is no longer asked for. Whatever the
      * gateway says later is still honoured.
      */
-    async releaseAttempt(tenantId: string, attemptId: string): Promise<void> {
+    async releaseAttempt(
+      tenantId: string,
+      attemptId: string,
+      { recheckInSeconds }: { recheckInSeconds?: number } = {},
+    ): Promise<void> {
       const told = await db.withTenant(tenantId, async (sql) => {
-        if (await repository.closeSuperseded(sql, attemptId, null)) return false;
+        // Let go without the gateway's final word: asked about again later (reconcile.ts).
+        const recheck = () =>
+          recheckInSeconds ? repository.scheduleRecheck(sql, attemptId, recheckInSeconds) : null;
+        if (await repository.closeSuperseded(sql, attemptId, null)) {
+          await recheck();
+          return false;
+        }
         const failed = await repository.settleAttempt(sql, attemptId, {
           status: 'failed',
           dsResponse: null,
           authorisation: null,
         });
         if (!failed) return false;
+        await recheck();
         await webhookEvents.paymentSettled(sql, attemptId);
         // An auto-pay charge the gateway never took: unpaid, retried like a decline, and told so.
         return recordAutoPayDecline(sql, attemptId, 'no_answer');

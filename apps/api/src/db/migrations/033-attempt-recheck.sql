@@ -1,0 +1,12 @@
+-- When the reconciliation next asks the gateway about an attempt it released without a final
+-- answer (issue 20: money is never silently lost). The reconciliation lets go of an attempt the
+-- gateway could not settle within RECONCILE_RELEASE_AFTER_MINUTES (no trustworthy answer, a state
+-- that is not final), so that its instalments are not held for ever; until now it never asked
+-- about it again, and a charge the gateway did take (an auto-pay charge whose answer was lost while
+-- the query service was down) was recorded nowhere, and charged again by the next auto-pay try.
+-- Such an attempt is now asked about every quarter of an hour for 7 days (payments/reconcile.ts).
+-- NULL: nothing to ask. Written only by the payments module.
+--
+-- ADD COLUMN without a default changes only the catalogue (no table rewrite, no long lock); its
+-- index is built concurrently by the next migration.
+ALTER TABLE payment_attempts ADD COLUMN IF NOT EXISTS recheck_at timestamptz;
