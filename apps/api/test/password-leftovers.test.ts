@@ -151,4 +151,71 @@ describe.each(engines())('what outlives the owner taking the account back, on $n
       )
       .toBe(400);
   });
+
+  /** Turns the second factor on for `who` with the password, as the set-up screen does. */
+  const turnOnSecondFactor = async (tenant: string, token: string, password = demoPassword) => {
+    const setup = await post(tenant, '/second-factor/setup', { current_password: password }, token);
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret } = setup.json<{ secret: string }>();
+    const on = await post(
+      tenant,
+      '/second-factor/confirm',
+      { code: await generate({ secret }) },
+      token,
+    );
+    expect(on.statusCode, on.body).toBe(200);
+  };
+  /** The owner's way back: a reset link from the recovery page, a new password. */
+  const resetByMail = async (tenant: string, email: string, password: string) => {
+    expect((await post(tenant, '/forgot-password', { email })).statusCode).toBe(202);
+    const mail = await env.smtp.waitFor(email, 10_000, undefined, 'reset-password');
+    const token = /reset-password\?token=([\w-]+)/.exec(mail.raw)?.[1] ?? '';
+    const reset = await post(tenant, '/reset-password', {
+      token,
+      email,
+      password,
+      password_confirmation: password,
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+  };
+  const signIn = (tenant: string, email: string, password: string) =>
+    post(tenant, '/login', { email, password });
+
+  it('turns off the second factor a thief turned on in the last 72 hours when the owner resets: the owner gets in; an older one stays', async () => {
+    // 1. A thief with the phished password turns the second factor on: the owner's next
+    //    sign-in would ask for a code only the thief's app makes.
+    const thief = await signedIn(app, '1', secondEmail);
+    await turnOnSecondFactor('1', thief.token);
+    const told = await env.smtp.waitFor(secondEmail, 10_000, 'second-factor-on');
+    expect(told.raw).toMatch(/72\s+horas/);
+
+    // 2. The owner resets the password from the e-mail's button, and signs in with it: no code
+    //    asked (before: the thief's second factor outlived the reset, and the owner was kept out
+    //    for good). The owner is told it was turned off, with a button to turn it on again.
+    const password = 'Owner-Back-In-2026-Nov';
+    await resetByMail('1', secondEmail, password);
+    const back = await signIn('1', secondEmail, password);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json(), "the owner is asked for the code of the thief's app").not.toHaveProperty(
+      'second_factor',
+    );
+    const off = await env.smtp.waitFor(secondEmail, 10_000, 'second-factor-reset');
+    expect(off.raw).toContain('/two-factor');
+
+    // 3. A second factor the owner has had for longer than that stays: a mailbox alone does not
+    //    get past it.
+    const owner = back.json<{ access_token: string }>();
+    await turnOnSecondFactor('1', owner.access_token, password);
+    await env.db.withOwner((sql) =>
+      sql.query(
+        `UPDATE customer_totp SET confirmed_at = now() - interval '73 hours'
+          WHERE customer_id = (SELECT id FROM customers WHERE tenant_id = '1' AND email = $1)`,
+        [secondEmail],
+      ),
+    );
+    await resetByMail('1', secondEmail, 'Owner-Again-2026-Nov');
+    const guarded = await signIn('1', secondEmail, 'Owner-Again-2026-Nov');
+    expect(guarded.statusCode, guarded.body).toBe(200);
+    expect(guarded.json()).toMatchObject({ second_factor: 'code' });
+  });
 });

@@ -356,6 +356,27 @@ export function createAuthRepository() {
       );
       return rows.length;
     },
+    /**
+     * A reset by the owner's mailbox turns off a second factor turned on less than `hours` ago:
+     * it may be a thief's, turned on with the password they used, which would otherwise keep the
+     * owner out after the reset too. Answers when it had been turned on, or null.
+     */
+    async dropSecondFactorSince(sql: Sql, customerId: string, hours: number): Promise<Date | null> {
+      const rows = await sql.query<{ confirmed_at: Date }>(
+        `WITH dropped AS (
+           DELETE FROM customer_totp
+            WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+              AND confirmed_at > now() - make_interval(hours => $2)
+            RETURNING confirmed_at),
+         codes AS (
+           DELETE FROM customer_recovery_codes
+            WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+              AND EXISTS (SELECT 1 FROM dropped))
+         SELECT confirmed_at FROM dropped`,
+        [customerId, hours],
+      );
+      return rows[0]?.confirmed_at ?? null;
+    },
     /** A change of the sign-in e-mail waiting for the new address (migration 020). */
     async insertEmailChange(
       sql: Sql,

@@ -213,7 +213,17 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
 
   route(app, routes.resetPassword, async ({ request, body }) => {
     const { company_name: company, legal_name: legal } = request.tenant;
-    await service.resetPassword(request.tenant.id, body, request.ip, [company, legal]);
+    const reset = await service.resetPassword(request.tenant.id, body, request.ip, [
+      company,
+      legal,
+    ]);
+    // Said to the owner: if it was them who turned it on, they turn it on again.
+    if (reset.secondFactorDropped) {
+      await tellOwner(request.tenant.id, reset.customerId, {
+        kind: 'second-factor-reset',
+        since: reset.secondFactorDropped,
+      });
+    }
     return { message: 'Password changed' };
   });
 

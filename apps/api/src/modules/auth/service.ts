@@ -36,6 +36,12 @@ export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
 const sessionHours = 12;
 const resetTokenMinutes = 60;
+/**
+ * A password reset turns off a second factor turned on less than this long ago (a thief's, turned
+ * on with the password they used, would keep the owner out after the reset too); the "turned on"
+ * e-mail tells the owner so.
+ */
+export const recentSecondFactorHours = 72;
 /** A sign-in link asked for from the sign-in screen works this long, once (decision 027). */
 export const signInLinkMinutes = 15;
 
@@ -827,7 +833,7 @@ export function createAuthService({
       ip: string,
       /** The tenant's company and legal names: a password must not contain them. */
       organisationNames: readonly string[],
-    ): Promise<void> {
+    ): Promise<{ customerId: string; secondFactorDropped: Date | null }> {
       await enforce(`reset:ip:${tenantId}:${limitAddress(ip)}`, limits.resetPerIp);
       const problems = await newPasswordProblems(input.password, {
         email: input.email,
@@ -852,8 +858,16 @@ export function createAuthService({
         // added", the e-mail says, with this button): every passkey goes, the thief's with it
         // (the owner adds theirs again; it can lock no one out of anything but passkeys).
         await repository.deletePasskeysOf(sql, row.customer_id);
+        // And a second factor turned on in the last days (the "turned on" e-mail says so): a
+        // thief's would keep the owner out for good. One older than that stays, so that a
+        // mailbox alone does not get past a second factor the owner has long had.
+        const secondFactorDropped = await repository.dropSecondFactorSince(
+          sql,
+          row.customer_id,
+          recentSecondFactorHours,
+        );
         const ended = await repository.revokeAllOfCustomer(sql, row.customer_id);
-        return { ended };
+        return { ended, customerId: row.customer_id, secondFactorDropped };
       });
       if (outcome === 'invalid')
         throw new FieldValidationError({ token: [FieldError.invalidToken] });
@@ -870,6 +884,7 @@ export function createAuthService({
       ]);
       // Every session of the customer ended with the old password, access tokens included.
       await revocations.revoked(tenantId, outcome.ended);
+      return { customerId: outcome.customerId, secondFactorDropped: outcome.secondFactorDropped };
     },
   };
 }

@@ -58,6 +58,14 @@ export const mailMessages = {
       'El {when} (hora de Madrid) se activó la verificación en dos pasos en tu cuenta de la oficina online: al entrar se pedirá también un código de una aplicación.',
     securityIfNotYou:
       'Si no has sido tú, restablece tu contraseña con el botón (se quitarán todas las llaves de acceso y se cerrarán todas las sesiones) y avisa a la organización: alguien podría estar usando tu cuenta.',
+    secondFactorIfNotYou:
+      'Si no has sido tú, restablece tu contraseña con el botón en las próximas {hours} horas: se desactivará esta verificación, se quitarán todas las llaves de acceso y se cerrarán todas las sesiones. Avisa también a la organización: alguien podría estar usando tu cuenta.',
+    secondFactorResetSubject: 'Se ha desactivado la verificación en dos pasos',
+    secondFactorResetHeading: 'Verificación en dos pasos desactivada',
+    secondFactorResetIntro:
+      'Al restablecer tu contraseña el {when} (hora de Madrid) se desactivó la verificación en dos pasos de tu cuenta, que se había activado el {since}, hace menos de {hours} horas: podría haberla activado otra persona con tu contraseña.',
+    secondFactorResetIfYou: 'Si la activaste tú, vuelve a activarla con el botón.',
+    secondFactorResetButton: 'Activar la verificación en dos pasos',
     footer: 'Este mensaje se ha enviado automáticamente; no respondas a él.',
   },
   ca: {
@@ -117,6 +125,14 @@ export const mailMessages = {
       "El {when} (hora de Madrid) es va activar la verificació en dos passos al teu compte de l'oficina en línia: en entrar també es demanarà un codi d'una aplicació.",
     securityIfNotYou:
       "Si no has estat tu, restableix la contrasenya amb el botó (es trauran totes les claus d'accés i es tancaran totes les sessions) i avisa l'organització: algú podria estar fent servir el teu compte.",
+    secondFactorIfNotYou:
+      "Si no has estat tu, restableix la contrasenya amb el botó en les properes {hours} hores: es desactivarà aquesta verificació, es trauran totes les claus d'accés i es tancaran totes les sessions. Avisa també l'organització: algú podria estar fent servir el teu compte.",
+    secondFactorResetSubject: "S'ha desactivat la verificació en dos passos",
+    secondFactorResetHeading: 'Verificació en dos passos desactivada',
+    secondFactorResetIntro:
+      "En restablir la contrasenya el {when} (hora de Madrid) es va desactivar la verificació en dos passos del teu compte, que s'havia activat el {since}, fa menys de {hours} hores: podria haver-la activat una altra persona amb la teva contrasenya.",
+    secondFactorResetIfYou: 'Si la vas activar tu, torna-la a activar amb el botó.',
+    secondFactorResetButton: 'Activar la verificació en dos passos',
     footer: "Aquest missatge s'ha enviat automàticament; no hi responguis.",
   },
   en: {
@@ -172,6 +188,14 @@ export const mailMessages = {
       'On {when} (Madrid time) two-step verification was turned on for your online office account: signing in will also ask for a code from an app.',
     securityIfNotYou:
       'If this was not you, reset your password with the button (every passkey is removed and every session ends) and tell the organisation: someone may be using your account.',
+    secondFactorIfNotYou:
+      'If this was not you, reset your password with the button within the next {hours} hours: this verification is turned off, every passkey is removed and every session ends. Tell the organisation too: someone may be using your account.',
+    secondFactorResetSubject: 'Two-step verification was turned off',
+    secondFactorResetHeading: 'Two-step verification off',
+    secondFactorResetIntro:
+      'Resetting your password on {when} (Madrid time) turned off the two-step verification of your account, which had been turned on on {since}, less than {hours} hours before: someone else may have turned it on with your password.',
+    secondFactorResetIfYou: 'If it was you who turned it on, turn it on again with the button.',
+    secondFactorResetButton: 'Turn on two-step verification',
     footer: 'This message was sent automatically; please do not reply.',
   },
   eu: {
@@ -229,6 +253,14 @@ export const mailMessages = {
       '{when} (Madrilgo ordua) bi urratseko egiaztapena aktibatu zen zure lineako bulegoko kontuan: sartzean aplikazio bateko kode bat ere eskatuko da.',
     securityIfNotYou:
       'Zu izan ez bazara, berrezarri pasahitza botoiarekin (sarbide-gako guztiak kenduko dira eta saio guztiak itxiko dira) eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari liteke.',
+    secondFactorIfNotYou:
+      'Zu izan ez bazara, berrezarri pasahitza botoiarekin hurrengo {hours} orduetan: egiaztapen hau desaktibatuko da, sarbide-gako guztiak kenduko dira eta saio guztiak itxiko dira. Jakinarazi erakundeari ere: norbait zure kontua erabiltzen ari liteke.',
+    secondFactorResetSubject: 'Bi urratseko egiaztapena desaktibatu da',
+    secondFactorResetHeading: 'Bi urratseko egiaztapena desaktibatuta',
+    secondFactorResetIntro:
+      '{when} (Madrilgo ordua) pasahitza berrezartzean zure kontuko bi urratseko egiaztapena desaktibatu zen; {since} aktibatu zen, duela {hours} ordu baino gutxiago: beste norbaitek aktibatu zezakeen zure pasahitzarekin.',
+    secondFactorResetIfYou: 'Zuk aktibatu bazenuen, aktibatu berriro botoiarekin.',
+    secondFactorResetButton: 'Aktibatu bi urratseko egiaztapena',
     footer: 'Mezu hau automatikoki bidali da; ez erantzun.',
   },
 } satisfies Record<Language, Record<string, string>>;
