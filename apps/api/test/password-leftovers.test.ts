@@ -218,4 +218,78 @@ describe.each(engines())('what outlives the owner taking the account back, on $n
     expect(guarded.statusCode, guarded.body).toBe(200);
     expect(guarded.json()).toMatchObject({ second_factor: 'code' });
   });
+
+  it('ends the sessions a passkey opened when it is removed, but not the session removing it', async () => {
+    // The owner adds a passkey on their phone and signs in with it there.
+    const owner = await signedIn(app, 'demo', demoEmail);
+    const phone = softwareAuthenticator(origins.demo ?? '');
+    const options = await post(
+      'demo',
+      '/passkeys/register/options',
+      { current_password: demoPassword },
+      owner.token,
+    );
+    const added = await post(
+      'demo',
+      '/passkeys/register',
+      { credential: phone.create(options.json()) },
+      owner.token,
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    const withPasskey = async () => {
+      const challenge = await post('demo', '/passkeys/sign-in/options', {});
+      const signed = await post('demo', '/passkeys/sign-in', {
+        credential: phone.get(challenge.json()),
+      });
+      expect(signed.statusCode, signed.body).toBe(200);
+      return signed.json<{ access_token: string }>().access_token;
+    };
+    const onPhone = await withPasskey();
+    const sessions = (token: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/demo/api/1.0/sessions',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await sessions(onPhone)).statusCode).toBe(200);
+    // The phone is lost: the owner removes its passkey from the laptop. Whoever holds the phone
+    // is signed out there (before: only kept from signing in again); the laptop stays in.
+    const [passkey] = (await owner.get('/passkeys')).json<{ passkeys: { id: string }[] }>()
+      .passkeys;
+    const removed = await post('demo', `/passkeys/${passkey?.id ?? ''}/delete`, {}, owner.token);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await sessions(onPhone)).statusCode, 'the lost phone is still signed in').toBe(401);
+    expect((await sessions(owner.token)).statusCode).toBe(200);
+  });
+
+  it('keeps the session that removes the passkey it signed in with', async () => {
+    const owner = await signedIn(app, 'demo', demoEmail);
+    const key = softwareAuthenticator(origins.demo ?? '');
+    const options = await post(
+      'demo',
+      '/passkeys/register/options',
+      { current_password: demoPassword },
+      owner.token,
+    );
+    await post(
+      'demo',
+      '/passkeys/register',
+      { credential: key.create(options.json()) },
+      owner.token,
+    );
+    const challenge = await post('demo', '/passkeys/sign-in/options', {});
+    const signed = await post('demo', '/passkeys/sign-in', {
+      credential: key.get(challenge.json()),
+    });
+    const token = signed.json<{ access_token: string }>().access_token;
+    const mine = (await owner.get('/passkeys')).json<{ passkeys: { id: string }[] }>().passkeys;
+    const headers = { authorization: `Bearer ${token}` };
+    for (const p of mine) {
+      const res = await post('demo', `/passkeys/${p.id}/delete`, {}, token);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(
+      (await app.inject({ method: 'GET', url: '/demo/api/1.0/sessions', headers })).statusCode,
+    ).toBe(200);
+  });
 });

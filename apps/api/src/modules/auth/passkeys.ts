@@ -179,7 +179,7 @@ export function createPasskeys({ db }: { db: Database }) {
       tenantId: string,
       rp: RelyingParty,
       credential: AuthenticationResponseJSON,
-    ): Promise<string> {
+    ): Promise<{ customerId: string; passkeyId: string }> {
       const { verifyAuthenticationResponse } = await loadWebAuthn();
       return db.withTenant(tenantId, async (sql) => {
         // Another portal's passkey is unknown here (RLS): the same refusal as every other.
@@ -205,7 +205,7 @@ export function createPasskeys({ db }: { db: Database }) {
         }
         if (!verified.verified) throw refused();
         await repository.markUsed(sql, passkey.id, verified.authenticationInfo.newCounter);
-        return passkey.customer_id;
+        return { customerId: passkey.customer_id, passkeyId: passkey.id };
       });
     },
 
@@ -213,11 +213,6 @@ export function createPasskeys({ db }: { db: Database }) {
       const done = await db.withTenant(tenantId, (sql) =>
         repository.rename(sql, customerId, id, name),
       );
-      if (!done) throw new AppError(404, ErrorCode.notFound, 'No such passkey');
-    },
-
-    async remove(tenantId: string, customerId: string, id: string) {
-      const done = await db.withTenant(tenantId, (sql) => repository.remove(sql, customerId, id));
       if (!done) throw new AppError(404, ErrorCode.notFound, 'No such passkey');
     },
   };

@@ -135,12 +135,14 @@ export function createAuthRepository() {
         network: string;
         deviceHash: Buffer;
         endTokenHash: Buffer | null;
+        passkeyId: string | null;
       },
     ): Promise<void> {
       await sql.query(
         `INSERT INTO customer_sessions
-           (tenant_id, id, customer_id, method, browser, os, device_type, network, device_hash, end_token_hash)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+           (tenant_id, id, customer_id, method, browser, os, device_type, network, device_hash,
+            end_token_hash, passkey_id)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           row.id,
           row.customerId,
@@ -151,6 +153,7 @@ export function createAuthRepository() {
           row.network,
           row.deviceHash,
           row.endTokenHash,
+          row.passkeyId,
         ],
       );
     },
@@ -258,6 +261,22 @@ export function createAuthRepository() {
       const rows = await sql.query<{ family_id: string }>(endFamilies(`customer_id = $1`), [
         customerId,
       ]);
+      return rows.map((r) => r.family_id);
+    },
+    /** Ends the sessions a passkey opened but `keep`; answers the families it ended. */
+    async revokeSessionsOfPasskey(
+      sql: Sql,
+      customerId: string,
+      passkeyId: string,
+      keep: string,
+    ): Promise<string[]> {
+      const rows = await sql.query<{ family_id: string }>(
+        endFamilies(`customer_id = $1 AND family_id <> $3 AND family_id IN (
+          SELECT id FROM customer_sessions
+           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+             AND passkey_id::text = $2)`),
+        [customerId, passkeyId, keep],
+      );
       return rows.map((r) => r.family_id);
     },
     /** Ends every session of the customer but `keep`; answers the families it ended. */

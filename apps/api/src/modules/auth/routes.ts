@@ -352,17 +352,12 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   route(app, routes.passkeySignIn, async ({ request, reply, body }) => {
     requirePasskeys(request);
     const answer = await signIn(request, reply, async (origin) => {
-      const customerId = await passkeys.authenticate(
+      const by = await passkeys.authenticate(
         request.tenant.id,
         relyingPartyOf(request.tenant),
         body.credential as unknown as Parameters<typeof passkeys.authenticate>[2],
       );
-      return service.signInWithPasskey(
-        request.tenant.id,
-        customerId,
-        body.remember === true,
-        origin,
-      );
+      return service.signInWithPasskey(request.tenant.id, by, body.remember === true, origin);
     });
     if ('challenge' in answer) throw new AppError(500, ErrorCode.internal, 'Unexpected challenge');
     return answer;
@@ -425,7 +420,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     app,
     routes.deletePasskey,
     async ({ request, params }) => {
-      await passkeys.remove(request.tenant.id, request.customerId, params.id);
+      await service.removePasskey(customerOf(request), params.id);
       return { message: 'Removed' };
     },
     { preValidation: [ctx.requireCustomer] },

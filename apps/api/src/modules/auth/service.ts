@@ -23,6 +23,7 @@ import {
 import type { VerifiedPerson } from './oidc.ts';
 import {
   createAuthRepository,
+  createPasskeyRepository,
   createSecondFactorRepository,
   type CustomerAuthRow,
 } from './repository.ts';
@@ -105,6 +106,8 @@ export type SignInOrigin = {
   ip: string;
   /** The browser's random device cookie (cookies.ts): a new one for a browser never seen. */
   deviceId: string;
+  /** The passkey that signed in (removing it ends the session). */
+  passkeyId?: string;
 };
 
 const toUser = (c: CustomerAuthRow): TAuthUser => ({
@@ -188,6 +191,7 @@ export function createAuthService({
   passwordGate = passwordAdmission,
 }: AuthServiceDeps) {
   const repository = createAuthRepository();
+  const passkeyRepository = createPasskeyRepository();
 
   async function enforce(key: string, [limit, window]: readonly [number, number]) {
     const verdict = await limiter.hit(key, limit * (limitScale ?? 1), window);
@@ -268,6 +272,7 @@ export function createAuthService({
         network,
         deviceHash,
         endTokenHash: endToken ? hashToken(endToken) : null,
+        passkeyId: origin.passkeyId ?? null,
       });
       await repository.insertRefresh(sql, {
         familyId,
@@ -677,15 +682,35 @@ export function createAuthService({
     /** A passkey proved who it is (passkeys.ts): no second code, a passkey is two factors. */
     async signInWithPasskey(
       tenantId: string,
-      customerId: string,
+      by: { customerId: string; passkeyId: string },
       remember: boolean,
-      origin: Omit<SignInOrigin, 'method'>,
+      origin: Omit<SignInOrigin, 'method' | 'passkeyId'>,
     ): Promise<Session> {
       const customer = await db.withTenant(tenantId, (sql) =>
-        repository.findCustomerById(sql, customerId),
+        repository.findCustomerById(sql, by.customerId),
       );
       if (!customer) throw new AppError(401, ErrorCode.invalidCredentials, 'Passkey not accepted');
-      return openSession(tenantId, customer, remember, { ...origin, method: 'passkey' });
+      return openSession(tenantId, customer, remember, {
+        ...origin,
+        method: 'passkey',
+        passkeyId: by.passkeyId,
+      });
+    },
+
+    /**
+     * Removes one of the customer's passkeys, and ends the sessions it opened but the one asking
+     * (a lost phone's passkey removed from another device signs the phone out too).
+     */
+    async removePasskey(
+      who: { tenantId: string; customerId: string; sessionId: string },
+      id: string,
+    ): Promise<void> {
+      const ended = await db.withTenant(who.tenantId, async (sql) => {
+        if (!(await passkeyRepository.remove(sql, who.customerId, id))) return null;
+        return repository.revokeSessionsOfPasskey(sql, who.customerId, id, who.sessionId);
+      });
+      if (!ended) throw new AppError(404, ErrorCode.notFound, 'No such passkey');
+      await revocations.revoked(who.tenantId, ended);
     },
 
     /**
