@@ -17,10 +17,16 @@ export function decodeQuotedPrintable(raw: string): string {
 export async function startSmtp({ port: fixedPort = 0 }: { port?: number } = {}) {
   const inbox: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
+  /** Addresses whose mailbox the server refuses (550 at RCPT TO), as a real one may. */
+  const rejected = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!rejected.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -50,6 +56,7 @@ export async function startSmtp({ port: fixedPort = 0 }: { port?: number } = {})
   return {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
+    rejected,
     /**
      * Waits until a message to `to` arrives (or fails after `ms`). The "was this you?" notice any
      * sign-in from a new browser may send (header `X-Portal-Mail: new-device`) is passed over

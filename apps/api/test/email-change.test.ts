@@ -144,4 +144,48 @@ describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
       await down.close();
     }
   });
+
+  it("sends no link when the current address's notice cannot be delivered: the owner always hears first", async () => {
+    // A thief with the password asks to move the account to their address; the owner's mailbox
+    // refuses the notice (full, bounced). Before, the link had gone to the thief's address first:
+    // 503, yet the link worked, and the account moved without the owner ever hearing of it.
+    const thief = await signedIn(app, '1', demoEmail);
+    env.smtp.rejected.add(demoEmail);
+    try {
+      const res = await request(
+        { email: 'ladron@fuera.test', current_password: demoPassword },
+        thief,
+        '1',
+      );
+      expect(res.statusCode, res.body).toBe(503);
+    } finally {
+      env.smtp.rejected.delete(demoEmail);
+    }
+    await expect(env.smtp.waitFor('ladron@fuera.test', 1_500, 'email-change')).rejects.toThrow(
+      /no e-mail/,
+    );
+    expect((await login(demoEmail, '1')).statusCode).toBe(200);
+  });
+
+  it('spends the request when the link cannot be delivered after the notice', async () => {
+    const who = await signedIn(app, '1', secondEmail);
+    env.smtp.rejected.add('rebota@fuera.test');
+    try {
+      const res = await request(
+        { email: 'rebota@fuera.test', current_password: demoPassword },
+        who,
+        '1',
+      );
+      expect(res.statusCode, res.body).toBe(503);
+    } finally {
+      env.smtp.rejected.delete('rebota@fuera.test');
+    }
+    await env.smtp.waitFor(secondEmail, 10_000, 'email-change-notice');
+    const open = await env.db.withOwner((sql) =>
+      sql.query(
+        "SELECT 1 FROM email_changes WHERE new_email = 'rebota@fuera.test' AND used_at IS NULL",
+      ),
+    );
+    expect(open).toEqual([]);
+  });
 });

@@ -6,9 +6,11 @@ import type { CustomerAuthRow } from './repository.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
 /**
- * A change of the sign-in e-mail (issue 23): the confirmation link to the new address, and a
- * notice to the current one, which says what was asked and what to do if it was not the owner.
- * The link changes the account's identity: it is never logged, in every mode.
+ * A change of the sign-in e-mail (issue 23): a notice to the current address, which says what was
+ * asked and what to do if it was not the owner, and then the confirmation link to the new one. In
+ * that order: a link sent before a notice that then failed let whoever asked (a thief with the
+ * password) take the account over without the owner ever hearing of it. The link changes the
+ * account's identity: it is never logged, in every mode.
  */
 export function createEmailChangeMailer(db: Database, mailer: Mailer) {
   return async ({
@@ -26,6 +28,15 @@ export function createEmailChangeMailer(db: Database, mailer: Mailer) {
     hours: number;
     at: Date;
   }) => {
+    await sendAccountMail(db, mailer, tenantId, customer, (m, lang) => ({
+      subject: m.emailNoticeSubject,
+      heading: m.emailNoticeHeading,
+      kind: 'email-change-notice',
+      paragraphs: [
+        m.emailNoticeIntro.replace('{when}', whenIn(lang, at)).replace('{new}', newEmail),
+        m.emailNoticeIfNotYou,
+      ],
+    }));
     await sendAccountMail(db, mailer, tenantId, { ...customer, email: newEmail }, (m) => ({
       subject: m.emailChangeSubject,
       heading: m.emailChangeHeading,
@@ -39,15 +50,6 @@ export function createEmailChangeMailer(db: Database, mailer: Mailer) {
         label: m.emailChangeButton,
         path: `${appPaths.confirmEmail}?${new URLSearchParams({ token }).toString()}`,
       },
-    }));
-    await sendAccountMail(db, mailer, tenantId, customer, (m, lang) => ({
-      subject: m.emailNoticeSubject,
-      heading: m.emailNoticeHeading,
-      kind: 'email-change-notice',
-      paragraphs: [
-        m.emailNoticeIntro.replace('{when}', whenIn(lang, at)).replace('{new}', newEmail),
-        m.emailNoticeIfNotYou,
-      ],
     }));
   };
 }

@@ -806,9 +806,10 @@ export function createAuthService({
           at: new Date(),
         });
       } catch (error) {
-        // The customer is told to try again (nothing changed: the link that was not sent is
-        // never known to anyone); the operator sees why in the log.
+        // The customer is told to try again; the operator sees why in the log. The request is
+        // spent: a link that may have gone out with the notice unsent must not work.
         onBackgroundError(error);
+        await db.withTenant(tenantId, (sql) => repository.spendEmailChangesOf(sql, customerId));
         throw new AppError(503, ErrorCode.unavailable, 'The e-mail could not be sent', {
           'retry-after': '60',
         });
