@@ -15,7 +15,7 @@ import { createReceiptMailer } from '../src/modules/payments/receipt-mail.ts';
 import { createRedsysClient, type MitChargeInput } from '../src/modules/payments/redsys-client.ts';
 import type { TenantGatewayRow } from '../src/modules/payments/repository.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
+import { adminCommand } from './admin-run.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 
@@ -638,17 +638,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
   });
 
   it('the admin CLI sets the tenant switch, the notice and the retries', async () => {
-    const admin = async (...argv: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runAdmin(argv, {
-        db,
-        rootSecret: randomBytes(32),
-        out: (l) => out.push(l),
-        err: (l) => err.push(l),
-      });
-      return { code, out: out.join('\n'), err: err.join('\n') };
-    };
+    const admin = adminCommand(db);
     const set = await admin(
       'tenant',
       'update',

@@ -5,8 +5,8 @@ import type { Database } from '../src/db/database.ts';
 import { openQueue } from '../src/db/job-queue.ts';
 import { pendingMigrations } from '../src/db/migrate.ts';
 import { failedJobs } from '../src/modules/jobs/admin.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { workPeriodicJobs, type PeriodicJob } from '../src/modules/jobs/periodic.ts';
+import { adminCommand } from './admin-run.ts';
 import { engines, testConfig } from './engines.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,17 +126,7 @@ describe.each(engines())('job queue ($name)', (engine) => {
     expect(JSON.stringify(failed?.output)).toContain('gateway down');
 
     // The operator's view: `npm run admin -- jobs failed`.
-    const admin = async (...argv: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runAdmin(argv, {
-        db,
-        rootSecret: randomBytes(32),
-        out: (line) => void out.push(line),
-        err: (line) => void err.push(line),
-      });
-      return { code, out: out.join('\n'), err: err.join('\n') };
-    };
+    const admin = adminCommand(db);
     const listed = await admin('jobs', 'failed');
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(new RegExp(`${failed?.id}\\s+${name}\\s+\\S+\\s+1\\s+gateway down`));

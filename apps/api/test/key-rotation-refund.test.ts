@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createRefunder } from '../src/modules/payments/refunds.ts';
+import { createRefunder, refundsThrough } from '../src/modules/payments/refunds.ts';
 import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { payAtSimulator, startCheckout } from './checkout.ts';
-import { signedNotification } from './redsys-notification.ts';
+import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
 /*
@@ -69,13 +69,7 @@ describe.each(engines())('a refund after Redsys rotated the key on $name', (engi
     const first = await startCheckout(other);
     const second = await startCheckout(other, first.item);
     await payAtSimulator(sim, simUrl, first.form);
-    const notify = (message: Record<string, string>) =>
-      app.inject({
-        method: 'POST',
-        url: '/demo/api/1.0/redsys/notification',
-        payload: new URLSearchParams(message).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+    const notify = (message: Record<string, string>) => postNotification(app, message);
     expect((await notify(signedNotification(second.p, '0000'))).statusCode).toBe(200);
 
     // Redsys rotates the merchant's key; the operator types the new one.
@@ -110,9 +104,7 @@ describe.each(engines())('a refund after Redsys rotated the key on $name', (engi
     const results = await createRefunder({
       db,
       secretBox: createSecretBox(rootSecret),
-      refundGateway: (gateway, request) => client.refund(gateway, request),
-      queryRefunds: (gateway, { order, ...query }) =>
-        client.queryOrder(gateway, order, { transactionType: '3', ...query }),
+      ...refundsThrough(client),
       log: quiet,
     }).refundTenant('demo');
     // Before the fix: sent with the retired key, answered SIS0042, left for the operator as

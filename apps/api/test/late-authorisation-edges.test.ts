@@ -8,7 +8,7 @@ import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { createReconciler } from '../src/modules/payments/reconcile.ts';
 import { createRedsysClient, type RedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createRefunder } from '../src/modules/payments/refunds.ts';
+import { createRefunder, refundsThrough } from '../src/modules/payments/refunds.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
@@ -352,9 +352,7 @@ describe.each(engines())('late authorisations and ambiguous refunds on $name', (
       const refunder = createRefunder({
         db,
         secretBox: box,
-        refundGateway: (gateway, request) => client.refund(gateway, request),
-        queryRefunds: (gateway, { order, ...query }) =>
-          client.queryOrder(gateway, order, { transactionType: '3', ...query }),
+        ...refundsThrough(client),
         limits: { maxAttempts: 8, retryBaseSeconds: 60 },
         log: quiet,
         random: () => 0,

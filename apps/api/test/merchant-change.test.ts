@@ -9,7 +9,7 @@ import type { RedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createRefunder } from '../src/modules/payments/refunds.ts';
 import { retiredMerchantDays } from '../src/modules/payments/repository.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
+import { adminCommand } from './admin-run.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
@@ -73,18 +73,13 @@ describe.each(engines())('merchant settings changed mid-checkout on $name', (eng
     });
   });
 
-  /** The operator's command, as `npm run admin -- tenant update ...` runs it. */
+  /** The operator's command, as `npm run admin -- tenant update ...` runs it: it succeeds. */
   const admin = async (...argv: string[]) => {
-    const err: string[] = [];
-    const code = await runAdmin(argv, {
-      db,
-      rootSecret,
-      out: () => {},
-      err: (line) => err.push(line),
+    const { code, err } = await adminCommand(db, rootSecret, {
       readFile: async () => Buffer.from(NEW_KEY),
       readStdin: async () => NEW_KEY,
-    });
-    expect(code, err.join('\n')).toBe(0);
+    })(...argv);
+    expect(code, err).toBe(0);
   };
 
   /** The operator moves the tenant to the new merchant code, and with `key` to its key too. */

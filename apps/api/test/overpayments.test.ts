@@ -14,9 +14,10 @@ import {
 } from '../src/modules/payments/refunds.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
+import { payAtSimulator } from './checkout.ts';
+import { adminCommand } from './admin-run.ts';
 import { buildTestApp, engines } from './engines.ts';
-import { signedNotification } from './redsys-notification.ts';
+import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
 /** The seeded Redsys keys are plaintext (sealed only at a server's start): every box opens them. */
@@ -115,13 +116,7 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
       p: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
     };
   };
-  const notify = (message: Record<string, string>) =>
-    app.inject({
-      method: 'POST',
-      url: '/demo/api/1.0/redsys/notification',
-      payload: new URLSearchParams(message).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const notify = (message: Record<string, string>) => postNotification(app, message);
   const authorise = async (attempt: { p: Record<string, string> }) =>
     expect((await notify(signedNotification(attempt.p, '0000'))).statusCode).toBe(200);
   const statusOf = async (id: string, who = me) =>
@@ -187,17 +182,7 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
         [attemptId],
       ),
     );
-  const admin = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runAdmin(argv, {
-      db,
-      rootSecret: randomBytes(32),
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
+  const admin = (...argv: string[]) => adminCommand(db)(...argv);
 
   it("pays the instalments with the first attempt's late authorisation when they are still unpaid", async () => {
     const [item] = await unpaid(other);
@@ -518,25 +503,7 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
     const second = await start([item]);
     await authorise(second);
     // The customer pays on the first card page after all: the simulator holds that payment.
-    const page = await sim.inject({
-      method: 'POST',
-      url: '/sis/realizarPago',
-      payload: new URLSearchParams(first.form).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
-    const paid = await sim.inject({
-      method: 'POST',
-      url: new URL(action, simUrl).pathname,
-      payload: new URLSearchParams({
-        card_number: '4548812049400004',
-        expiry: '12/30',
-        cvc: '123',
-        action: 'pay',
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect([200, 302, 303]).toContain(paid.statusCode);
+    await payAtSimulator(sim, simUrl, first.form);
     await authorise(first);
     const [refund] = await refundsOf(first.id);
 

@@ -9,6 +9,7 @@ import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { createReconciler } from '../src/modules/payments/reconcile.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
+import { payAtSimulator } from './checkout.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 
@@ -367,24 +368,7 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
     const again = (await me.post('/redsys/init-payment', body)).json<{ payment_id: string }>();
     expect(await statusOf(old.payment_id)).toBe('superseded');
     // ...but then paid on the old page after all, and its notification was lost.
-    const page = await sim.inject({
-      method: 'POST',
-      url: '/sis/realizarPago',
-      payload: new URLSearchParams(old.redsys_params).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
-    await sim.inject({
-      method: 'POST',
-      url: new URL(action, simUrl).pathname,
-      payload: new URLSearchParams({
-        card_number: '4548812049400004',
-        expiry: '12/30',
-        cvc: '123',
-        action: 'pay',
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    await payAtSimulator(sim, simUrl, old.redsys_params);
     await age(old.payment_id);
     await age(again.payment_id);
     const results = await reconciler().reconcileTenant('demo');

@@ -1,4 +1,5 @@
 import { createNotification, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * The parameters Redsys notifies for the order of an init answer's merchant parameters `p`, with
@@ -38,3 +39,16 @@ export function signedNotification(
     params: notificationParams(p, response, extra),
   }) as unknown as Record<string, string>;
 }
+
+/** Redsys posts a notification (its form fields `message`) to the portal of `tenant`. */
+export const postNotification = (
+  app: Pick<FastifyInstance, 'inject'>,
+  message: Record<string, string>,
+  tenant = 'demo',
+) =>
+  app.inject({
+    method: 'POST',
+    url: `/${tenant}/api/1.0/redsys/notification`,
+    payload: new URLSearchParams(message).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });

@@ -4,7 +4,7 @@ import { afterEach, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
+import { adminCommand } from './admin-run.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
@@ -63,17 +63,13 @@ describe.each(engines())('signature versions across a change on $name', (engine)
     });
   });
 
+  /** The operator's command, as `npm run admin -- tenant update ...` runs it: it succeeds. */
   const admin = async (...argv: string[]) => {
-    const err: string[] = [];
-    const code = await runAdmin(argv, {
-      db,
-      rootSecret,
-      out: () => {},
-      err: (line) => err.push(line),
+    const { code, err } = await adminCommand(db, rootSecret, {
       readFile: async () => Buffer.from(NEW_KEY),
       readStdin: async () => NEW_KEY,
-    });
-    expect(code, err.join('\n')).toBe(0);
+    })(...argv);
+    expect(code, err).toBe(0);
   };
   const startCheckout = async () => {
     const started = await startCheckoutOf(me);

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createRefunder } from '../src/modules/payments/refunds.ts';
-import { runAdmin } from '../src/modules/tenants/admin/cli.ts';
+import { createRefunder, refundsThrough } from '../src/modules/payments/refunds.ts';
 import { demoEmail } from '../src/db/seed/demo.ts';
+import { adminCommand } from './admin-run.ts';
 import { payAtSimulator, startCheckout } from './checkout.ts';
 import { buildTestApp, engines } from './engines.ts';
-import { signedNotification } from './redsys-notification.ts';
+import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
 /*
@@ -97,19 +97,11 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
     return createRefunder({
       db,
       secretBox: createSecretBox(rootSecret),
-      refundGateway: (gateway, request) => redsys.refund(gateway, request),
-      queryRefunds: (gateway, { order, ...query }) =>
-        redsys.queryOrder(gateway, order, { transactionType: '3', ...query }),
+      ...refundsThrough(redsys),
       log: quiet,
     });
   };
-  const notify = (message: Record<string, string>) =>
-    app.inject({
-      method: 'POST',
-      url: '/demo/api/1.0/redsys/notification',
-      payload: new URLSearchParams(message).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const notify = (message: Record<string, string>) => postNotification(app, message);
 
   /** The customer paid one instalment twice (two card pages, both paid): a surplus to refund. */
   async function overpaid() {
@@ -215,16 +207,7 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
     route.refund = 'cut-before';
     await refunder().refundTenant('demo');
     route.refund = 'pass';
-    const admin = async (...argv: string[]) => {
-      const err: string[] = [];
-      const code = await runAdmin(argv, {
-        db,
-        rootSecret,
-        out: () => {},
-        err: (line) => err.push(line),
-      });
-      return { code, err: err.join('\n') };
-    };
+    const admin = adminCommand(db, rootSecret);
     const retry = ['overpayments', 'retry', '--tenant', 'demo', '--id', refund.id];
     const refused = await admin(...retry);
     expect(refused.code).toBe(1);

@@ -5,7 +5,7 @@ import { createDeclineMailSender } from '../auto-pay/declines.ts';
 import { createAutoPayMailer } from '../auto-pay/mail.ts';
 import { createReceiptMailer } from './receipt-mail.ts';
 import { createReconciler } from './reconcile.ts';
-import { createRefunder } from './refunds.ts';
+import { createRefunder, refundsThrough } from './refunds.ts';
 import { createRedsysClient } from './redsys-client.ts';
 import { createPaymentService } from './service.ts';
 
@@ -59,9 +59,7 @@ export function paymentJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
     const refunder = createRefunder({
       db: ctx.db,
       secretBox: ctx.secretBox,
-      refundGateway: (gateway, request) => redsys.refund(gateway, request),
-      queryRefunds: (gateway, { order, merchantCode, terminal }) =>
-        redsys.queryOrder(gateway, order, { transactionType: '3', merchantCode, terminal }),
+      ...refundsThrough(redsys),
       log,
     });
     jobs.push({ name: 'refund-outbox', everySeconds: outboxEvery, run: () => refunder.sendDue() });

@@ -2,6 +2,7 @@ import { classifyOperation, type QueryAnswer } from '@portal/redsys';
 import type { Database, SqlQuery } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import type { RedsysClient } from './redsys-client.ts';
 import { retryDelaySeconds } from '../webhooks/retry.ts';
 import { createNotification } from '../notifications/service.ts';
 import { webhookEvents } from '../webhooks/events.ts';
@@ -43,6 +44,15 @@ const ambiguousCodes = new Set([
   'http_502',
   'http_504',
 ]);
+
+/** Refunds sent, and asked about, through the gateway client (redsys-client.ts). */
+export const refundsThrough = (
+  client: Pick<RedsysClient, 'refund' | 'queryOrder'>,
+): { refundGateway: RefundGateway; queryRefunds: RefundQuery } => ({
+  refundGateway: (gateway, request) => client.refund(gateway, request),
+  queryRefunds: (gateway, { order, merchantCode, terminal }) =>
+    client.queryOrder(gateway, order, { transactionType: '3', merchantCode, terminal }),
+});
 
 /** Sends one refund to the tenant's gateway (trataPeticionREST on Redsys or the simulator). */
 export type RefundGateway = (

@@ -94,7 +94,8 @@ const refundColumns = `r.id, r.attempt_id, r.customer_id, c.code AS customer_cod
   a.terminal, a.amount_cents AS paid_cents, r.amount_cents, r.status, r.review_reason,
   r.attempts, r.last_code, r.ds_authorisation_code, r.resolved_note, a.language, r.created_at, r.updated_at,
   r.refunded_at, r.resolved_at`;
-const refundJoins = `payment_refunds r
+/** Refunds (`source`: the table, or the rows a statement changed) with their attempt and customer. */
+const refundJoinsOf = (source = 'payment_refunds') => `${source} r
   JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
   JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`;
 
@@ -103,7 +104,7 @@ const attemptColumns = `id, customer_id, order_number, merchant_code, terminal, 
 
 async function findRefund(sql: SqlQuery, id: string): Promise<RefundRow | undefined> {
   const rows = await sql.query<RefundRow>(
-    `SELECT ${refundColumns} FROM ${refundJoins}
+    `SELECT ${refundColumns} FROM ${refundJoinsOf()}
       WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id::text = $1`,
     [id],
   );
@@ -760,9 +761,7 @@ export function createPaymentRepository(box: SecretBox) {
             WHERE tenant_id = current_setting('app.tenant_id') AND status = 'sending'
               AND next_attempt_at <= now()
             RETURNING *)
-         SELECT ${refundColumns} FROM expired r
-           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
-           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id`,
+         SELECT ${refundColumns} FROM ${refundJoinsOf('expired')}`,
         [checkInSeconds],
       );
     },
@@ -787,9 +786,7 @@ export function createPaymentRepository(box: SecretBox) {
            UPDATE payment_refunds r SET next_attempt_at = now() + make_interval(secs => $2)
              FROM due WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id = due.id
             RETURNING r.*)
-         SELECT ${refundColumns} FROM claimed r
-           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
-           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+         SELECT ${refundColumns} FROM ${refundJoinsOf('claimed')}
           ORDER BY r.created_at`,
         [q.limit, q.checkInSeconds, unknownRefundCheckDays],
       );
@@ -837,9 +834,7 @@ export function createPaymentRepository(box: SecretBox) {
                   next_attempt_at = now() + make_interval(secs => $2), updated_at = now()
              FROM due WHERE r.tenant_id = current_setting('app.tenant_id') AND r.id = due.id
             RETURNING r.*)
-         SELECT ${refundColumns} FROM claimed r
-           JOIN payment_attempts a ON a.tenant_id = r.tenant_id AND a.id = r.attempt_id
-           JOIN customers c ON c.tenant_id = r.tenant_id AND c.id = r.customer_id
+         SELECT ${refundColumns} FROM ${refundJoinsOf('claimed')}
           ORDER BY r.created_at`,
         [q.limit, q.leaseSeconds],
       );
@@ -887,7 +882,7 @@ export function createPaymentRepository(box: SecretBox) {
     /** Overpayments of the tenant, newest first: those waiting for the operator, or all. */
     async listRefunds(sql: SqlQuery, q: { all: boolean; limit: number }): Promise<RefundRow[]> {
       return sql.query<RefundRow>(
-        `SELECT ${refundColumns} FROM ${refundJoins}
+        `SELECT ${refundColumns} FROM ${refundJoinsOf()}
           WHERE r.tenant_id = current_setting('app.tenant_id') ${q.all ? '' : "AND r.status = 'review'"}
           ORDER BY r.created_at DESC, r.id LIMIT $1`,
         [q.limit],
