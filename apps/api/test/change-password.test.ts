@@ -132,21 +132,35 @@ describe.each(engines())('changing the password on $name', (engine) => {
     expect((await signIn(accounts.fourth)).status).toBe(200);
   });
 
-  it('throttles guesses of the current password per account', async () => {
+  it("throttles guesses of the current password per session and per account; a thief cannot spend the owner's", async () => {
     const account = accounts.fourth;
-    const { token } = await signIn(account);
-    const [max] = limits.changePerAccount;
-    const statuses: number[] = [];
-    for (let i = 0; i <= max; i++) {
-      const res = await change(account.tenant, token, {
+    const [perSession] = limits.changePerSession;
+    const [perAccount] = limits.changePerAccount;
+    const guess = (token: string, i: number) =>
+      change(account.tenant, token, {
         current_password: `guess-${i}`,
         password: newPassword,
         password_confirmation: newPassword,
-      });
-      statuses.push(res.statusCode);
+      }).then((res) => res.statusCode);
+    // A thief with one stolen session spends its budget: then 429, for that session only.
+    const thief = (await signIn(account)).token ?? '';
+    const statuses: number[] = [];
+    for (let i = 0; i <= perSession; i++) statuses.push(await guess(thief, i));
+    expect(statuses.slice(0, perSession).every((s) => s === 422)).toBe(true);
+    expect(statuses[perSession]).toBe(429);
+    // The owner's own session still may (before: one budget per account, 429 for the owner too).
+    const owner = (await signIn(account)).token ?? '';
+    expect(await guess(owner, 100)).toBe(422);
+    // Across sessions the account has a cap of its own.
+    let spent = perSession + 1;
+    let last = 0;
+    while (spent <= perAccount) {
+      const session = (await signIn(account)).token ?? '';
+      for (let i = 0; i < perSession && spent <= perAccount; i++, spent++) {
+        last = await guess(session, 200 + spent);
+      }
     }
-    expect(statuses.slice(0, max).every((s) => s === 422)).toBe(true);
-    expect(statuses[max]).toBe(429);
+    expect(last).toBe(429);
     expect((await signIn(account)).status).toBe(200);
   });
 });

@@ -163,7 +163,7 @@ describe.each(engines())('step-up before adding a way into the account on $name'
     }
   });
 
-  it('counts wrong passwords from every change in one budget per account', async () => {
+  it('counts wrong passwords from every change in one budget (per session, and per account)', async () => {
     const thief = await signedIn(app, '1');
     const urls = ['/passkeys/register/options', '/second-factor/setup', '/change-password'];
     const answers: number[] = [];

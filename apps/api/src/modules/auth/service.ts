@@ -58,8 +58,11 @@ export const limits = {
   // links already sent keep working: someone flooding a customer's address cannot lock them out.
   forgotMailsPerAccount: [5, 60 * 60],
   resetPerIp: [20, 15 * 60],
-  // Guessing the current password with a stolen access token: a handful of tries per account.
-  changePerAccount: [10, 15 * 60],
+  // Guessing the current password with a stolen access token: a handful of tries per session,
+  // and a few handfuls per account. A thief's session spends its own budget, not the owner's: one
+  // stolen token no longer keeps the owner from changing the password that locks the thief out.
+  changePerSession: [10, 15 * 60],
+  changePerAccount: [30, 15 * 60],
   // "Send me a link": like the password recovery, per IP, and a cap of e-mails per address.
   signInLinkPerIp: [10, 15 * 60],
   signInLinkMailsPerAccount: [5, 60 * 60],
@@ -199,8 +202,8 @@ export function createAuthService({
   }
 
   /**
-   * The owner, proved: the current password (one budget of guesses per account, shared by every
-   * change that asks for it); or, where `accepts` allows it, for a customer who has no password
+   * The owner, proved: the current password (a budget of guesses per session, and a larger one per
+   * account, shared by every change that asks for it); or, where `accepts` allows it, for a customer who has no password
    * (signs in by link, Google, Apple or Microsoft), a sign-in of this session within
    * `stepUpMinutes`. Otherwise 403 `reauthentication_required`: sign in again.
    */
@@ -210,6 +213,7 @@ export function createAuthService({
     accepts: 'password' | 'password or recent sign-in',
   ): Promise<CustomerAuthRow> {
     const { tenantId, customerId, sessionId } = who;
+    await enforce(`change:sess:${tenantId}:${sessionId}`, limits.changePerSession);
     await enforce(`change:acct:${tenantId}:${customerId}`, limits.changePerAccount);
     const found = await db.withTenant(tenantId, async (sql) => {
       const customer = await repository.findCustomerById(sql, customerId);
