@@ -350,10 +350,17 @@ export function createAuthRepository() {
     },
     /**
      * What was begun with the old password and not finished ends when it changes: a second-factor
-     * set-up not yet confirmed, and a passkey challenge not yet answered (each needed the password
-     * to start; finishing needs only an access token).
+     * set-up not yet confirmed, a passkey challenge not yet answered (each needed the password to
+     * start; finishing needs only an access token), and a sign-in waiting for its second factor
+     * (kept, it signed a thief in after the reset).
      */
     async endPendingSetups(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `UPDATE sign_in_challenges SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
+            AND used_at IS NULL`,
+        [customerId],
+      );
       await sql.query(
         `DELETE FROM customer_totp WHERE tenant_id = current_setting('app.tenant_id')
             AND customer_id = $1 AND confirmed_at IS NULL`,
@@ -363,6 +370,18 @@ export function createAuthRepository() {
         `UPDATE webauthn_challenges SET used_at = now()
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
             AND purpose = 'register' AND used_at IS NULL`,
+        [customerId],
+      );
+    },
+    /**
+     * A reset by the owner's mailbox unlinks every Google, Apple or Microsoft account: one may be
+     * a thief's, linked once when it vouched for the address (linked again at the owner's next
+     * such sign-in).
+     */
+    async unlinkIdentitiesOf(sql: Sql, customerId: string): Promise<void> {
+      await sql.query(
+        `DELETE FROM customer_identities
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1`,
         [customerId],
       );
     },
@@ -399,12 +418,29 @@ export function createAuthRepository() {
     /** A change of the sign-in e-mail waiting for the new address (migration 020). */
     async insertEmailChange(
       sql: Sql,
-      row: { customerId: string; newEmail: string; tokenHash: Buffer; expiresAt: Date },
+      row: {
+        customerId: string;
+        newEmail: string;
+        tokenHash: Buffer;
+        expiresAt: Date;
+        /** The session that asked (migration 036): ending it ends the change. */
+        sessionId: string;
+      },
     ): Promise<void> {
       await sql.query(
-        `INSERT INTO email_changes (tenant_id, customer_id, new_email, token_hash, expires_at)
-         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4)`,
-        [row.customerId, row.newEmail, row.tokenHash, row.expiresAt],
+        `INSERT INTO email_changes (tenant_id, customer_id, new_email, token_hash, expires_at, session_id)
+         VALUES (current_setting('app.tenant_id'), $1, $2, $3, $4, $5)`,
+        [row.customerId, row.newEmail, row.tokenHash, row.expiresAt, row.sessionId],
+      );
+    },
+    /** The owner ended these sessions: the e-mail changes they asked for end with them. */
+    async spendEmailChangesFrom(sql: Sql, sessionIds: readonly string[]): Promise<void> {
+      if (sessionIds.length === 0) return;
+      await sql.query(
+        `UPDATE email_changes SET used_at = now()
+          WHERE tenant_id = current_setting('app.tenant_id') AND session_id::text = ANY($1)
+            AND used_at IS NULL`,
+        [sessionIds],
       );
     },
     /** Spends the change of this token, once: answers it (expired or not), or undefined. */

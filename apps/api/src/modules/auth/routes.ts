@@ -150,8 +150,11 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
   });
 
   route(app, routes.secondFactorEnrol, async ({ request, body }) => {
-    if (request.tenant.second_factor === 'off')
-      throw new AppError(403, ErrorCode.signInMethodOff, 'No second factor on this portal');
+    // Only where the tenant requires a second factor does a sign-in set one up: elsewhere a
+    // challenge kept from before the factor was turned off (or a reset turned it off) would let
+    // whoever kept it put their own authenticator on the account.
+    if (request.tenant.second_factor !== 'required')
+      throw new AppError(403, ErrorCode.signInMethodOff, 'No enrolment during sign-in here');
     return service.enrolDuringSignIn(
       request.tenant.id,
       body.challenge,

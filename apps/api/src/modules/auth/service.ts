@@ -486,9 +486,11 @@ export function createAuthService({
     async endSession(who: { tenantId: string; customerId: string }, id: string): Promise<number> {
       const ended =
         uuidShape.test(id) &&
-        (await db.withTenant(who.tenantId, (sql) =>
-          repository.revokeSessionOfCustomer(sql, who.customerId, id),
-        ));
+        (await db.withTenant(who.tenantId, async (sql) => {
+          const done = await repository.revokeSessionOfCustomer(sql, who.customerId, id);
+          if (done) await repository.spendEmailChangesFrom(sql, [id]);
+          return done;
+        }));
       // Another customer's session, or one already ended: the same 404 as every unknown id.
       if (!ended) throw new AppError(404, ErrorCode.notFound, 'No such session');
       await revocations.revoked(who.tenantId, [id]);
@@ -501,9 +503,15 @@ export function createAuthService({
       customerId: string;
       sessionId: string;
     }): Promise<number> {
-      const ended = await db.withTenant(who.tenantId, (sql) =>
-        repository.revokeOthersOfCustomer(sql, who.customerId, who.sessionId),
-      );
+      const ended = await db.withTenant(who.tenantId, async (sql) => {
+        const families = await repository.revokeOthersOfCustomer(
+          sql,
+          who.customerId,
+          who.sessionId,
+        );
+        await repository.spendEmailChangesFrom(sql, families);
+        return families;
+      });
       await revocations.revoked(who.tenantId, ended);
       return ended.length;
     },
@@ -522,6 +530,7 @@ export function createAuthService({
           session.customer_id,
           session.id,
         );
+        await repository.spendEmailChangesFrom(sql, [session.id]);
         return { id: session.id, ended };
       });
       if (!outcome) throw new FieldValidationError({ token: [FieldError.invalidToken] });
@@ -711,7 +720,14 @@ export function createAuthService({
     ): Promise<void> {
       const ended = await db.withTenant(who.tenantId, async (sql) => {
         if (!(await passkeyRepository.remove(sql, who.customerId, id))) return null;
-        return repository.revokeSessionsOfPasskey(sql, who.customerId, id, who.sessionId);
+        const families = await repository.revokeSessionsOfPasskey(
+          sql,
+          who.customerId,
+          id,
+          who.sessionId,
+        );
+        await repository.spendEmailChangesFrom(sql, families);
+        return families;
       });
       if (!ended) throw new AppError(404, ErrorCode.notFound, 'No such passkey');
       await revocations.revoked(who.tenantId, ended);
@@ -796,6 +812,7 @@ export function createAuthService({
           newEmail,
           tokenHash: hashToken(token),
           expiresAt: new Date(Date.now() + emailChangeHours * 3_600_000),
+          sessionId: who.sessionId,
         });
         return false;
       });
@@ -888,6 +905,9 @@ export function createAuthService({
         // added", the e-mail says, with this button): every passkey goes, the thief's with it
         // (the owner adds theirs again; it can lock no one out of anything but passkeys).
         await repository.deletePasskeysOf(sql, row.customer_id);
+        // So are the Google, Apple and Microsoft accounts linked to it: a linked one signs in
+        // without the second factor, and one may be a thief's who once read the mailbox.
+        await repository.unlinkIdentitiesOf(sql, row.customer_id);
         // And a second factor turned on in the last days (the "turned on" e-mail says so): a
         // thief's would keep the owner out for good. One older than that stays, so that a
         // mailbox alone does not get past a second factor the owner has long had.
@@ -909,6 +929,8 @@ export function createAuthService({
       const email = input.email.toLowerCase();
       await Promise.all([
         limiter.reset(`login:acct:${tenantId}:${email}`),
+        // A thief with the old password kept every code of the account refused (429).
+        limiter.reset(`2fa:acct:${tenantId}:${outcome.customerId}`),
         limiter.reset(`login:pair:${tenantId}:${email}:${limitAddress(ip)}`),
         limiter.reset(`login:gap:${tenantId}:${email}:${limitAddress(ip)}`),
       ]);

@@ -47,7 +47,7 @@ export const mailMessages = {
     emailNoticeIntro:
       'El {when} (hora de Madrid) se pidió que tu cuenta de la oficina online use {new} para entrar. El cambio se hará cuando se confirme desde esa dirección.',
     emailNoticeIfNotYou:
-      'Si no has sido tú, cambia tu contraseña ahora y avisa a la organización: alguien podría estar usando tu cuenta.',
+      'Si no has sido tú, cierra en «Tus dispositivos» las sesiones que no reconozcas (el cambio se anula) o cambia tu contraseña ahora, y avisa a la organización: alguien podría estar usando tu cuenta.',
     passkeyAddedSubject: 'Se ha añadido una llave de acceso a tu cuenta',
     passkeyAddedHeading: 'Nueva llave de acceso',
     passkeyAddedIntro:
@@ -114,7 +114,7 @@ export const mailMessages = {
     emailNoticeIntro:
       "El {when} (hora de Madrid) es va demanar que el teu compte de l'oficina en línia faci servir {new} per entrar. El canvi es farà quan es confirmi des d'aquella adreça.",
     emailNoticeIfNotYou:
-      "Si no has estat tu, canvia la contrasenya ara i avisa l'organització: algú podria estar fent servir el teu compte.",
+      "Si no has estat tu, tanca a «Els teus dispositius» les sessions que no reconeguis (el canvi s'anul·la) o canvia la contrasenya ara, i avisa l'organització: algú podria estar fent servir el teu compte.",
     passkeyAddedSubject: "S'ha afegit una clau d'accés al teu compte",
     passkeyAddedHeading: "Nova clau d'accés",
     passkeyAddedIntro:
@@ -177,7 +177,7 @@ export const mailMessages = {
     emailNoticeIntro:
       'On {when} (Madrid time) it was requested that your online office account use {new} to sign in. The change happens once it is confirmed from that address.',
     emailNoticeIfNotYou:
-      'If it was not you, change your password now and tell the organisation: someone may be using your account.',
+      'If it was not you, end the sessions you do not recognise in “Your devices” (that cancels the change) or change your password now, and tell the organisation: someone may be using your account.',
     passkeyAddedSubject: 'A passkey was added to your account',
     passkeyAddedHeading: 'New passkey',
     passkeyAddedIntro:
@@ -242,7 +242,7 @@ export const mailMessages = {
     emailNoticeIntro:
       '{when} (Madrilgo ordua) zure lineako bulegoko kontuak {new} helbidea erabiltzeko eskatu zen sartzeko. Aldaketa helbide horretatik berresten denean egingo da.',
     emailNoticeIfNotYou:
-      'Zu izan ez bazara, aldatu pasahitza orain eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari izan daiteke.',
+      'Zu izan ez bazara, itxi «Zure gailuak» atalean ezagutzen ez dituzun saioak (aldaketa bertan behera geratzen da) edo aldatu pasahitza orain, eta jakinarazi erakundeari: norbait zure kontua erabiltzen ari izan daiteke.',
     passkeyAddedSubject: 'Sarbide-gako bat gehitu da zure kontuan',
     passkeyAddedHeading: 'Sarbide-gako berria',
     passkeyAddedIntro:
