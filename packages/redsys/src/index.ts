@@ -24,7 +24,7 @@ export {
   readRestResponse,
 } from './messages.ts';
 export type { ReadFailure, ReadResult, SignedMessage, UntrustedSignedMessage } from './messages.ts';
-export { isAuthorised, isCustomerCancel } from './response-codes.ts';
+export { isAuthorised, isCustomerCancel, isRepeatedOrder } from './response-codes.ts';
 export { isValidOrderNumber, newOrderNumber } from './order-number.ts';
 export { amountToRedsys } from './amount.ts';
 export { isSameTerminal, padTerminal } from './terminal.ts';

@@ -15,3 +15,11 @@ export function isAuthorised(dsResponse: string): boolean {
 export function isCustomerCancel(dsResponse: string): boolean {
   return dsResponse === '9915';
 }
+
+/**
+ * Ds_Response 0913, "Pedido repetido": Redsys refused a second post of an order it already holds
+ * (redsys-notes §5, §6). It says nothing of the order's own outcome, which may well be authorised.
+ */
+export function isRepeatedOrder(dsResponse: string): boolean {
+  return dsResponse === '0913';
+}

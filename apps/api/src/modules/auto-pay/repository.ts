@@ -167,7 +167,9 @@ export function createAutoPayRepository() {
     /**
      * Instalments of customers with auto-pay whose charge is due on `today`: never charged (and due
      * since auto-pay was turned on), or last declined at least `retryDays` before `now` with
-     * retries left. Answers each with the number of its next charge.
+     * retries left. Not while the last charge was let go without the gateway's answer and is still
+     * asked about (payments' `recheck_at`): Redsys may have taken it, and a retry would charge the
+     * card twice. Answers each with the number of its next charge.
      */
     async dueCharges(
       sql: SqlQuery,
@@ -179,7 +181,7 @@ export function createAutoPayRepository() {
            JOIN auto_pay_cards a ON a.tenant_id = e.tenant_id AND a.customer_id = e.customer_id
            ${activeCardJoin}
            LEFT JOIN LATERAL (
-             SELECT c.attempt_no, c.created_at, p.status FROM auto_pay_charges c
+             SELECT c.attempt_no, c.created_at, p.status, p.recheck_at FROM auto_pay_charges c
                JOIN payment_attempts p ON p.tenant_id = c.tenant_id AND p.id = c.payment_attempt_id
               WHERE c.tenant_id = e.tenant_id AND c.instalment_id = e.id
               ORDER BY c.attempt_no DESC LIMIT 1) last ON true
@@ -187,7 +189,7 @@ export function createAutoPayRepository() {
             AND e.due_date <= $1::date AND e.due_date >= a.since AND ${invoiceNotCancelled}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
             AND (last.attempt_no IS NULL
-                 OR (last.status = 'failed' AND last.attempt_no <= $2
+                 OR (last.status = 'failed' AND last.recheck_at IS NULL AND last.attempt_no <= $2
                      AND last.created_at <= $4::timestamptz - make_interval(days => $3)))
           ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 500`,
         [q.today, q.retries, q.retryDays, q.now.toISOString()],
@@ -209,13 +211,16 @@ export function createAutoPayRepository() {
       return numeric(rows)[0];
     },
 
-    /** The last charge of an instalment and its payment attempt's status. */
+    /**
+     * The last charge of an instalment, its payment attempt's status, and whether the payments
+     * module still asks the gateway about it (let go without an answer).
+     */
     async lastCharge(
       sql: SqlQuery,
       instalmentId: string,
-    ): Promise<{ attempt_no: number; status: string } | undefined> {
-      const rows = await sql.query<{ attempt_no: number; status: string }>(
-        `SELECT c.attempt_no, p.status FROM auto_pay_charges c
+    ): Promise<{ attempt_no: number; status: string; unanswered: boolean } | undefined> {
+      const rows = await sql.query<{ attempt_no: number; status: string; unanswered: boolean }>(
+        `SELECT c.attempt_no, p.status, p.recheck_at IS NOT NULL AS unanswered FROM auto_pay_charges c
            JOIN payment_attempts p ON p.tenant_id = c.tenant_id AND p.id = c.payment_attempt_id
           WHERE c.tenant_id = current_setting('app.tenant_id') AND c.instalment_id = $1
           ORDER BY c.attempt_no DESC LIMIT 1`,

@@ -175,7 +175,8 @@ export function createAutoPayCharger(deps: {
       if ((last?.attempt_no ?? 0) >= job.attemptNo) return 'duplicate' as const;
       // Charge n follows a declined charge n - 1 only, and stays within the tenant's retries.
       if ((last?.attempt_no ?? 0) !== job.attemptNo - 1) return 'skipped' as const;
-      if (last && last.status !== 'failed') return 'skipped' as const;
+      // Not while Redsys may still have taken the last one (let go unanswered, still asked about).
+      if (last && (last.status !== 'failed' || last.unanswered)) return 'skipped' as const;
       if (job.attemptNo > settings.auto_pay_retries + 1) return 'skipped' as const;
       const card = await repository.current(sql, instalment.customer_id);
       if (!card || cardProblem(card, today) !== null || instalment.due_date < card.since) {

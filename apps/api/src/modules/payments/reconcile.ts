@@ -61,6 +61,19 @@ export function createReconciler(deps: {
   const transactionTypeOf = (attempt: AttemptRow) =>
     attempt.kind === 'card_verification' ? '7' : '0';
 
+  /**
+   * The attempt's operation in a query answer: an authorised one before any other, since an order
+   * may list a refused repeat (0913) beside the payment that went through.
+   */
+  const operationOf = (operations: readonly QueryOperation[], attempt: AttemptRow) => {
+    const mine = operations.filter(
+      (candidate) =>
+        candidate.order === attempt.order_number &&
+        candidate.transactionType === transactionTypeOf(attempt),
+    );
+    return mine.find((candidate) => classifyOperation(candidate) === 'approved') ?? mine[0];
+  };
+
   /** The parameters a notification would carry, built from the query's operation. */
   function paramsOf(operation: QueryOperation): Record<string, string> {
     return {
@@ -171,11 +184,7 @@ export function createReconciler(deps: {
         return 'released';
       }
       if (answer.kind !== 'ok') return 'unanswered';
-      const operation = answer.operations.find(
-        (candidate) =>
-          candidate.order === attempt.order_number &&
-          candidate.transactionType === transactionTypeOf(attempt),
-      );
+      const operation = operationOf(answer.operations, attempt);
       const state = operation ? classifyOperation(operation) : 'unknown';
       if (!operation || (state !== 'approved' && state !== 'denied')) return 'in_progress';
       const outcome = await deps.service.settleFromQuery(tenantId, paramsOf(operation));
@@ -190,7 +199,6 @@ export function createReconciler(deps: {
     }
 
     async function reconcileAttempt(attempt: AttemptRow): Promise<ReconcileResult['outcome']> {
-      const transactionType = transactionTypeOf(attempt);
       const answer = await ask(attempt);
       const context = { tenantId, order: attempt.order_number };
       let outcome: ReconcileResult['outcome'];
@@ -198,11 +206,7 @@ export function createReconciler(deps: {
         await deps.service.releaseAttempt(tenantId, attempt.id);
         outcome = 'released';
       } else if (answer.kind === 'ok') {
-        const operation = answer.operations.find(
-          (candidate) =>
-            candidate.order === attempt.order_number &&
-            candidate.transactionType === transactionType,
-        );
+        const operation = operationOf(answer.operations, attempt);
         const state = operation ? classifyOperation(operation) : 'unknown';
         if (operation && (state === 'approved' || state === 'denied')) {
           outcome = await deps.service.settleFromQuery(tenantId, paramsOf(operation));

@@ -43,6 +43,10 @@ const ambiguousCodes = new Set([
   'http_500',
   'http_502',
   'http_504',
+  // An answer that cannot be read or trusted (an HTML page, a signature that does not verify)
+  // came after the request reached the gateway: it may have been refunded.
+  'malformed',
+  'bad_signature',
 ]);
 
 /** Refunds sent, and asked about, through the gateway client (redsys-client.ts). */
@@ -114,8 +118,11 @@ export type RefundResult = {
  * change, the refund waits for the operator (npm run admin -- overpayments list) and a
  * `payment.refund_failed` webhook event says so. Nothing is dropped.
  */
-/** Redsys refused the request's signature (SIS0042), or its answer did not verify with the key. */
-const signatureRefused = new Set(['SIS0042', 'bad_signature']);
+/**
+ * Redsys refused the request's signature (SIS0042, an unsigned error: nothing was done). An answer
+ * that does not verify is not such a refusal: the refund may have been made (ambiguousCodes).
+ */
+const signatureRefused = new Set(['SIS0042']);
 
 export function createRefunder(deps: {
   db: Database;

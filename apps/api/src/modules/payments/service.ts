@@ -15,6 +15,7 @@ import {
   isAuthorised,
   isBizumProcessed,
   isCustomerCancel,
+  isRepeatedOrder,
   PAY_METHODS,
   isSameTerminal,
   isSignatureVersion,
@@ -289,6 +290,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return saveVerifiedCard(sql, attempt, params, response);
     }
     if (!isAuthorised(response)) {
+      // The customer posted the same card form again (Back, a second tab) and Redsys refused the
+      // repeat: the order itself may have been paid, its notification lost. Nothing is settled;
+      // the reconciliation asks Redsys about the order (before: failed and freed, and the money
+      // taken recorded nowhere).
+      if (isRepeatedOrder(response)) return { outcome: 'duplicate', attempt };
       if (attempt.status === 'superseded') {
         // The old card page's final word: nothing to do but stop asking the gateway about it.
         const closed = await repository.closeSuperseded(sql, attempt.id, response || null);
