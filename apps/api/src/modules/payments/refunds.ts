@@ -124,6 +124,50 @@ export type RefundResult = {
  */
 const signatureRefused = new Set(['SIS0042']);
 
+/** A minute of Madrid's clock, as Redsys' query answers give it: "2026-11-30 01:07". */
+const madridMinute = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Europe/Madrid',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+/** Redsys' clock and ours may differ a little: a refund this much older may still be ours. */
+const clockSlackMs = 5 * 60_000;
+
+/**
+ * What Redsys' answer about an order's refunds says of `refund`: made (an authorised refund of
+ * its amount, made after the refund was recorded here: one made by hand before is another), never
+ * made (no refund of the order at all, or only refused ones), or not provable (null: a refund of
+ * another amount or time, one not final, no trustworthy answer).
+ */
+export function refundStateOf(
+  answer: QueryAnswer | { kind: 'failed' },
+  refund: Pick<RefundRow, 'order_number' | 'amount_cents' | 'created_at'>,
+): { made: true; authorisationCode: string | null } | { made: false } | null {
+  if (answer.kind === 'not_found') return { made: false };
+  if (answer.kind !== 'ok') return null;
+  const refunds = answer.operations.filter(
+    (operation) => operation.order === refund.order_number && operation.transactionType === '3',
+  );
+  const since = madridMinute.format(new Date(refund.created_at.getTime() - clockSlackMs));
+  const made = refunds.find(
+    (operation) =>
+      classifyOperation(operation) === 'approved' &&
+      operation.amountCents === refund.amount_cents &&
+      /^\d{4}-\d{2}-\d{2}$/.test(operation.date) &&
+      /^\d{2}:\d{2}/.test(operation.hour) &&
+      `${operation.date} ${operation.hour.slice(0, 5)}` >= since,
+  );
+  if (made) return { made: true, authorisationCode: made.authorisationCode ?? null };
+  if (refunds.every((operation) => classifyOperation(operation) === 'denied')) {
+    return { made: false };
+  }
+  return null;
+}
+
 export function createRefunder(deps: {
   db: Database;
   secretBox: SecretBox;
@@ -268,32 +312,6 @@ export function createRefunder(deps: {
     return true;
   }
 
-  /**
-   * What Redsys' answer about an order's refunds says of `refund`: made (an authorised refund of
-   * its amount), never made (no refund of the order at all, or only refused ones), or not
-   * provable (a refund of another amount, one not final, no trustworthy answer).
-   */
-  function refundState(
-    answer: QueryAnswer | { kind: 'failed' },
-    refund: RefundRow,
-  ): { made: true; authorisationCode: string | null } | { made: false } | null {
-    if (answer.kind === 'not_found') return { made: false };
-    if (answer.kind !== 'ok') return null;
-    const refunds = answer.operations.filter(
-      (operation) => operation.order === refund.order_number && operation.transactionType === '3',
-    );
-    const made = refunds.find(
-      (operation) =>
-        classifyOperation(operation) === 'approved' &&
-        operation.amountCents === refund.amount_cents,
-    );
-    if (made) return { made: true, authorisationCode: made.authorisationCode ?? null };
-    if (refunds.every((operation) => classifyOperation(operation) === 'denied')) {
-      return { made: false };
-    }
-    return null;
-  }
-
   /** Asks Redsys about the tenant's refunds of unknown outcome whose check is due. */
   async function checkUnknown(
     tenantId: string,
@@ -311,14 +329,14 @@ export function createRefunder(deps: {
       const ofOrder = await deps.db.readTenant(tenantId, (sql) =>
         repository.gatewayOfOrder(sql, gateway, refund.merchant_code, refund.order_number),
       );
-      let state: ReturnType<typeof refundState>;
+      let state: ReturnType<typeof refundStateOf>;
       try {
         const request = {
           order: refund.order_number,
           terminal: refund.terminal,
           merchantCode: refund.merchant_code,
         };
-        state = refundState(await deps.queryRefunds(ofOrder, request), refund);
+        state = refundStateOf(await deps.queryRefunds(ofOrder, request), refund);
       } catch (error) {
         deps.log.error({ err: error, refundId: refund.id }, 'refund query failed unexpectedly');
         state = null;
