@@ -21,7 +21,11 @@ export default fp(
     const repository = createTenantRepository();
     const cache = new Map<string, { row: TenantRow | undefined; at: number }>();
     app.decorateRequest('tenant', null as unknown as TenantRow);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
+      // What the API answers is the customer's own (profile, cards, devices...): a browser keeps
+      // none of it in its cache, where it outlived the sign-out on a shared computer. An answer
+      // that may be kept says so itself (the branding: no-cache; the logo: public).
+      void reply.header('cache-control', 'no-store');
       const params = request.params as { tenant?: unknown };
       if (params.tenant === undefined) return;
       const id = ZTenantId.safeParse(params.tenant);

@@ -21,6 +21,14 @@ export const isApiPath = (url: string): boolean => /^\/[^/?#]+\/api(\/|$|\?)/.te
 const isPage = (url: string, path: string, next: string): boolean =>
   url === path || (url.startsWith(path) && next.includes(url.charAt(path.length)));
 
+/** The pages opened from an e-mail with a live token in their query. */
+const tokenPages = [
+  appPaths.resetPassword,
+  appPaths.signInLink,
+  appPaths.confirmEmail,
+  appPaths.endSessionLink,
+];
+
 /** `/login`, with or without a query: the one page the server renders (issue 6). */
 const isLoginPath = (url: string): boolean => isPage(url, appPaths.login, '?');
 
@@ -72,8 +80,9 @@ export default fp<{ root: string }>(
       if (isApiPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply.status(404).send({ message: 'Not found', code: ErrorCode.notFound });
       }
-      // The reset page's URL carries the reset token: nothing it loads or links to gets a Referer.
-      if (isPage(url, appPaths.resetPassword, '/?#'))
+      // These pages' URLs carry a live token from an e-mail (a reset, a sign-in link, an e-mail
+      // change, a session to end): nothing they load or link to gets a Referer with it.
+      if (tokenPages.some((path) => isPage(url, path, '/?#')))
         void reply.header('referrer-policy', 'no-referrer');
       if (!built) {
         return reply
