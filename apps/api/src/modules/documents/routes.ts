@@ -13,12 +13,14 @@ import type { Language } from '../mail/messages.ts';
 import { documentMessages } from './messages.ts';
 import { createDocumentService } from './service.ts';
 import { statementCsv } from './statement.ts';
-import { streamZip, zipEntryName } from './zip.ts';
+import { streamZip, zipEntryNames } from './zip.ts';
 
 /** A document link works for five minutes, like the invoice PDF's. */
 const linkSeconds = 300;
 
-type Claims = { t: string; c: string; l?: Language };
+/** Which document a link is for: a link of one kind opened as another is refused (it was a 500). */
+type DocumentKind = 'receipt' | 'statement' | 'zip';
+type Claims = { t: string; c: string; d: DocumentKind; l?: Language };
 type ReceiptClaims = Claims & { p: string };
 type StatementClaims = Claims & { f: string; u: string; k: 'pdf' | 'csv' };
 /** A period (`f`, `u`) or a selection, whose ids ride in the query and whose digest (`h`) is signed. */
@@ -45,10 +47,10 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
     customerId: request.customerId,
   });
   const base = (request: FastifyRequest) => apiPrefix(request.tenant.id);
-  const claimsOf = <T extends Claims>(request: FastifyRequest): T => {
+  const claimsOf = <T extends Claims>(request: FastifyRequest, kind: DocumentKind): T => {
     const { token } = request.params as { token: string };
     const claims = signed.verify<T>(token);
-    if (!claims || claims.t !== request.tenant.id) throw expired();
+    if (!claims || claims.t !== request.tenant.id || claims.d !== kind) throw expired();
     return claims;
   };
   const languageOf = async (claims: Claims) => {
@@ -61,9 +63,14 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
         : 'es';
     return { actor, parties, language };
   };
-  const common = (request: FastifyRequest & { customerId: string }, language?: Language) => ({
+  const common = (
+    request: FastifyRequest & { customerId: string },
+    d: DocumentKind,
+    language?: Language,
+  ) => ({
     t: request.tenant.id,
     c: request.customerId,
+    d,
     ...(language ? { l: language } : {}),
   });
 
@@ -75,7 +82,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
     async ({ request, body }) => {
       await service.receipt(actorOf(request), body.payment_id);
       const token = signed.sign(
-        { ...common(request, body.language), p: body.payment_id },
+        { ...common(request, 'receipt', body.language), p: body.payment_id },
         linkSeconds,
       );
       return { url: `${base(request)}/documents/receipt/${token}` };
@@ -88,7 +95,12 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
     routes.statementLink,
     async ({ request, body }) => {
       const token = signed.sign(
-        { ...common(request, body.language), f: body.datefrom, u: body.dateto, k: body.format },
+        {
+          ...common(request, 'statement', body.language),
+          f: body.datefrom,
+          u: body.dateto,
+          k: body.format,
+        },
         linkSeconds,
       );
       return { url: `${base(request)}/documents/statement/${token}` };
@@ -104,7 +116,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
       if (body.invoice_ids) {
         const ids = await service.zipInvoiceIds(actor, { ids: body.invoice_ids });
         const token = signed.sign(
-          { ...common(request, body.language), h: selectionDigest(ids) },
+          { ...common(request, 'zip', body.language), h: selectionDigest(ids) },
           linkSeconds,
         );
         const query = new URLSearchParams(ids.map((id): [string, string] => ['id', id])).toString();
@@ -116,7 +128,10 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
       const from = body.datefrom ?? '';
       const to = body.dateto ?? '';
       const ids = await service.zipInvoiceIds(actor, { from, to });
-      const token = signed.sign({ ...common(request, body.language), f: from, u: to }, linkSeconds);
+      const token = signed.sign(
+        { ...common(request, 'zip', body.language), f: from, u: to },
+        linkSeconds,
+      );
       return { url: `${base(request)}/documents/invoices-zip/${token}`, count: ids.length };
     },
     auth,
@@ -124,7 +139,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
 
   // The links themselves: GETs a new tab can open without the bearer header (outside the table).
   app.get('/documents/receipt/:token', { schema: { hide: true } }, async (request, reply) => {
-    const claims = claimsOf<ReceiptClaims>(request);
+    const claims = claimsOf<ReceiptClaims>(request, 'receipt');
     const { actor, parties, language } = await languageOf(claims);
     const receipt = await service.receipt(actor, claims.p);
     const pdf = await ctx.heavyWork.renderReceiptPdf(request.tenant.id, {
@@ -142,7 +157,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
   });
 
   app.get('/documents/statement/:token', { schema: { hide: true } }, async (request, reply) => {
-    const claims = claimsOf<StatementClaims>(request);
+    const claims = claimsOf<StatementClaims>(request, 'statement');
     const { actor, parties, language } = await languageOf(claims);
     const statement = await service.statement(actor, claims.f, claims.u);
     const m = documentMessages[language];
@@ -168,7 +183,7 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
   });
 
   app.get('/documents/invoices-zip/:token', { schema: { hide: true } }, async (request, reply) => {
-    const claims = claimsOf<ZipClaims>(request);
+    const claims = claimsOf<ZipClaims>(request, 'zip');
     const { actor, parties, language } = await languageOf(claims);
     let ids: string[];
     if (claims.h) {
@@ -184,16 +199,14 @@ export default async function documentRoutes(app: FastifyInstance, ctx: AppConte
       throw expired();
     }
     const todayApi = isoToApi(todayIso(ctx.now()));
-    const body = streamZip(
-      ids.map((id) => ({ id, name: zipEntryName(id) })),
-      async (id) =>
-        ctx.heavyWork.renderInvoicePdf(request.tenant.id, {
-          invoice: await invoices.detail(actor, id),
-          tenant: parties.tenant,
-          customer: parties.customer,
-          language,
-          todayApi,
-        }),
+    const body = streamZip(zipEntryNames(ids), async (id) =>
+      ctx.heavyWork.renderInvoicePdf(request.tenant.id, {
+        invoice: await invoices.detail(actor, id),
+        tenant: parties.tenant,
+        customer: parties.customer,
+        language,
+        todayApi,
+      }),
     );
     request.raw.on('close', () => {
       if (!reply.raw.writableFinished) body.destroy();

@@ -2,8 +2,23 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipPassThrough } from 'fflate';
 
 /** A file name a ZIP entry (and every unzip tool) takes as is: the invoice id, nothing else. */
-export const zipEntryName = (invoiceId: string): string =>
-  `${invoiceId.replace(/[^\w.-]/g, '_')}.pdf`;
+const zipEntryName = (invoiceId: string): string => `${invoiceId.replace(/[^\w.-]/g, '_')}.pdf`;
+
+/**
+ * Each invoice's file in the archive, named after its id: ids the file name cannot tell apart
+ * (`FV/2026/7` and `FV_2026_7`, `FV-Ñ7` and `FV-Ç7`) get `-2`, `-3`..., or one would overwrite the
+ * other when unzipped.
+ */
+export const zipEntryNames = (ids: readonly string[]): { id: string; name: string }[] => {
+  const used = new Set<string>();
+  return ids.map((id) => {
+    const base = zipEntryName(id);
+    let name = base;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = base.replace(/\.pdf$/, `-${n}.pdf`);
+    used.add(name.toLowerCase());
+    return { id, name };
+  });
+};
 
 /**
  * Several documents as one ZIP, streamed: each document is made (`render`, on the heavy-work pool)

@@ -84,6 +84,19 @@ export function createIngestionRepository() {
     // ---- Customers ----
 
     /** Customers that hold one of the codes or one of the e-mails (lower case) of a batch. */
+    /**
+     * The addresses as the database lowers them (`lower()`, what every lookup of a sign-in
+     * address compares), in their order: JavaScript's toLowerCase differs for a few letters (İ,
+     * a final Σ), and an unchanged address then looked moved.
+     */
+    async lowerEmails(sql: Sql, emails: readonly string[]): Promise<string[]> {
+      const rows = await sql.query<{ email: string }>(
+        `SELECT lower(e) AS email FROM unnest($1::text[]) WITH ORDINALITY AS t(e, i) ORDER BY i`,
+        [emails],
+      );
+      return rows.map((r) => r.email);
+    },
+
     async customersByCodeOrEmail(sql: Sql, codes: string[], emails: string[]) {
       return sql.query<{ id: string; code: string; email: string }>(
         `SELECT id, code, lower(email) AS email FROM customers

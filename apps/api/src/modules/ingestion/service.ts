@@ -209,13 +209,17 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
       customers: TIngestCustomer[],
     ): Promise<TIngestCustomersResult> {
       const errors = createBatchErrors();
-      const emails = customers.map((c) => c.email.toLowerCase());
       for (const i of repeatedIndexes(customers.map((c) => c.code)))
         errors.add(`customers.${i}.code`, FieldError.duplicate);
-      for (const i of repeatedIndexes(emails))
-        errors.add(`customers.${i}.email`, FieldError.duplicate);
 
       return db.withTenant(tenantId, async (sql) => {
+        // Lowered as the database lowers them, for every comparison below.
+        const emails = await repository.lowerEmails(
+          sql,
+          customers.map((c) => c.email),
+        );
+        for (const i of repeatedIndexes(emails))
+          errors.add(`customers.${i}.email`, FieldError.duplicate);
         await repository.lockTenantBatches(sql);
         const stored = await repository.customersByCodeOrEmail(
           sql,
@@ -246,7 +250,7 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
         const written = await repository.upsertCustomers(sql, records);
         // A customer moved to another sign-in address: the old mailbox's links and the provider
         // accounts it vouched for no longer open the account (session 34's review).
-        const newEmailOf = new Map(customers.map((c) => [c.code, c.email.toLowerCase()]));
+        const newEmailOf = new Map(customers.map((c, i) => [c.code, emails[i]]));
         await signInEmailMoved(
           sql,
           stored
