@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/database.ts';
+import { paidInPortalSql } from '../payments/repository.ts';
 import { emptyTextArray, type TextArray } from '../../db/text-array.ts';
 import type { ExistingInstalment } from './batch-checks.ts';
 
@@ -417,8 +418,11 @@ export function createIngestionRepository() {
       // Locked, then read by a second statement (its snapshot sees a payment that held the lock):
       // as `lockInstalments`.
       await sql.query(`SELECT 1 ${from} FOR UPDATE OF e`, params);
-      return sql.query<InstalmentKey & { status: string; in_attempt: boolean }>(
-        `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt ${from}`,
+      return sql.query<
+        InstalmentKey & { status: string; in_attempt: boolean; paid_in_portal: boolean }
+      >(
+        `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt,
+                ${paidInPortalSql('e')} AS paid_in_portal ${from}`,
         params,
       );
     },

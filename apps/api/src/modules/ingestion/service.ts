@@ -322,6 +322,9 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
           // A cancelled instalment is owed by nobody: no debit of it can come back (as /returns).
           else if (c.status === 'returned' && stored.status === 'cancelled')
             errors.add(`changes.${i}.status`, FieldError.invalidValue);
+          // Paid by card (or Bizum) in the portal: a debit coming back does not undo that payment.
+          else if (c.status === 'returned' && stored.paid_in_portal)
+            errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
         });
         errors.throwIfAny();
         const updated = await repository.setStatuses(

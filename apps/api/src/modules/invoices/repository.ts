@@ -18,9 +18,22 @@ import {
  * PostgreSQL sorted after reading every instalment of the range instead of reading the page in the
  * order of the (tenant, customer, due_date, invoice, seq) index and stopping there.
  */
+/** Unpaid means still owed: pending, or returned by the bank after a direct debit. */
+export const unpaidStates = "('pending', 'returned')";
+
+/**
+ * The provider cancelled the instalment's invoice: none of it is owed, whatever the instalment
+ * still says (payments' repository reads it the same way), so it is shown `cancelled` and is not
+ * in the unpaid filters (before: "Vencido" with a "Pagar" that answered 422).
+ */
+const invoiceCancelled = `EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = instalments.tenant_id
+   AND v.id = instalments.invoice_id AND v.cancelled)`;
+
 export const paymentsPageSql = (tenant: string, filter: string, dir: 'ASC' | 'DESC'): string =>
   `SELECT id, invoice_id, seq, to_char(due_date, 'YYYYMMDD') AS due_date,
-          to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method, status,
+          to_char(paid_date, 'YYYYMMDD') AS paid_date, amount_cents, method,
+          CASE WHEN status IN ${unpaidStates} AND ${invoiceCancelled} THEN 'cancelled'
+               ELSE status END AS status,
           ${returnedDebitJsonSql('instalments')} AS returned,
           CASE WHEN status = 'paid' THEN (
             SELECT a.id::text FROM payment_attempt_items pi
@@ -28,6 +41,8 @@ export const paymentsPageSql = (tenant: string, filter: string, dir: 'ASC' | 'DE
              WHERE pi.tenant_id = instalments.tenant_id AND pi.instalment_id = instalments.id
                AND a.customer_id = instalments.customer_id
                AND a.kind = 'payment' AND a.status = 'paid'
+               -- The payment that paid it, not one that charged it again and was refunded.
+               AND pi.paid IS NOT FALSE
              ORDER BY coalesce(a.settled_at, a.created_at) DESC LIMIT 1) END AS receipt_id
      FROM instalments
     WHERE tenant_id = ${tenant} AND customer_id = $1
@@ -91,26 +106,26 @@ const invoiceSelect = `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYM
                 coalesce(o.owed, 0) AS owed_cents,
                 coalesce(nullif(c.invoice_name, ''), trim(c.name || ' ' || c.last_name)) AS customer_name`;
 
-/** Unpaid means still owed: pending, or returned by the bank after a direct debit. */
-export const unpaidStates = "('pending', 'returned')";
-
 const owedLateral = `LEFT JOIN LATERAL (
     SELECT sum(e.amount_cents)::int8 AS owed FROM instalments e
-     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
+       AND NOT i.cancelled) o ON true`;
 
 /** The same, plus whether an unpaid instalment is due before today ($6, Madrid). */
 const owedAndLateLateral = `LEFT JOIN LATERAL (
     SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $6::date) AS overdue,
            bool_or(e.status = 'returned') AS returned
       FROM instalments e
-     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}) o ON true`;
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
+       AND NOT i.cancelled) o ON true`;
 
 const invoiceFrom = `FROM invoices i ${owedLateral}
            JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1 AND i.id = $2`;
 
-const hasUnpaid = `EXISTS (SELECT 1 FROM instalments e WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
-                           AND e.status IN ${unpaidStates})`;
+const hasUnpaid = `(NOT i.cancelled AND EXISTS (SELECT 1 FROM instalments e
+                           WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
+                             AND e.status IN ${unpaidStates}))`;
 
 /**
  * Every query names the tenant and the customer: row-level security is the second lock, not the
@@ -144,10 +159,11 @@ const invoiceListSql = Object.fromEntries(
 /** `$4` is today: an unpaid instalment due before it is overdue. */
 const pendingRow = `(status IN ${unpaidStates} AND due_date >= $4)`;
 const overdueRow = `(status IN ${unpaidStates} AND due_date < $4)`;
+const owedRow = `AND NOT ${invoiceCancelled}`;
 const paymentFilters = {
-  pending: `AND ${pendingRow}`,
-  overdue: `AND ${overdueRow}`,
-  both: `AND (${pendingRow} OR ${overdueRow})`,
+  pending: `AND ${pendingRow} ${owedRow}`,
+  overdue: `AND ${overdueRow} ${owedRow}`,
+  both: `AND (${pendingRow} OR ${overdueRow}) ${owedRow}`,
   any: 'AND $4::date IS NOT NULL',
 } as const;
 type PaymentsPageKey = `${keyof typeof paymentFilters} ${'asc' | 'desc'}`;
@@ -231,7 +247,9 @@ export function createInvoiceRepository() {
                           'id', e.id, 'invoice_id', e.invoice_id, 'seq', e.seq,
                           'due_date', to_char(e.due_date, 'YYYYMMDD'),
                           'paid_date', to_char(e.paid_date, 'YYYYMMDD'),
-                          'amount_cents', e.amount_cents, 'method', e.method, 'status', e.status,
+                          'amount_cents', e.amount_cents, 'method', e.method,
+                          'status', CASE WHEN i.cancelled AND e.status IN ${unpaidStates}
+                                         THEN 'cancelled' ELSE e.status END,
                           'returned', ${returnedDebitJsonSql('e')})
                           ORDER BY e.seq), '[]'::json)
                    FROM instalments e

@@ -163,6 +163,18 @@ const invoiceCancelled = `EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = i
    AND v.id = instalments.invoice_id AND v.cancelled)`;
 const statusUnlessCancelled = `CASE WHEN ${invoiceCancelled} THEN 'cancelled' ELSE status END`;
 
+/**
+ * The instalment `e` (an alias) is paid, and a payment made in the portal (card, Bizum) paid it: a
+ * direct debit of it the bank returns undid the debit, not that payment (the returned-debit
+ * reports refuse it).
+ */
+export const paidInPortalSql = (e: string): string =>
+  `(${e}.status = 'paid' AND EXISTS (
+     SELECT 1 FROM payment_attempt_items x
+       JOIN payment_attempts a ON a.tenant_id = x.tenant_id AND a.id = x.attempt_id
+      WHERE x.tenant_id = ${e}.tenant_id AND x.instalment_id = ${e}.id
+        AND a.kind = 'payment' AND a.status = 'paid'))`;
+
 export function createPaymentRepository(box: SecretBox) {
   return {
     async gateway(sql: SqlQuery): Promise<TenantGatewayRow | undefined> {
@@ -622,14 +634,24 @@ export function createPaymentRepository(box: SecretBox) {
         amount_cents: number;
         fee_cents: number;
       }>(
-        `UPDATE instalments e SET status = 'paid', paid_date = $2, method = $3
+        `WITH paid AS (
+         UPDATE instalments e SET status = 'paid', paid_date = $2, method = $3
            FROM payment_attempt_items i JOIN payment_attempts a
                 ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
             AND e.customer_id = a.customer_id AND e.amount_cents <= i.amount_cents
-          RETURNING e.id::text, e.invoice_id, (e.amount_cents + i.fee_cents)::int8 AS amount_cents,
-                    i.fee_cents`,
+            -- An invoice the provider cancelled while the payment was open is owed no more: what
+            -- was charged for it is a surplus, refunded (before: kept, and the instalment 'paid').
+            AND NOT EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
+                              AND v.id = e.invoice_id AND v.cancelled)
+          RETURNING e.id, e.invoice_id, (e.amount_cents + i.fee_cents)::int8 AS amount_cents,
+                    i.fee_cents),
+         -- Which of its instalments this payment paid (migration 037): its receipt is theirs.
+         marked AS (
+           UPDATE payment_attempt_items x SET paid = x.instalment_id IN (SELECT id FROM paid)
+            WHERE x.tenant_id = current_setting('app.tenant_id') AND x.attempt_id = $1)
+         SELECT id::text, invoice_id, amount_cents, fee_cents FROM paid`,
         [attemptId, paidDate, method],
       );
       return rows.map((r) => ({

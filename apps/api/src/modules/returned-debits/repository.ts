@@ -1,4 +1,5 @@
 import type { SqlQuery } from '../../db/database.ts';
+import { paidInPortalSql } from '../payments/repository.ts';
 
 const tenant = "current_setting('app.tenant_id')";
 
@@ -51,6 +52,10 @@ export type ReportedInstalment = {
   amount_cents: number;
   status: 'pending' | 'paid' | 'cancelled' | 'returned';
   in_attempt: boolean;
+  /** Paid by a payment in the portal (card, Bizum): a returned debit does not undo it. */
+  paid_in_portal: boolean;
+  /** The dates (`YYYY-MM-DD`) of the returns already recorded for it: a replay changes nothing. */
+  return_dates: string[];
 };
 
 export type ReturnRecord = {
@@ -94,17 +99,25 @@ export function createReturnedDebitRepository() {
       sql: SqlQuery,
       keys: { invoice_id: string; seq: number }[],
     ): Promise<ReportedInstalment[]> {
-      const rows = await sql.query<ReportedInstalment>(
-        `SELECT e.id, e.invoice_id, e.seq, e.customer_id, e.amount_cents, e.status,
-                EXISTS (SELECT 1 FROM payment_attempt_items p
-                         WHERE p.tenant_id = e.tenant_id AND p.instalment_id = e.id AND p.active) AS in_attempt
-           FROM instalments e
+      const params = [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)];
+      const from = `FROM instalments e
            JOIN unnest($1::text[], $2::int[]) AS k(invoice_id, seq)
              ON e.invoice_id = k.invoice_id AND e.seq = k.seq
           WHERE e.tenant_id = ${tenant}
-          ORDER BY e.invoice_id, e.seq
-          FOR UPDATE OF e`,
-        [keys.map((k) => k.invoice_id), keys.map((k) => k.seq)],
+          ORDER BY e.invoice_id, e.seq`;
+      // Locked first, read after, in two statements (as ingestion's lockInstalments): a statement
+      // that waited for a lock reads the rest with the snapshot it took before waiting, and missed
+      // the payment whose start held the lock (the return was then recorded under it).
+      await sql.query(`SELECT 1 ${from} FOR UPDATE OF e`, params);
+      const rows = await sql.query<ReportedInstalment>(
+        `SELECT e.id, e.invoice_id, e.seq, e.customer_id, e.amount_cents, e.status,
+                EXISTS (SELECT 1 FROM payment_attempt_items p
+                         WHERE p.tenant_id = e.tenant_id AND p.instalment_id = e.id AND p.active) AS in_attempt,
+                ${paidInPortalSql('e')} AS paid_in_portal,
+                ARRAY(SELECT to_char(r.return_date, 'YYYY-MM-DD') FROM instalment_returns r
+                       WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id) AS return_dates
+           ${from}`,
+        params,
       );
       return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
     },

@@ -239,6 +239,11 @@ export function createReturnedDebitService(deps: { db: Database; mailer: Mailer;
           else if (stored.in_attempt) errors.add(`returns.${i}`, FieldError.instalmentLocked);
           else if (stored.status === 'cancelled')
             errors.add(`returns.${i}`, FieldError.invalidValue);
+          // Paid by card (or Bizum) in the portal: the debit that came back is not what paid it
+          // (before: reopened, owed a second time with the bank's fee). A replay of a return
+          // recorded before that payment changes nothing, as for any instalment.
+          else if (stored.paid_in_portal && !stored.return_dates.includes(r.return_date))
+            errors.add(`returns.${i}`, FieldError.instalmentLocked);
           else items.push({ instalment: stored, report: r });
         });
         errors.throwIfAny();

@@ -1,0 +1,185 @@
+import type { FastifyInstance } from 'fastify';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { createApiKey } from '../src/modules/admin/api-keys.ts';
+import { buildTestApp, engines } from './engines.ts';
+import { signedNotification } from './redsys-notification.ts';
+import { signedIn } from './session.ts';
+
+/*
+ * Money review 2, PostgreSQL (two connections at once): a returned direct debit reported through
+ * POST /admin/instalments/returns while the customer starts paying the same instalment by card.
+ *
+ * docs/ingestion.md: a return of an instalment "in a card payment waiting for the gateway's answer
+ * is `instalment_locked`". Session 34 fixed the snapshot bug behind that check in the ingestion
+ * module (lockInstalments / lockInstalmentsByKey: lock first, read `in_attempt` in a second
+ * statement), but returned-debits/repository.ts `lockInstalments` still computes `in_attempt` in
+ * the same SELECT ... FOR UPDATE that waits for the lock: after waiting for the card payment's
+ * start it reads payment_attempt_items with the snapshot taken BEFORE the wait, misses the new item,
+ * and records the return under the open payment.
+ * Today: 200; the instalment becomes `returned` (the customer is told "returned, pay it" while
+ * paying; with fees charged, the bank's fee is recorded as owed but the open payment, started
+ * without it, pays the instalment and the fee is never collected). Should: `returns.0`
+ * `instalment_locked`, as when the payment was already open, and as the status route answers.
+ *
+ * Made deterministic as ingestion-payment-race.test.ts: a third transaction holds the instalment's
+ * lock for a moment; the start queues first, the report second.
+ */
+
+const postgres = engines().filter((e) => e.name === 'postgres');
+
+describe.skipIf(postgres.length === 0).each(postgres)(
+  'a returned debit reported while a card payment starts on $name',
+  (engine) => {
+    let db: Database;
+    let app: FastifyInstance;
+    let me: Awaited<ReturnType<typeof signedIn>>;
+    let apiKey: string;
+
+    beforeAll(async () => {
+      db = await engine.open();
+      app = await buildTestApp(db, { NOTIFICATION_URL: 'http://127.0.0.1:9' });
+      me = await signedIn(app, 'demo');
+      apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+    });
+    afterAll(async () => {
+      await app.close();
+      await db.close();
+    });
+
+    const putInvoice = (id: string, cents: number) =>
+      app.inject({
+        method: 'PUT',
+        url: '/demo/api/1.0/admin/invoices',
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: {
+          invoices: [
+            {
+              id,
+              customer_code: me.user.code,
+              invoice_date: '2026-01-01',
+              base_cents: cents,
+              vat_cents: 0,
+              total_cents: cents,
+              lines: [
+                { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: cents, vat_rate: 0 },
+              ],
+              instalments: [
+                { seq: 1, due_date: '2026-01-05', amount_cents: cents, method: 'Tarjeta' },
+              ],
+            },
+          ],
+        },
+      });
+    const instalment = async (invoiceId: string) =>
+      (
+        await db.withOwner((sql) =>
+          sql.query<{ id: string; amount_cents: string; status: string }>(
+            `SELECT id::text, amount_cents, status FROM instalments
+              WHERE tenant_id = 'demo' AND invoice_id = $1 AND seq = 1`,
+            [invoiceId],
+          ),
+        )
+      )[0];
+    /** Sessions of this database waiting for a lock. */
+    const waiting = async () =>
+      Number(
+        (
+          await db.withOwner((sql) =>
+            sql.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            ),
+          )
+        )[0]?.n ?? 0,
+      );
+    const until = async (check: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    /**
+     * The customer starts paying `item` (50 €) while `provider` (a call of the provider's API) runs
+     * at the same moment: the start queues for the instalment's lock first, the provider's call
+     * second. Answers both responses.
+     */
+    const race = async (itemId: string, provider: () => ReturnType<typeof putInvoice>) => {
+      // Someone holds the instalment's lock for a moment.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const blocker = db.withOwner(async (sql) => {
+        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [itemId]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [itemId] });
+      await until(async () => (await waiting()) >= 1, 'the start to wait');
+      const call = provider();
+      await until(async () => (await waiting()) >= 2, "the provider's call to wait");
+      release();
+      await blocker;
+      const started = await start;
+      expect(started.statusCode, started.body).toBe(200);
+      return { started, providerCall: await call };
+    };
+    /** Redsys notifies the authorisation of the 50 € the customer paid on the card page. */
+    const pay = async (started: Awaited<ReturnType<typeof putInvoice>>) => {
+      const p = decodeMerchantParameters(
+        started.json<{ redsys_params: Record<string, string> }>().redsys_params
+          .Ds_MerchantParameters ?? '',
+      );
+      const notified = await app.inject({
+        method: 'POST',
+        url: '/demo/api/1.0/redsys/notification',
+        payload: new URLSearchParams(signedNotification(p, '0000')).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(notified.statusCode).toBe(200);
+    };
+
+    it('refuses a return of an instalment whose card payment started while the report waited', async () => {
+      await db.withOwner((sql) =>
+        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
+      );
+      expect((await putInvoice('REV2M-RET-RACE', 5000)).statusCode).toBe(200);
+      const item = await instalment('REV2M-RET-RACE');
+      if (!item) throw new Error('no instalment');
+      // The provider reports the bank's return (fee 3.50 €) as the customer starts paying the 50 €.
+      const { started, providerCall } = await race(item.id, () =>
+        app.inject({
+          method: 'POST',
+          url: '/demo/api/1.0/admin/instalments/returns',
+          headers: { authorization: `Bearer ${apiKey}` },
+          payload: {
+            returns: [
+              {
+                invoice_id: 'REV2M-RET-RACE',
+                seq: 1,
+                return_date: '2026-01-09',
+                reason_code: 'AM04',
+                fee_cents: 350,
+              },
+            ],
+          },
+        }),
+      );
+      const statusWhileOpen = (await instalment('REV2M-RET-RACE'))?.status;
+      await pay(started);
+      // Today: { callErrors: undefined (200), statusWhileOpen: 'returned' }.
+      expect({
+        callErrors: providerCall.json<{ errors?: object }>().errors,
+        statusWhileOpen,
+      }).toEqual({
+        callErrors: { 'returns.0': ['instalment_locked'] },
+        statusWhileOpen: 'pending',
+      });
+    });
+  },
+);
