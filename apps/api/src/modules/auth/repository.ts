@@ -106,6 +106,39 @@ export function createAuthRepository() {
       );
     },
 
+    /**
+     * A stronger hash of the same password, written only while the password is still the one
+     * checked (`oldHash`): a reset committed meanwhile is never undone by it. Answers whether it
+     * was written.
+     */
+    async rehashPassword(
+      sql: Sql,
+      customerId: string,
+      oldHash: string,
+      newHash: string,
+    ): Promise<boolean> {
+      const rows = await sql.query(
+        `UPDATE customers SET password_hash = $3
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND password_hash = $2
+          RETURNING id`,
+        [customerId, oldHash, newHash],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * The customer's password hash now, locked against a change until the caller's transaction
+     * ends (a reset or change waits for the session it opens, and then ends it).
+     */
+    async lockPasswordHash(sql: Sql, customerId: string): Promise<string | null | undefined> {
+      const rows = await sql.query<{ password_hash: string | null }>(
+        `SELECT password_hash FROM customers
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 FOR SHARE`,
+        [customerId],
+      );
+      return rows[0] ? rows[0].password_hash : undefined;
+    },
+
     async insertRefresh(
       sql: Sql,
       row: {

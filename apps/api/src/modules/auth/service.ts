@@ -264,6 +264,11 @@ export function createAuthService({
     const network = networkOf(origin.ip);
     const deviceHash = hashToken(origin.deviceId);
     const endToken = await db.withTenant(tenantId, async (sql) => {
+      // The password that proved the customer is still theirs, and stays so until this session
+      // is saved: a reset or change committed since (its "every session ends" ran before this
+      // one existed) refuses it; one that comes after waits for it, and then ends it.
+      if ((await repository.lockPasswordHash(sql, customer.id)) !== customer.password_hash)
+        throw new AppError(401, ErrorCode.invalidCredentials, 'Sign in again');
       const seen = await repository.devicesSeen(sql, customer.id, deviceHash);
       const endToken = seen.any && !seen.this ? newOpaqueToken() : undefined;
       await repository.insertSession(sql, {
@@ -389,10 +394,12 @@ export function createAuthService({
         const ok = await verifyPassword(found?.password_hash, input.password);
         if (!found || !ok) return undefined;
         if (found.password_hash && needsRehash(found.password_hash)) {
+          const { password_hash: checked } = found;
           const rehashed = await hashPassword(input.password);
-          await db.withTenant(tenantId, (sql) =>
-            repository.setPasswordHash(sql, found.id, rehashed),
+          const written = await db.withTenant(tenantId, (sql) =>
+            repository.rehashPassword(sql, found.id, checked, rehashed),
           );
+          return written ? { ...found, password_hash: rehashed } : found;
         }
         return found;
       }, tenantId);
@@ -421,6 +428,13 @@ export function createAuthService({
       const outcome = await db.withTenant(tenantId, async (sql) => {
         const row = await repository.findRefreshForUpdate(sql, hashToken(refreshToken));
         if (!row || row.revoked_at) return { kind: 'invalid' as const };
+        // The session was ended while this token's predecessor was being rotated: the ending
+        // chose its rows before this one was saved, and revoked only the predecessor. A session
+        // with any revoked token is ended (read after the lock: this statement sees the ending).
+        if (await repository.isFamilyRevoked(sql, row.family_id)) {
+          await repository.revokeFamily(sql, row.family_id);
+          return { kind: 'reused' as const, familyId: row.family_id };
+        }
         // Rotated moments ago: the page that asked never stored the successor (it was closed or
         // left mid-flight). It gets another successor in the same family; after that short
         // window the old token is a stolen copy.
