@@ -17,7 +17,7 @@ import security from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, openRedis, type AppContext } from './context.ts';
 import { limitAddress } from './lib/limit-address.ts';
-import { requestForLog } from './lib/log-redaction.ts';
+import { errorForLog, requestForLog } from './lib/log-redaction.ts';
 import { OneLinePerRequest } from './lib/request-log.ts';
 import { serializerCompiler, validatorCompiler, zodSchemaController } from './lib/zod-compilers.ts';
 import formPostCallback from './modules/auth/form-post-callback.ts';
@@ -77,7 +77,7 @@ export async function buildApp({
               'req.headers.cookie',
               'res.headers["set-cookie"]',
             ],
-            serializers: { req: requestForLog },
+            serializers: { req: requestForLog, err: (error) => errorForLog(error) },
             ...(logStream ? { stream: logStream } : {}),
           },
     // Every line of a request names its request id and the tenant its path names

@@ -61,6 +61,8 @@ const ZEnv = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    // Said without the value: it holds the mail password (a `/` or `+` in it must be %-encoded).
+    .refine((value) => URL.canParse(value), 'is not a valid URL (percent-encode the password)')
     .optional(),
   /** Redis shared by several API instances for rate limits; in memory without it. */
   REDIS_URL: z
