@@ -4,11 +4,11 @@ import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Money review 2: the provider CANCELS an invoice (PUT /admin/invoices, `cancelled: true`) while a
@@ -36,14 +36,12 @@ describe.each(engines())('an invoice cancelled under a card payment on $name', (
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
-  let apiKey: string;
   let service: ReturnType<typeof createPaymentService>;
 
+  let fixture: ProviderFixture;
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
-    me = await signedIn(app, 'demo');
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+    fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, app, me } = fixture);
     service = createPaymentService({
       db,
       secretBox: box,
@@ -53,36 +51,10 @@ describe.each(engines())('an invoice cancelled under a card payment on $name', (
       log: quiet,
     });
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => fixture.close());
 
   const putInvoice = (id: string, cents: number, cancelled: boolean) =>
-    app.inject({
-      method: 'PUT',
-      url: '/demo/api/1.0/admin/invoices',
-      headers: { authorization: `Bearer ${apiKey}` },
-      payload: {
-        invoices: [
-          {
-            id,
-            customer_code: me.user.code,
-            invoice_date: '2026-01-01',
-            base_cents: cents,
-            vat_cents: 0,
-            total_cents: cents,
-            cancelled,
-            lines: [
-              { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: cents, vat_rate: 0 },
-            ],
-            instalments: [
-              { seq: 1, due_date: '2026-01-05', amount_cents: cents, method: 'Tarjeta' },
-            ],
-          },
-        ],
-      },
-    });
+    fixture.putInvoice(id, cents, { cancelled });
 
   const instalmentOf = async (invoiceId: string) => {
     const [row] = await db.withOwner((sql) =>

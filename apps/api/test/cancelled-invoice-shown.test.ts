@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Money review 2: what the customer is shown of an invoice the provider CANCELLED
@@ -24,46 +23,17 @@ import { signedIn } from './session.ts';
 
 describe.each(engines())('a cancelled invoice as the customer sees it on $name', (engine) => {
   let db: Database;
-  let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
-  let apiKey: string;
 
+  let fixture: ProviderFixture;
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
-    me = await signedIn(app, 'demo');
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+    fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, me } = fixture);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => fixture.close());
 
   const putInvoice = (id: string, cents: number, cancelled: boolean) =>
-    app.inject({
-      method: 'PUT',
-      url: '/demo/api/1.0/admin/invoices',
-      headers: { authorization: `Bearer ${apiKey}` },
-      payload: {
-        invoices: [
-          {
-            id,
-            customer_code: me.user.code,
-            invoice_date: '2026-01-01',
-            base_cents: cents,
-            vat_cents: 0,
-            total_cents: cents,
-            cancelled,
-            lines: [
-              { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: cents, vat_rate: 0 },
-            ],
-            instalments: [
-              { seq: 1, due_date: '2026-01-05', amount_cents: cents, method: 'Tarjeta' },
-            ],
-          },
-        ],
-      },
-    });
+    fixture.putInvoice(id, cents, { cancelled });
 
   it('shows it owed by nobody: not among the unpaid payments, its instalment cancelled', async () => {
     expect((await putInvoice('REV2M-CXL-SEEN', 4321, false)).statusCode).toBe(200);

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Money review 2: the receipt "Mis pagos" links an instalment to, after an overpayment.
@@ -28,18 +28,13 @@ describe.each(engines())('the receipt of an instalment paid twice on $name', (en
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
-  let apiKey: string;
 
+  let fixture: ProviderFixture;
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
-    me = await signedIn(app, 'demo');
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+    fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, app, me } = fixture);
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => fixture.close());
 
   const start = async (instalmentId: string) => {
     const res = await me.post('/redsys/init-payment', { amount: 50, payment_ids: [instalmentId] });
@@ -52,28 +47,9 @@ describe.each(engines())('the receipt of an instalment paid twice on $name', (en
   };
 
   it('links the instalment to the payment that paid it, not to a later charge refunded whole', async () => {
-    const put = await app.inject({
-      method: 'PUT',
-      url: '/demo/api/1.0/admin/invoices',
-      headers: { authorization: `Bearer ${apiKey}` },
-      payload: {
-        invoices: [
-          {
-            id: 'REV2M-RCPT',
-            customer_code: me.user.code,
-            invoice_date: '2026-02-01',
-            base_cents: 5000,
-            vat_cents: 0,
-            total_cents: 5000,
-            lines: [
-              { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: 5000, vat_rate: 0 },
-            ],
-            instalments: [
-              { seq: 1, due_date: '2026-02-05', amount_cents: 5000, method: 'Tarjeta' },
-            ],
-          },
-        ],
-      },
+    const put = await fixture.putInvoice('REV2M-RCPT', 5000, {
+      invoiceDate: '2026-02-01',
+      dueDate: '2026-02-05',
     });
     expect(put.statusCode, put.body).toBe(200);
     const [item] = await db.withOwner((sql) =>

@@ -3,10 +3,10 @@ import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Money review 2: a returned direct debit reported for an instalment the customer has PAID BY CARD
@@ -36,19 +36,15 @@ describe.each(engines())('a debit return of an instalment paid by card on $name'
   let me: Awaited<ReturnType<typeof signedIn>>;
   let apiKey: string;
 
+  let fixture: ProviderFixture;
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
-    me = await signedIn(app, 'demo');
-    apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+    fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, app, me, apiKey } = fixture);
     await db.withOwner((sql) =>
       sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
     );
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => fixture.close());
 
   const admin = (path: string, payload: object) =>
     app.inject({
@@ -65,23 +61,10 @@ describe.each(engines())('a debit return of an instalment paid by card on $name'
     'keeps the card payment: %s does not make the customer owe it again',
     async (_, how) => {
       const invoiceId = `REV2M-RET-${how}`;
-      const put = await admin('/invoices', {
-        invoices: [
-          {
-            id: invoiceId,
-            customer_code: me.user.code,
-            invoice_date: '2026-03-01',
-            base_cents: 3025,
-            vat_cents: 0,
-            total_cents: 3025,
-            lines: [
-              { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: 3025, vat_rate: 0 },
-            ],
-            instalments: [
-              { seq: 1, due_date: '2099-03-05', amount_cents: 3025, method: 'Domiciliación' },
-            ],
-          },
-        ],
+      const put = await fixture.putInvoice(invoiceId, 3025, {
+        invoiceDate: '2026-03-01',
+        dueDate: '2099-03-05',
+        method: 'Domiciliación',
       });
       expect(put.statusCode, put.body).toBe(200);
       const [item] = await db.withOwner((sql) =>

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import type { signedIn } from './session.ts';
 
 /*
  * Money review 2, PostgreSQL (two connections at once): a returned direct debit reported through
@@ -37,41 +37,14 @@ describe.skipIf(postgres.length === 0).each(postgres)(
     let me: Awaited<ReturnType<typeof signedIn>>;
     let apiKey: string;
 
+    let fixture: ProviderFixture;
     beforeAll(async () => {
-      db = await engine.open();
-      app = await buildTestApp(db, { NOTIFICATION_URL: 'http://127.0.0.1:9' });
-      me = await signedIn(app, 'demo');
-      apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review-money2'))).key;
+      fixture = await openProviderFixture(engine, { NOTIFICATION_URL: 'http://127.0.0.1:9' });
+      ({ db, app, me, apiKey } = fixture);
     });
-    afterAll(async () => {
-      await app.close();
-      await db.close();
-    });
+    afterAll(async () => fixture.close());
 
-    const putInvoice = (id: string, cents: number) =>
-      app.inject({
-        method: 'PUT',
-        url: '/demo/api/1.0/admin/invoices',
-        headers: { authorization: `Bearer ${apiKey}` },
-        payload: {
-          invoices: [
-            {
-              id,
-              customer_code: me.user.code,
-              invoice_date: '2026-01-01',
-              base_cents: cents,
-              vat_cents: 0,
-              total_cents: cents,
-              lines: [
-                { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: cents, vat_rate: 0 },
-              ],
-              instalments: [
-                { seq: 1, due_date: '2026-01-05', amount_cents: cents, method: 'Tarjeta' },
-              ],
-            },
-          ],
-        },
-      });
+    const putInvoice = (id: string, cents: number) => fixture.putInvoice(id, cents);
     const instalment = async (invoiceId: string) =>
       (
         await db.withOwner((sql) =>
