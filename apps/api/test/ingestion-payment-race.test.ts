@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { engines } from './engines.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
-import { signedNotification } from './redsys-notification.ts';
-import type { signedIn } from './session.ts';
 
 /*
  * Session 34's money review, PostgreSQL (two connections at once): SECURITY.md promises that "instalments
@@ -27,90 +23,21 @@ const postgres = engines().filter((e) => e.name === 'postgres');
 describe.skipIf(postgres.length === 0).each(postgres)(
   'a batch racing a card payment on $name',
   (engine) => {
-    let db: Database;
     let app: FastifyInstance;
-    let me: Awaited<ReturnType<typeof signedIn>>;
     let apiKey: string;
 
     let fixture: ProviderFixture;
     beforeAll(async () => {
       fixture = await openProviderFixture(engine, { NOTIFICATION_URL: 'http://127.0.0.1:9' });
-      ({ db, app, me, apiKey } = fixture);
+      ({ app, apiKey } = fixture);
     });
     afterAll(async () => fixture.close());
 
     const putInvoice = (id: string, cents: number) => fixture.putInvoice(id, cents);
-    const instalment = async (invoiceId: string) =>
-      (
-        await db.withOwner((sql) =>
-          sql.query<{ id: string; amount_cents: string; status: string }>(
-            `SELECT id::text, amount_cents, status FROM instalments
-              WHERE tenant_id = 'demo' AND invoice_id = $1 AND seq = 1`,
-            [invoiceId],
-          ),
-        )
-      )[0];
-    /** Sessions of this database waiting for a lock. */
-    const waiting = async () =>
-      Number(
-        (
-          await db.withOwner((sql) =>
-            sql.query<{ n: string }>(
-              `SELECT count(*) AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            ),
-          )
-        )[0]?.n ?? 0,
-      );
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-
-    /**
-     * The customer starts paying `item` (50 €) while `provider` (a call of the provider's API) runs
-     * at the same moment: the start queues for the instalment's lock first, the provider's call
-     * second. Answers both responses.
-     */
-    const race = async (itemId: string, provider: () => ReturnType<typeof putInvoice>) => {
-      // Someone holds the instalment's lock for a moment.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const blocker = db.withOwner(async (sql) => {
-        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [itemId]);
-        locked();
-        await released;
-      });
-      await isLocked;
-      const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [itemId] });
-      await until(async () => (await waiting()) >= 1, 'the start to wait');
-      const call = provider();
-      await until(async () => (await waiting()) >= 2, "the provider's call to wait");
-      release();
-      await blocker;
-      const started = await start;
-      expect(started.statusCode, started.body).toBe(200);
-      return { started, providerCall: await call };
-    };
-    /** Redsys notifies the authorisation of the 50 € the customer paid on the card page. */
-    const pay = async (started: Awaited<ReturnType<typeof putInvoice>>) => {
-      const p = decodeMerchantParameters(
-        started.json<{ redsys_params: Record<string, string> }>().redsys_params
-          .Ds_MerchantParameters ?? '',
-      );
-      const notified = await app.inject({
-        method: 'POST',
-        url: '/demo/api/1.0/redsys/notification',
-        payload: new URLSearchParams(signedNotification(p, '0000')).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      expect(notified.statusCode).toBe(200);
-    };
+    const instalment = (invoiceId: string) => fixture.instalmentOf(invoiceId);
+    const race = (itemId: string, provider: () => ReturnType<typeof putInvoice>) =>
+      fixture.raceWithStart(itemId, provider);
+    const pay = (started: Awaited<ReturnType<typeof putInvoice>>) => fixture.payStarted(started);
 
     it('never lets a batch change the amount of an instalment whose card payment started while the batch waited', async () => {
       expect((await putInvoice('REV2-RACE-1', 5000)).statusCode).toBe(200);

@@ -1,7 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeMerchantParameters } from '@portal/redsys';
+import { expect } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, type Engine } from './engines.ts';
+import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
 type AppEnv = Parameters<typeof buildTestApp>[1];
@@ -23,6 +26,22 @@ export type ProviderFixture = {
   apiKey: string;
   /** `PUT /admin/invoices` of one invoice of the customer: `cents`, in one instalment. */
   putInvoice(id: string, cents: number, options?: InvoiceOptions): Promise<LightMyRequestResponse>;
+  /** The first instalment of an invoice, as stored. */
+  instalmentOf(
+    invoiceId: string,
+  ): Promise<{ id: string; amount_cents: string; status: string } | undefined>;
+  /**
+   * The customer starts paying the instalment `itemId` (50 €) while `provider` (a call of the
+   * provider's API) runs at the same moment: a third transaction holds the instalment's lock for a
+   * moment, the start queues for it first and the provider's call second (PostgreSQL: it counts
+   * the sessions waiting for a lock). Answers both responses.
+   */
+  raceWithStart(
+    itemId: string,
+    provider: () => Promise<LightMyRequestResponse>,
+  ): Promise<{ started: LightMyRequestResponse; providerCall: LightMyRequestResponse }>;
+  /** Redsys notifies the authorisation of a started payment (its init answer). */
+  payStarted(started: LightMyRequestResponse): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -39,7 +58,64 @@ export async function openProviderFixture(
   const app = await buildTestApp(db, env);
   const me = await signedIn(app, 'demo');
   const apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'provider-fixture'))).key;
+  /** Sessions of this database waiting for a lock. */
+  const waiting = async () =>
+    Number(
+      (
+        await db.withOwner((sql) =>
+          sql.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        )
+      )[0]?.n ?? 0,
+    );
+  const until = async (check: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + 15_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
   return {
+    async instalmentOf(invoiceId) {
+      const [row] = await db.withOwner((sql) =>
+        sql.query<{ id: string; amount_cents: string; status: string }>(
+          `SELECT id::text, amount_cents, status FROM instalments
+            WHERE tenant_id = 'demo' AND invoice_id = $1 AND seq = 1`,
+          [invoiceId],
+        ),
+      );
+      return row;
+    },
+    async raceWithStart(itemId, provider) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const blocker = db.withOwner(async (sql) => {
+        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [itemId]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [itemId] });
+      await until(async () => (await waiting()) >= 1, 'the start to wait');
+      const call = provider();
+      await until(async () => (await waiting()) >= 2, "the provider's call to wait");
+      release();
+      await blocker;
+      const started = await start;
+      expect(started.statusCode, started.body).toBe(200);
+      return { started, providerCall: await call };
+    },
+    async payStarted(started) {
+      const p = decodeMerchantParameters(
+        started.json<{ redsys_params: Record<string, string> }>().redsys_params
+          .Ds_MerchantParameters ?? '',
+      );
+      expect((await postNotification(app, signedNotification(p, '0000'))).statusCode).toBe(200);
+    },
     db,
     app,
     me,
