@@ -27,6 +27,8 @@ import type { signedIn } from './session.ts';
 const box = createSecretBox(randomBytes(32));
 const day = 24 * 60 * 60 * 1000;
 const quiet = { warn: () => {}, error: () => {} };
+/** Where nothing answers: a gateway whose query service is down. */
+const down = 'http://127.0.0.1:9';
 
 describe.each(engines())('auto-pay after an abandoned manual payment on $name', (engine) => {
   let db: Database;
@@ -70,7 +72,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
       db,
       secretBox: box,
       simulatorUrl: simUrl,
-      notificationBaseUrl: 'http://127.0.0.1:9',
+      notificationBaseUrl: down,
       onPaid: async () => {},
       log: quiet,
     });
@@ -245,9 +247,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
         [chargeAttempt],
       ),
     );
-    expect(await reconcile('http://127.0.0.1:9')).toEqual([
-      { attemptId: chargeAttempt, outcome: 'expired' },
-    ]);
+    expect(await reconcile(down)).toEqual([{ attemptId: chargeAttempt, outcome: 'expired' }]);
     expect(await instalmentStatus(item.id)).toBe('pending');
 
     // A quarter of an hour later the query service answers again: the released charge is asked
@@ -265,5 +265,106 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     expect(await reconcile()).toEqual([]);
     const later = new Date(Date.now() + 2 * day + 60_000);
     expect((await sweep(charger(), later)).jobs).toEqual([]);
+  });
+
+  /** What the gateway charged with the saved card (the simulator's record of MIT charges). */
+  const chargedAtGateway = async (amountCents: number) => {
+    const res = await fetch(`${simUrl}/__sim/mit-charges`);
+    const { charges } = (await res.json()) as {
+      charges: { amountCents: number; dsResponse: string }[];
+    };
+    return charges.filter((c) => c.amountCents === amountCents && c.dsResponse === '0000').length;
+  };
+
+  /*
+   * Money review: the auto-pay retry charges the card again while the first charge's outcome is
+   * still unknown (released by the reconciliation, its recheck not answered yet).
+   *
+   * Scenario. Auto-pay charges a due instalment; Redsys takes the money but its answer is lost.
+   * Redsys' query service does not answer (an outage, or Redsys answering XML errors) for the next
+   * day or two. Two hours in, the reconciliation releases the charge (it must not hold the instalment
+   * for ever, decision 046) and records it as declined with `no_answer`; it is asked about again
+   * every 15 minutes (recheck_at). The tenant retries declined charges after `auto_pay_retry_days`
+   * (2 here; 1 is allowed): the sweep sees a "failed" last charge and charges the card a second time,
+   * though nobody knows yet whether the first one went through. When the query service answers again,
+   * the recheck finds the first charge authorised and records an overpayment: the customer was
+   * charged twice for one instalment (refunded later only where auto-refund is on; otherwise it waits
+   * for the operator).
+   *
+   * SECURITY.md promises "an auto-pay charge taken while the query service did not answer is not
+   * charged a second time by the retry"; that holds only if the query service is back before the
+   * retry day.
+   *
+   * Should: a charge released without the gateway's final answer (recheck_at still set) is not a
+   * decline the retry may follow: the retry waits until the recheck learns the outcome (XML0024 or a
+   * denial: retry; authorised: paid) or gives up after 7 days. The customer can still pay by hand
+   * (decision 046's reason not to hold the instalment is not affected).
+   */
+  it('does not charge the card again while the first charge is still being asked about', async () => {
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_methods SET redsys_reference = 'demoauthorises0002' WHERE id = $1",
+        [cardId],
+      ),
+    );
+    const item = await owe();
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
+      headers: { authorization: `Bearer ${me.token}` },
+      payload: { enabled: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const before = await chargedAtGateway(item.amountCents);
+
+    // Charge 1: Redsys takes the money, its answer is lost.
+    expect((await sweep(charger(true))).outcomes).toEqual(['unknown']);
+    const [charge] = await db.withOwner((sql) =>
+      sql.query<{ id: string }>(
+        'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
+        [item.id],
+      ),
+    );
+    const first = charge?.id ?? '';
+    // The query service does not answer: past the bound the charge is let go (asked again later).
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_attempts SET created_at = now() - interval '2 hours' WHERE id = $1",
+        [first],
+      ),
+    );
+    expect(await reconcile(down)).toEqual([{ attemptId: first, outcome: 'expired' }]);
+    // Every recheck of the next two days gets no answer either.
+    for (let i = 0; i < 3; i += 1) {
+      await db.withOwner((sql) =>
+        sql.query(
+          "UPDATE payment_attempts SET recheck_at = now() - interval '1 second' WHERE id = $1",
+          [first],
+        ),
+      );
+      expect(await reconcile(down)).toEqual([{ attemptId: first, outcome: 'unanswered' }]);
+    }
+
+    // The retry day: the first charge's outcome is still unknown.
+    const later = new Date(Date.now() + 2 * day + 60_000);
+    const retry = await sweep(charger(), later);
+
+    // The query service answers again: the first charge was authorised after all.
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_attempts SET recheck_at = now() - interval '1 second' WHERE id = $1",
+        [first],
+      ),
+    );
+    const found = await reconcile();
+
+    expect(
+      {
+        retryOutcomes: retry.outcomes,
+        firstChargeFoundAs: found.find((r) => r.attemptId === first)?.outcome,
+        cardChargedTimes: (await chargedAtGateway(item.amountCents)) - before,
+      },
+      'the retry charged the card a second time while the first charge was of unknown outcome',
+    ).toEqual({ retryOutcomes: [], firstChargeFoundAs: 'paid', cardChargedTimes: 1 });
   });
 });
