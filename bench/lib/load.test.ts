@@ -88,8 +88,10 @@ describe.each<FixedRateClient>(['undici', 'node:http'])('runFixedRate with %s', 
     expect(dues[0]).toBeGreaterThanOrEqual(before - 5);
     expect((dues[9] as number) - (dues[0] as number)).toBeCloseTo(90, 0);
     expect(samples.filter((s) => s.latency === null)).toHaveLength(5);
+    // The server answers after a 20 ms timer, which Node may fire up to a millisecond early
+    // by performance.now()'s clock (the official CI saw 19.93 ms).
     for (const s of samples.filter((x) => x.latency !== null))
-      expect(s.latency).toBeGreaterThanOrEqual(20);
+      expect(s.latency).toBeGreaterThanOrEqual(19);
     expect(samples.every((s) => s.late >= 0)).toBe(true);
   });
 
