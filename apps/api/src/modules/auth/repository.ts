@@ -599,6 +599,9 @@ export type ChallengeRow = {
   failures: number;
   expires_at: Date;
   used_at: Date | null;
+  /** The customer's password hash as the challenge is read (and spent): the session it opens
+   * is saved only while it is still theirs (`openSession`). */
+  password_hash: string | null;
 };
 
 /**
@@ -702,9 +705,12 @@ export function createSecondFactorRepository() {
     /** Locks the challenge: two codes sent at once are judged one after the other. */
     async findChallengeForUpdate(sql: Sql, tokenHash: Buffer): Promise<ChallengeRow | undefined> {
       const rows = await sql.query<ChallengeRow>(
-        `SELECT id, customer_id, method, remember, next_path, failures, expires_at, used_at
-           FROM sign_in_challenges
-          WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1 FOR UPDATE`,
+        `SELECT s.id, s.customer_id, s.method, s.remember, s.next_path, s.failures, s.expires_at,
+                s.used_at, c.password_hash
+           FROM sign_in_challenges s
+           JOIN customers c ON c.tenant_id = s.tenant_id AND c.id = s.customer_id
+          WHERE s.tenant_id = current_setting('app.tenant_id') AND s.token_hash = $1
+          FOR UPDATE OF s`,
         [tokenHash],
       );
       return rows[0];

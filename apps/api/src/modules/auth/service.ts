@@ -691,10 +691,17 @@ export function createAuthService({
       );
       if (!customer)
         throw new AppError(400, ErrorCode.challengeExpired, 'Sign in again: this step has expired');
-      const session = await openSession(tenantId, customer, row.remember, {
-        ...origin,
-        method: row.method,
-      });
+      // Checked against the password as the challenge was spent: a reset committed since (its
+      // "every session ends" ran before this session existed) refuses it.
+      const session = await openSession(
+        tenantId,
+        { ...customer, password_hash: row.password_hash },
+        row.remember,
+        {
+          ...origin,
+          method: row.method,
+        },
+      );
       return { ...session, next: row.next_path, ...(recoveryCodes ? { recoveryCodes } : {}) };
     },
 
