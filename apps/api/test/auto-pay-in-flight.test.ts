@@ -119,6 +119,30 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
           WHERE tenant_id = 'demo' AND settled_at IS NULL`,
       ),
     );
+  /**
+   * Charge 1 of the instalment goes out on its due date: Redsys takes the money, its answer is
+   * lost. For the next two hours the query service does not answer (nothing listens there): past
+   * the bound the reconciliation lets the charge go, so that the instalment is not held for ever
+   * (and asks about it again later). Answers the charge's payment attempt.
+   */
+  const chargeLostThenReleased = async (instalmentId: string) => {
+    expect((await sweep(charger(true))).outcomes).toEqual(['unknown']);
+    const [charge] = await db.withOwner((sql) =>
+      sql.query<{ id: string }>(
+        'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
+        [instalmentId],
+      ),
+    );
+    const attempt = charge?.id ?? '';
+    await db.withOwner((sql) =>
+      sql.query(
+        "UPDATE payment_attempts SET created_at = now() - interval '2 hours' WHERE id = $1",
+        [attempt],
+      ),
+    );
+    expect(await reconcile(down)).toEqual([{ attemptId: attempt, outcome: 'expired' }]);
+    return attempt;
+  };
   const startByHand = async (item: { id: string; amountCents: number }) => {
     const res = await me.post('/redsys/init-payment', {
       amount: item.amountCents / 100,
@@ -229,25 +253,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     );
     const item = await owe();
     await autoPayOn();
-    // Charge 1 goes out on the due date: Redsys takes the money, its answer is lost.
-    const first = await sweep(charger(true));
-    expect(first.outcomes).toEqual(['unknown']);
-    const [charge] = await db.withOwner((sql) =>
-      sql.query<{ id: string }>(
-        'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
-        [item.id],
-      ),
-    );
-    const chargeAttempt = charge?.id ?? '';
-    // For the next two hours the query service does not answer (nothing listens there): past the
-    // bound the reconciliation lets the charge go, so that the instalment is not held for ever.
-    await db.withOwner((sql) =>
-      sql.query(
-        "UPDATE payment_attempts SET created_at = now() - interval '2 hours' WHERE id = $1",
-        [chargeAttempt],
-      ),
-    );
-    expect(await reconcile(down)).toEqual([{ attemptId: chargeAttempt, outcome: 'expired' }]);
+    const chargeAttempt = await chargeLostThenReleased(item.id);
     expect(await instalmentStatus(item.id)).toBe('pending');
 
     // A quarter of an hour later the query service answers again: the released charge is asked
@@ -317,23 +323,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     expect(res.statusCode, res.body).toBe(200);
     const before = await chargedAtGateway(item.amountCents);
 
-    // Charge 1: Redsys takes the money, its answer is lost.
-    expect((await sweep(charger(true))).outcomes).toEqual(['unknown']);
-    const [charge] = await db.withOwner((sql) =>
-      sql.query<{ id: string }>(
-        'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
-        [item.id],
-      ),
-    );
-    const first = charge?.id ?? '';
-    // The query service does not answer: past the bound the charge is let go (asked again later).
-    await db.withOwner((sql) =>
-      sql.query(
-        "UPDATE payment_attempts SET created_at = now() - interval '2 hours' WHERE id = $1",
-        [first],
-      ),
-    );
-    expect(await reconcile(down)).toEqual([{ attemptId: first, outcome: 'expired' }]);
+    const first = await chargeLostThenReleased(item.id);
     // Every recheck of the next two days gets no answer either.
     for (let i = 0; i < 3; i += 1) {
       await db.withOwner((sql) =>

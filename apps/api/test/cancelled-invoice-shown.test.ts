@@ -65,7 +65,7 @@ describe.each(engines())('a cancelled invoice as the customer sees it on $name',
     const unpaid = (await list({ pending: true, overdue: true })).filter(
       (p) => p.payment_id === item.id,
     );
-    const any = (await list({})).filter((p) => p.payment_id === item.id);
+    const listedAll = (await list({})).filter((p) => p.payment_id === item.id);
     const { invoice: detail } = (await me.post('/invoice', { invoice_id: 'REV2M-CXL-SEEN' })).json<{
       invoice: { state: string; payments: { payment_id: string; status: string }[] };
     }>();
@@ -74,7 +74,7 @@ describe.each(engines())('a cancelled invoice as the customer sees it on $name',
     // `overdue` ("Vencido").
     expect({
       unpaid: unpaid.map((p) => p.status),
-      listed: any.map((p) => p.status),
+      listed: listedAll.map((p) => p.status),
       invoice: { state: detail.state, instalments: detail.payments.map((p) => p.status) },
     }).toEqual({
       unpaid: [],

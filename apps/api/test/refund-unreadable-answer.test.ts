@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters, REST_SERVICE_PATH } from '@portal/redsys';
+import { decodeMerchantParameters } from '@portal/redsys';
 import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -13,6 +12,7 @@ import { demoEmail } from '../src/db/seed/demo.ts';
 import { adminCommand } from './admin-run.ts';
 import { firstUnpaid, payAtSimulator } from './checkout.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { startGatewayProxy } from './gateway-proxy.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
@@ -37,53 +37,21 @@ import { signedIn } from './session.ts';
  */
 
 const quiet = { warn: () => {}, error: () => {} };
-type Mode = 'pass' | 'junk-after';
 
 describe.each(engines())('a refund whose answer cannot be read on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
   let sim: FastifyInstance;
   let simUrl: string;
-  let proxy: Server;
+  let proxy: Awaited<ReturnType<typeof startGatewayProxy>>;
   const rootSecret = randomBytes(32);
-  const route: { refund: Mode } = { refund: 'pass' };
-  const reached: string[] = [];
 
   beforeAll(async () => {
     db = await engine.open();
     sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
     await sim.listen({ host: '127.0.0.1', port: 0 });
     simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    proxy = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const isRefund = req.url === REST_SERVICE_PATH;
-        if (isRefund) {
-          const sent = JSON.parse(body) as { Ds_MerchantParameters: string };
-          reached.push(
-            decodeMerchantParameters(sent.Ds_MerchantParameters).DS_MERCHANT_ORDER ?? '',
-          );
-        }
-        void fetch(new URL(req.url ?? '/', simUrl), {
-          method: 'POST',
-          headers: { 'content-type': req.headers['content-type'] ?? 'text/plain' },
-          body,
-        }).then(async (answer) => {
-          const text = await answer.text();
-          if (isRefund && route.refund === 'junk-after') {
-            // The gateway refunded; what comes back is a page, not its signed JSON.
-            res.writeHead(200, { 'content-type': 'text/html' });
-            return void res.end('<html><body>Servicio no disponible temporalmente</body></html>');
-          }
-          res.writeHead(answer.status, {
-            'content-type': answer.headers.get('content-type') ?? '',
-          });
-          res.end(text);
-        });
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxy = await startGatewayProxy(simUrl);
     app = await buildTestApp(
       db,
       { REDSYS_SIMULATOR_URL: simUrl, NOTIFICATION_URL: 'http://127.0.0.1:9' },
@@ -91,19 +59,17 @@ describe.each(engines())('a refund whose answer cannot be read on $name', (engin
     );
   });
   afterAll(async () => {
-    proxy.closeAllConnections();
-    await new Promise((resolve) => proxy.close(resolve));
+    await proxy.close();
     await app.close();
     await sim.close();
     await db.close();
   });
 
-  const proxyUrl = () => `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   const refunder = () =>
     createRefunder({
       db,
       secretBox: createSecretBox(rootSecret),
-      ...refundsThrough(createRedsysClient({ simulatorUrl: proxyUrl(), timeoutMs: 3_000 })),
+      ...refundsThrough(createRedsysClient({ simulatorUrl: proxy.url, timeoutMs: 3_000 })),
       log: quiet,
     });
   const refundOf = (attemptId: string) =>
@@ -169,9 +135,9 @@ describe.each(engines())('a refund whose answer cannot be read on $name', (engin
     expect(surplus).toBe(Math.round(u2.amount * 100));
 
     // The refund goes out; Redsys makes it; the answer that comes back cannot be read.
-    route.refund = 'junk-after';
+    proxy.route.refund = 'junk-after';
     await refunder().refundTenant('demo');
-    route.refund = 'pass';
+    proxy.route.refund = 'pass';
     expect(await refundedAtGateway(order)).toBe(surplus);
     const left = (await refundOf(a.id))[0];
 
@@ -192,7 +158,7 @@ describe.each(engines())('a refund whose answer cannot be read on $name', (engin
 
     expect(
       {
-        refundCalls: reached.filter((o) => o === order).length,
+        refundCalls: proxy.reached.filter((o) => o === order).length,
         refundedAtGateway: await refundedAtGateway(order),
       },
       `a refund Redsys made was left as ${left?.status}/${left?.review_reason} and sent again`,

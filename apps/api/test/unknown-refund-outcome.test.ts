@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { decodeMerchantParameters, REST_SERVICE_PATH } from '@portal/redsys';
 import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -10,6 +8,7 @@ import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createRefunder, refundsThrough } from '../src/modules/payments/refunds.ts';
 import { demoEmail } from '../src/db/seed/demo.ts';
 import { adminCommand } from './admin-run.ts';
+import { startGatewayProxy } from './gateway-proxy.ts';
 import { payAtSimulator, startCheckout } from './checkout.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
@@ -26,53 +25,22 @@ import { signedIn } from './session.ts';
  */
 
 const quiet = { warn: () => {}, error: () => {} };
-type Mode = 'pass' | 'cut-after' | 'cut-before';
 
 describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
   let sim: FastifyInstance;
   let simUrl: string;
-  let proxy: Server;
-  const rootSecret = randomBytes(32);
   // Between the portal and the simulator: what happens to refund calls and to queries.
-  const route: { refund: Mode; query: Mode } = { refund: 'pass', query: 'pass' };
-  /** The orders of the refund calls that reached the simulator. */
-  const reached: string[] = [];
+  let proxy: Awaited<ReturnType<typeof startGatewayProxy>>;
+  const rootSecret = randomBytes(32);
 
   beforeAll(async () => {
     db = await engine.open();
     sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
     await sim.listen({ host: '127.0.0.1', port: 0 });
     simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    proxy = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const mode = req.url === REST_SERVICE_PATH ? route.refund : route.query;
-        if (mode === 'cut-before') return void res.socket?.destroy();
-        if (req.url === REST_SERVICE_PATH) {
-          const sent = JSON.parse(body) as { Ds_MerchantParameters: string };
-          reached.push(
-            decodeMerchantParameters(sent.Ds_MerchantParameters).DS_MERCHANT_ORDER ?? '',
-          );
-        }
-        void fetch(new URL(req.url ?? '/', simUrl), {
-          method: 'POST',
-          headers: { 'content-type': req.headers['content-type'] ?? 'text/plain' },
-          body,
-        }).then(async (answer) => {
-          const text = await answer.text();
-          // The gateway did it; its answer is lost on the way back.
-          if (mode === 'cut-after') return void res.socket?.destroy();
-          res.writeHead(answer.status, {
-            'content-type': answer.headers.get('content-type') ?? '',
-          });
-          res.end(text);
-        });
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxy = await startGatewayProxy(simUrl);
     app = await buildTestApp(
       db,
       { REDSYS_SIMULATOR_URL: simUrl, NOTIFICATION_URL: 'http://127.0.0.1:9' },
@@ -80,8 +48,7 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
     );
   });
   afterAll(async () => {
-    proxy.closeAllConnections();
-    await new Promise((resolve) => proxy.close(resolve));
+    await proxy.close();
     await app.close();
     await sim.close();
     await db.close();
@@ -89,7 +56,7 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
 
   const client = () =>
     createRedsysClient({
-      simulatorUrl: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+      simulatorUrl: proxy.url,
       timeoutMs: 3_000,
     });
   const refunder = () => {
@@ -137,7 +104,7 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
         [attemptId],
       ),
     );
-  const reachedFor = (order: string) => reached.filter((o) => o === order).length;
+  const reachedFor = (order: string) => proxy.reached.filter((o) => o === order).length;
   const refundNotices = (attemptId: string) =>
     db.withOwner((sql) =>
       sql.query(
@@ -148,13 +115,13 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
 
   it('made by Redsys though its answer was lost: recorded refunded once Redsys says so, never sent twice', async () => {
     const { attemptId, order } = await overpaid();
-    route.refund = 'cut-after';
+    proxy.route.refund = 'cut-after';
     await refunder().refundTenant('demo');
     expect(await refundOf(attemptId)).toMatchObject([
       { status: 'review', review_reason: 'outcome_unknown', check_due: false },
     ]);
     expect(reachedFor(order)).toBe(1);
-    route.refund = 'pass';
+    proxy.route.refund = 'pass';
     await checkNow(attemptId);
     const results = await refunder().refundTenant('demo');
     expect(results.filter((r) => r.outcome === 'refunded')).toHaveLength(1);
@@ -168,10 +135,10 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
 
   it('that never reached Redsys: sent again once Redsys says the order has no refund, once with two senders', async () => {
     const { attemptId, order } = await overpaid();
-    route.refund = 'cut-before';
+    proxy.route.refund = 'cut-before';
     await refunder().refundTenant('demo');
     expect(await refundOf(attemptId)).toMatchObject([{ review_reason: 'outcome_unknown' }]);
-    route.refund = 'pass';
+    proxy.route.refund = 'pass';
     await checkNow(attemptId);
     // Two instances run the outbox at the same moment: one asks, and sends it once.
     await Promise.all([refunder().refundTenant('demo'), refunder().refundTenant('demo')]);
@@ -182,8 +149,8 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
 
   it('with no trustworthy answer: left for the operator, asked again later, never sent', async () => {
     const { attemptId, order } = await overpaid();
-    route.refund = 'cut-after';
-    route.query = 'cut-after';
+    proxy.route.refund = 'cut-after';
+    proxy.route.query = 'cut-after';
     try {
       await refunder().refundTenant('demo');
       await checkNow(attemptId);
@@ -197,16 +164,16 @@ describe.each(engines())('a refund of unknown outcome on $name', (engine) => {
       ]);
       expect(reachedFor(order)).toBe(1);
     } finally {
-      route.refund = 'pass';
-      route.query = 'pass';
+      proxy.route.refund = 'pass';
+      proxy.route.query = 'pass';
     }
   });
 
   it("the operator's retry of one of unknown outcome needs --not-refunded", async () => {
     const { attemptId, refund } = await overpaid();
-    route.refund = 'cut-before';
+    proxy.route.refund = 'cut-before';
     await refunder().refundTenant('demo');
-    route.refund = 'pass';
+    proxy.route.refund = 'pass';
     const admin = adminCommand(db, rootSecret);
     const retry = ['overpayments', 'retry', '--tenant', 'demo', '--id', refund.id];
     const refused = await admin(...retry);

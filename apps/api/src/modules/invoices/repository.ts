@@ -164,7 +164,7 @@ const paymentFilters = {
   pending: `AND ${pendingRow} ${owedRow}`,
   overdue: `AND ${overdueRow} ${owedRow}`,
   both: `AND (${pendingRow} OR ${overdueRow}) ${owedRow}`,
-  any: 'AND $4::date IS NOT NULL',
+  every: 'AND $4::date IS NOT NULL',
 } as const;
 type PaymentsPageKey = `${keyof typeof paymentFilters} ${'asc' | 'desc'}`;
 const paymentsPage = Object.fromEntries(
@@ -330,7 +330,7 @@ export function createInvoiceRepository() {
       const pending = q.states.includes('pending');
       const overdue = q.states.includes('overdue');
       const states =
-        pending && overdue ? 'both' : pending ? 'pending' : overdue ? 'overdue' : 'any';
+        pending && overdue ? 'both' : pending ? 'pending' : overdue ? 'overdue' : 'every';
       return sql.query<InstalmentRow & { receipt_id: string | null }>(
         paymentsPage[`${states} ${q.order}`],
         [q.customerId, q.from, q.to, q.today, q.limit, q.offset],
