@@ -6,6 +6,7 @@ import { jwtVerify } from 'jose';
 import pg from 'pg';
 import { appRole, openPostgres } from '../apps/api/src/db/database.ts';
 import { deriveKey } from '../apps/api/src/lib/secrets.ts';
+import { serializerCompiler } from '../apps/api/src/lib/zod-compilers.ts';
 import { createAccessTokens } from '../apps/api/src/modules/auth/tokens.ts';
 import { createInvoiceRepository } from '../apps/api/src/modules/invoices/repository.ts';
 import { helmetOptions } from '../apps/api/src/plugins/external/security.ts';
@@ -145,10 +146,16 @@ export async function diagnoseApi(options: {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
   try {
     const page = await service.list({ tenantId: at(0).tenant, customerId: at(0).customerId }, body);
+    // The answer as the portal writes it: its serializer, the route's schema.
+    const answerOfInvoices = serializerCompiler({
+      schema: routes.invoices.response,
+      method: 'POST',
+      url: routes.invoices.path,
+    });
     const zod = await compare(
       {
         validateBody: () => routes.invoices.body.safeParse(body),
-        serializeWithSchema: () => JSON.stringify(routes.invoices.response.parse(page)),
+        serializeWithSchema: () => answerOfInvoices(page),
         serializePlain: () => JSON.stringify(page),
       },
       2000,

@@ -1,8 +1,8 @@
 import { routes } from '@portal/contract';
 import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { openPostgres, type Database } from '../../apps/api/src/db/database.ts';
 import { deriveKey } from '../../apps/api/src/lib/secrets.ts';
+import { serializerCompiler, validatorCompiler } from '../../apps/api/src/lib/zod-compilers.ts';
 import { createAccessTokens } from '../../apps/api/src/modules/auth/tokens.ts';
 import { createInvoiceService } from '../../apps/api/src/modules/invoices/service.ts';
 import { serverEnv, type InvoicePageRequest } from './invoice-page.ts';
@@ -14,7 +14,8 @@ import { serverEnv, type InvoicePageRequest } from './invoice-page.ts';
  *                  and the tenant set for one implicit transaction, row-level security, sent with
  *                  the statement in one round trip) -> repository
  *   /tx-auth     + the bearer token verified as requireCustomer does (jose, HS256)
- *   /tx-auth-zod + the contract's zod schemas validating the body and serialising the answer
+ *   /tx-auth-zod + the contract's zod schemas validating the body and serialising the answer, with
+ *                  the portal's compilers
  *   /tx-3rt      /tx as it was before: BEGIN with the tenant, the query, COMMIT (three round
  *                trips): what the one-round-trip read gained
  * What the portal adds beyond that is its plugin tree: tenant lookup (cached), security headers,
