@@ -44,7 +44,7 @@ export async function findProvider(
 }
 
 /**
- * OpenID Connect with openid-client: discovery (cached per issuer and client), the authorization
+ * OpenID Connect with openid-client: discovery (cached per issuer), the authorization
  * URL with PKCE (S256), state and nonce, and the code exchange that validates the ID token's
  * signature, issuer, audience and nonce. Microsoft must be configured with a tenant-specific
  * issuer (`https://login.microsoftonline.com/<tenant id>/v2.0`), which pins who may sign in.
@@ -54,25 +54,38 @@ let openIdClient: Promise<typeof OpenId> | undefined;
 const loadClient = () => (openIdClient ??= import('openid-client'));
 
 export function createOidc() {
-  const configs = new Map<string, Promise<OpenId.Configuration>>();
+  /**
+   * What each issuer's discovery document says, cached per issuer. The client (its id and secret)
+   * is built from the tenant's row at every call: tenants may share an issuer and a client id, each
+   * with its own secret, and a secret the operator changes is used at the next sign-in.
+   */
+  const servers = new Map<string, Promise<OpenId.ServerMetadata>>();
 
   async function configuration(row: ProviderRow): Promise<OpenId.Configuration> {
     const client = await loadClient();
-    const key = `${row.issuer}|${row.client_id}`;
-    let config = configs.get(key);
-    if (!config) {
-      const insecure = row.issuer.startsWith('http://');
-      config = client.discovery(
-        new URL(row.issuer),
-        row.client_id,
-        row.client_secret || undefined,
-        undefined,
-        insecure ? { execute: [client.allowInsecureRequests] } : undefined,
-      );
+    const insecure = row.issuer.startsWith('http://');
+    let server = servers.get(row.issuer);
+    if (!server) {
+      server = client
+        .discovery(
+          new URL(row.issuer),
+          row.client_id,
+          undefined,
+          undefined,
+          insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+        )
+        .then((discovered) => discovered.serverMetadata());
       // A failed discovery (provider down) is not cached: the next sign-in tries again.
-      config.catch(() => configs.delete(key));
-      configs.set(key, config);
+      const key = row.issuer;
+      server.catch(() => servers.delete(key));
+      servers.set(key, server);
     }
+    const config = new client.Configuration(
+      await server,
+      row.client_id,
+      row.client_secret || undefined,
+    );
+    if (insecure) client.allowInsecureRequests(config);
     return config;
   }
 
