@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { preValidationHookHandler } from 'fastify';
+import type { onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -41,7 +41,7 @@ export type AppContext = {
   mailer: Mailer;
   requireCustomer: preValidationHookHandler;
   /** The tenant API key check of the provider-integration calls (`/admin/...`). */
-  requireApiKey: preValidationHookHandler;
+  requireApiKey: onRequestHookHandler;
   redis: Redis | null;
   /** Seals and opens the secrets kept in the database (lib/secret-box.ts). */
   secretBox: SecretBox;

@@ -3,6 +3,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  onRequestHookHandler,
   preValidationHookHandler,
 } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -44,6 +45,11 @@ export function route<R extends TRouteDef>(
   handler: (input: RouteInput<R>) => Promise<z.input<R['response']>>,
   options: {
     /**
+     * Checks that run before the body is even read: the provider's API key, so that a caller
+     * without one gets the 401 whatever it sent (docs/ingestion.md), never a 400 about the body.
+     */
+    onRequest?: onRequestHookHandler[];
+    /**
      * Checks that run before the request is validated: the bearer check, so that a caller without
      * a valid token learns nothing of what a valid body looks like (401 before any 422).
      */
@@ -74,6 +80,7 @@ export function route<R extends TRouteDef>(
       ...(def.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
       ...(def.auth === 'apiKey' ? { security: [{ apiKey: [] }], tags: ['admin'] } : {}),
     },
+    onRequest: options.onRequest ?? [],
     preValidation: options.preValidation ?? [],
     ...(options.validateBody === false
       ? {

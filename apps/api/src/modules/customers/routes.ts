@@ -34,6 +34,6 @@ export default async function customerRoutes(app: FastifyInstance, ctx: AppConte
     app,
     ingestionRoutes.listContactChanges,
     ({ request, query }) => service.listContactChanges(request.tenant.id, query),
-    { preValidation: [ctx.requireApiKey] },
+    { onRequest: [ctx.requireApiKey] },
   );
 }

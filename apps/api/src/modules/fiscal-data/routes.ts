@@ -38,7 +38,7 @@ export default async function fiscalDataRoutes(app: FastifyInstance, ctx: AppCon
     customer,
   );
 
-  const provider = { preValidation: [ctx.requireApiKey] };
+  const provider = { onRequest: [ctx.requireApiKey] };
   route(
     app,
     fiscalDataAdminRoutes.listFiscalDataRequests,

@@ -28,7 +28,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
           ),
     },
   });
-  const auth = { preValidation: [ctx.requireApiKey] };
+  const auth = { onRequest: [ctx.requireApiKey] };
 
   route(
     app,

@@ -45,7 +45,7 @@ export default async function invoiceThreadRoutes(app: FastifyInstance, ctx: App
   );
 
   // The provider's integration API (tenant API key).
-  const apiKey = { preValidation: [ctx.requireApiKey] };
+  const apiKey = { onRequest: [ctx.requireApiKey] };
   route(
     app,
     invoiceThreadAdminRoutes.listInvoiceThreads,

@@ -69,6 +69,6 @@ export default async function mandateRoutes(app: FastifyInstance, ctx: AppContex
     app,
     sepaMandateAdminRoutes.listSepaMandates,
     ({ request, query }) => service.listForProvider(request.tenant.id, query),
-    { preValidation: [ctx.requireApiKey] },
+    { onRequest: [ctx.requireApiKey] },
   );
 }

@@ -11,6 +11,6 @@ export default async function returnedDebitRoutes(app: FastifyInstance, ctx: App
     app,
     defs.reportReturnedDebits,
     ({ request, body }) => service.report(request.tenant.id, body.returns),
-    { preValidation: [ctx.requireApiKey] },
+    { onRequest: [ctx.requireApiKey] },
   );
 }

@@ -8,7 +8,7 @@ import { createTenantService, logoPath, tenantLogoUrl } from './service.ts';
 
 export default async function tenantRoutes(app: FastifyInstance, ctx: AppContext) {
   const service = createTenantService(app.db);
-  const auth = { preValidation: [ctx.requireApiKey] };
+  const auth = { onRequest: [ctx.requireApiKey] };
 
   // The provider turns sign-in methods on or off (issue 24); the tenant row is re-read by the
   // portal within 30 s (plugins/app/tenant.ts).

@@ -169,7 +169,13 @@ export function createWebhookDispatcher(deps: {
         error: outcome.error,
         duration_ms: outcome.durationMs,
       });
-      await settleAttempt(sql, { eventId: event.id, attempt, status, retryInSeconds });
+      await settleAttempt(sql, {
+        eventId: event.id,
+        attempt,
+        status,
+        retryInSeconds,
+        lease: event.lease,
+      });
     });
     if (status === 'failed') {
       deps.log.warn({ tenantId, eventId: event.id, attempt }, 'webhook delivery given up');

@@ -158,13 +158,17 @@ export async function insertEvent(
 /**
  * Writes an event built by `select` (one row of `type`, `payload`) when the tenant has an enabled
  * endpoint; nothing otherwise. The payload is read from the rows as they are now, in the
- * transaction that changed them.
+ * transaction that changed them. The endpoint is read FOR SHARE: its removal (or a change of its
+ * address or switch) waits for this transaction, so its `failPendingEvents` sees the event. Without
+ * the lock an event committed just after the removal stayed pending and went to the next address
+ * registered (session 36).
  */
 async function insertEventFrom(sql: SqlQuery, select: string, params: unknown[]): Promise<void> {
   await sql.query(
     `INSERT INTO webhook_events (tenant_id, type, payload)
      SELECT ${tenant}, e.type, e.payload FROM (${select}) AS e
-      WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = ${tenant} AND w.enabled)`,
+      WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = ${tenant} AND w.enabled
+                    FOR SHARE)`,
     params,
   );
 }
@@ -428,7 +432,10 @@ export async function insertMandateEndedEvent(
 
 // ---- Delivery (dispatcher.ts) ----
 
-export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'>;
+export type ClaimedEvent = Pick<EventRow, 'id' | 'type' | 'payload' | 'created_at' | 'attempts'> & {
+  /** The end of the lease as the claim wrote it (epoch seconds, to the microsecond): its token. */
+  lease: string;
+};
 
 /**
  * Takes up to `limit` due events for one delivery attempt: rows another transaction holds are
@@ -452,7 +459,8 @@ export async function claimDueEvents(
         SET next_attempt_at = now() + make_interval(secs => $2::double precision)
        FROM due
       WHERE e.tenant_id = ${tenant} AND e.id = due.id
-      RETURNING e.id, e.type, e.payload, e.created_at, e.attempts`,
+      RETURNING e.id, e.type, e.payload, e.created_at, e.attempts,
+                extract(epoch FROM e.next_attempt_at)::text AS lease`,
     [input.limit, input.leaseSeconds, input.exclude],
   );
 }
@@ -488,23 +496,34 @@ export async function insertAttempt(
 /**
  * The outcome of attempt `attempt`: delivered, failed for good, or pending again after
  * `retryInSeconds`. Applied only if the event is still where the claim left it (pending, with
- * `attempt - 1` attempts): a redelivery or a removal in between is not overwritten.
+ * `attempt - 1` attempts, and its lease untouched): a removal in between is not overwritten. A
+ * redelivery asked while the attempt was in flight moved the lease (due now): the attempt is
+ * counted and the event stays due, so the redelivery still happens (before session 36 the running
+ * attempt's outcome overwrote it, and on the last attempt the event ended failed).
  */
 export async function settleAttempt(
   sql: SqlQuery,
-  input: { eventId: string; attempt: number; status: TWebhookEventStatus; retryInSeconds: number },
+  input: {
+    eventId: string;
+    attempt: number;
+    status: TWebhookEventStatus;
+    retryInSeconds: number;
+    lease: string;
+  },
 ): Promise<boolean> {
+  // SET reads the row as it was: still the claim's lease, or moved by a redelivery.
+  const leased = `extract(epoch FROM next_attempt_at) = $5::numeric`;
   const rows = await sql.query(
     `UPDATE webhook_events
         SET attempts = $2,
-            status = $3::text,
-            next_attempt_at = CASE WHEN $3::text = 'pending'
+            status = CASE WHEN ${leased} THEN $3::text ELSE status END,
+            next_attempt_at = CASE WHEN ${leased} AND $3::text = 'pending'
                                    THEN now() + make_interval(secs => $4::double precision)
                                    ELSE next_attempt_at END,
-            delivered_at = CASE WHEN $3::text = 'delivered' THEN now() END
+            delivered_at = CASE WHEN ${leased} AND $3::text = 'delivered' THEN now() END
       WHERE tenant_id = ${tenant} AND id = $1 AND status = 'pending' AND attempts = $2 - 1
       RETURNING id`,
-    [input.eventId, input.attempt, input.status, input.retryInSeconds],
+    [input.eventId, input.attempt, input.status, input.retryInSeconds, input.lease],
   );
   return rows.length > 0;
 }

@@ -15,7 +15,7 @@ export default async function webhooksRoutes(app: FastifyInstance, ctx: AppConte
     secretBox: ctx.secretBox,
     targets: webhookTargetPolicyOf(ctx.config),
   });
-  const auth = { preValidation: [ctx.requireApiKey] };
+  const auth = { onRequest: [ctx.requireApiKey] };
 
   route(app, defs.getWebhook, ({ request }) => service.get(request.tenant.id), auth);
   route(app, defs.putWebhook, ({ request, body }) => service.put(request.tenant.id, body), auth);

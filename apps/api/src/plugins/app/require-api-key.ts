@@ -1,5 +1,5 @@
 import { ErrorCode } from '@portal/contract';
-import type { preValidationHookHandler } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { findApiKey, isApiKeyShaped, touchApiKey } from '../../modules/admin/api-keys.ts';
@@ -18,9 +18,10 @@ const touchEveryMillis = 60_000;
 /**
  * The check of every provider-integration call: `Authorization: Bearer ptk_...`, a live key of the
  * tenant in the path. A customer's access token, another tenant's key or a revoked key is a 401, and
- * the answer is the same in every case.
+ * the answer is the same in every case. It runs on the request (an `onRequest` hook of each such
+ * route), before the body is read: without a valid key the answer is 401 whatever the body.
  */
-export function requireApiKey(db: Database): preValidationHookHandler {
+export function requireApiKey(db: Database): onRequestHookHandler {
   return async (request) => {
     const header = request.headers.authorization;
     const key = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
