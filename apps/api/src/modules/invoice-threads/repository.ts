@@ -41,6 +41,15 @@ const threadColumns =
   't.id, t.customer_id, t.invoice_id, t.status, t.created_at, t.last_message_at';
 const messageColumns = 'm.id, m.thread_id, m.author, m.author_name, m.body, m.created_at';
 
+/**
+ * The conversation's invoice is still its customer's. The provider may move an invoice to another
+ * customer (`PUT /admin/invoices`): the conversation then is the old customer's no more, to read or
+ * to write in, like any foreign invoice (before session 36 they kept reading and writing in it).
+ */
+const invoiceStillTheirs = `EXISTS (
+  SELECT 1 FROM invoices i
+   WHERE i.tenant_id = t.tenant_id AND i.id = t.invoice_id AND i.customer_id = t.customer_id)`;
+
 /** A conversation is unread when the organisation wrote after the customer's read marker. */
 const unreadExpr = `EXISTS (
   SELECT 1 FROM invoice_thread_messages o
@@ -122,16 +131,19 @@ export function createInvoiceThreadRepository() {
       return row;
     },
 
-    /** The thread, locked for a new message; only the customer's own when `customerId` is given. */
+    /**
+     * The thread, locked for a new message; only the customer's own when `customerId` is given
+     * (and only while the invoice is still theirs). `invoice_is_theirs` tells the organisation.
+     */
     async lockThread(
       sql: SqlQuery,
       threadId: string,
       customerId: string | null,
-    ): Promise<ThreadRow | undefined> {
-      const rows = await sql.query<ThreadRow>(
-        `SELECT ${threadColumns} FROM invoice_threads t
+    ): Promise<(ThreadRow & { invoice_is_theirs: boolean }) | undefined> {
+      const rows = await sql.query<ThreadRow & { invoice_is_theirs: boolean }>(
+        `SELECT ${threadColumns}, ${invoiceStillTheirs} AS invoice_is_theirs FROM invoice_threads t
           WHERE t.tenant_id = ${tenant} AND t.id::text = $1
-            AND ($2::uuid IS NULL OR t.customer_id = $2::uuid)
+            AND ($2::uuid IS NULL OR (t.customer_id = $2::uuid AND ${invoiceStillTheirs}))
           FOR UPDATE`,
         [threadId, customerId],
       );
@@ -210,7 +222,7 @@ export function createInvoiceThreadRepository() {
                FROM invoice_thread_messages m
               WHERE m.tenant_id = t.tenant_id AND m.thread_id = t.id
               ORDER BY m.created_at DESC, m.id DESC LIMIT 1) l
-          WHERE t.tenant_id = ${tenant} AND t.customer_id = $1
+          WHERE t.tenant_id = ${tenant} AND t.customer_id = $1 AND ${invoiceStillTheirs}
             AND ($2::text IS NULL OR t.invoice_id = $2)
           ORDER BY t.last_message_at DESC, t.id DESC
           LIMIT $3 OFFSET $4`,
@@ -221,7 +233,8 @@ export function createInvoiceThreadRepository() {
     async unreadCount(sql: SqlQuery, customerId: string): Promise<number> {
       const rows = await sql.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM invoice_threads t
-          WHERE t.tenant_id = ${tenant} AND t.customer_id = $1 AND ${unreadExpr}`,
+          WHERE t.tenant_id = ${tenant} AND t.customer_id = $1 AND ${invoiceStillTheirs}
+            AND ${unreadExpr}`,
         [customerId],
       );
       return rows[0]?.n ?? 0;

@@ -282,6 +282,15 @@ export function createInvoiceThreadService(deps: {
         const thread = await repository.lockThread(sql, threadId, null);
         if (!thread) return undefined;
         if (thread.status !== 'open') throw closed();
+        // The invoice was moved to another customer: this one can no longer read the conversation,
+        // and would be told of an answer about someone else's invoice.
+        if (!thread.invoice_is_theirs) {
+          throw new AppError(
+            409,
+            ErrorCode.invoiceThreadClosed,
+            "The invoice is no longer the customer's: the conversation takes no answers",
+          );
+        }
         const written = await repository.insertMessage(sql, {
           threadId: thread.id,
           author: 'organisation',
