@@ -271,19 +271,27 @@ export function createAutoPayRepository() {
             AND e.due_date >= a.since AND ${invoiceNotCancelled}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM auto_pay_notices n
-                             WHERE n.tenant_id = e.tenant_id AND n.instalment_id = e.id)
+                             WHERE n.tenant_id = e.tenant_id AND n.instalment_id = e.id
+                               AND n.customer_id = e.customer_id)
           ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 500`,
         [q.today, q.days],
       );
       return numeric(rows);
     },
 
-    /** Records the notice of an instalment once; false when it was already recorded. */
+    /**
+     * Records the notice of an instalment to `customerId` once; false when it was already recorded
+     * for them. A notice sent to a customer the invoice has since moved from is taken over by the
+     * one who pays it now (migration 038).
+     */
     async insertNotice(sql: SqlQuery, instalmentId: string, customerId: string): Promise<boolean> {
       const rows = await sql.query(
         `INSERT INTO auto_pay_notices (tenant_id, instalment_id, customer_id)
          VALUES (current_setting('app.tenant_id'), $1, $2)
-         ON CONFLICT (tenant_id, instalment_id) DO NOTHING RETURNING instalment_id`,
+         ON CONFLICT (tenant_id, instalment_id) DO UPDATE
+            SET customer_id = EXCLUDED.customer_id, sent_at = now()
+          WHERE auto_pay_notices.customer_id <> EXCLUDED.customer_id
+         RETURNING instalment_id`,
         [instalmentId, customerId],
       );
       return rows.length > 0;
