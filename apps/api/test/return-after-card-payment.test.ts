@@ -54,6 +54,66 @@ describe.each(engines())('a debit return of an instalment paid by card on $name'
       payload,
     });
 
+  /** An instalment of 30.25 € to be debited, which the customer then pays by card in the portal. */
+  async function paidByCard(invoiceId: string): Promise<{ id: string }> {
+    const put = await fixture.putInvoice(invoiceId, 3025, {
+      invoiceDate: '2026-03-01',
+      dueDate: '2099-03-05',
+      method: 'Domiciliación',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const [item] = await db.withOwner((sql) =>
+      sql.query<{ id: string }>(
+        "SELECT id::text FROM instalments WHERE tenant_id = 'demo' AND invoice_id = $1",
+        [invoiceId],
+      ),
+    );
+    if (!item) throw new Error('no instalment');
+    // The customer pays it by card in the portal; Redsys authorises it.
+    const started = await me.post('/redsys/init-payment', {
+      amount: 30.25,
+      payment_ids: [item.id],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const p = decodeMerchantParameters(
+      started.json<{ redsys_params: Record<string, string> }>().redsys_params
+        .Ds_MerchantParameters ?? '',
+    );
+    expect((await postNotification(app, signedNotification(p, '0000'))).statusCode).toBe(200);
+    return item;
+  }
+
+  const statusOf = async (id: string) =>
+    (
+      await db.withOwner((sql) =>
+        sql.query<{ status: string }>(
+          "SELECT status FROM instalments WHERE tenant_id = 'demo' AND id = $1",
+          [id],
+        ),
+      )
+    )[0]?.status;
+
+  it.each(['pending', 'cancelled'] as const)(
+    'keeps the card payment: POST /admin/instalments/status cannot set it %s (session 36)',
+    async (status) => {
+      const invoiceId = `S36-STATUS-${status}`;
+      const item = await paidByCard(invoiceId);
+      const changed = await admin('/instalments/status', {
+        changes: [{ invoice_id: invoiceId, seq: 1, status }],
+      });
+      expect(changed.statusCode, changed.body).toBe(422);
+      expect(changed.json()).toMatchObject({
+        errors: { 'changes.0.status': ['instalment_locked'] },
+      });
+      expect(await statusOf(item.id)).toBe('paid');
+      // Setting it paid (the back office's own record of the same payment) is still accepted.
+      const paid = await admin('/instalments/status', {
+        changes: [{ invoice_id: invoiceId, seq: 1, status: 'paid', paid_date: todayIso() }],
+      });
+      expect(paid.statusCode, paid.body).toBe(200);
+    },
+  );
+
   it.each([
     ['POST /admin/instalments/returns', 'returns'],
     ['POST /admin/instalments/status (returned)', 'status'],
@@ -61,31 +121,7 @@ describe.each(engines())('a debit return of an instalment paid by card on $name'
     'keeps the card payment: %s does not make the customer owe it again',
     async (_, how) => {
       const invoiceId = `REV2M-RET-${how}`;
-      const put = await fixture.putInvoice(invoiceId, 3025, {
-        invoiceDate: '2026-03-01',
-        dueDate: '2099-03-05',
-        method: 'Domiciliación',
-      });
-      expect(put.statusCode, put.body).toBe(200);
-      const [item] = await db.withOwner((sql) =>
-        sql.query<{ id: string }>(
-          "SELECT id::text FROM instalments WHERE tenant_id = 'demo' AND invoice_id = $1",
-          [invoiceId],
-        ),
-      );
-      if (!item) throw new Error('no instalment');
-
-      // The customer pays it by card in the portal; Redsys authorises it.
-      const started = await me.post('/redsys/init-payment', {
-        amount: 30.25,
-        payment_ids: [item.id],
-      });
-      expect(started.statusCode, started.body).toBe(200);
-      const p = decodeMerchantParameters(
-        started.json<{ redsys_params: Record<string, string> }>().redsys_params
-          .Ds_MerchantParameters ?? '',
-      );
-      expect((await postNotification(app, signedNotification(p, '0000'))).statusCode).toBe(200);
+      const item = await paidByCard(invoiceId);
 
       // The bank returns the SEPA debit that had been sent before; the ERP reports it.
       const reported =

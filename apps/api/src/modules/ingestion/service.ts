@@ -322,8 +322,10 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
           // A cancelled instalment is owed by nobody: no debit of it can come back (as /returns).
           else if (c.status === 'returned' && stored.status === 'cancelled')
             errors.add(`changes.${i}.status`, FieldError.invalidValue);
-          // Paid by card (or Bizum) in the portal: a debit coming back does not undo that payment.
-          else if (c.status === 'returned' && stored.paid_in_portal)
+          // Paid by card (or Bizum) in the portal: neither a debit coming back nor the back
+          // office's word undoes that payment (set back to pending or cancelled, the customer owed
+          // again what they had paid; session 36). Its own record of it as paid is still taken.
+          else if (c.status !== 'paid' && stored.paid_in_portal)
             errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
         });
         errors.throwIfAny();
