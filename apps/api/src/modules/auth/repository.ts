@@ -841,6 +841,20 @@ export function createPasskeyRepository() {
       );
       return rows.length > 0;
     },
+    /**
+     * Whether the passkey is still the customer's, locked against its removal until the caller's
+     * transaction ends (a removal waits for the session it opens, and then ends it).
+     */
+    async lockPasskey(sql: Sql, customerId: string, id: string): Promise<boolean> {
+      const rows = await sql.query(
+        `SELECT 1 FROM customer_passkeys
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND id = $2
+          FOR SHARE`,
+        [customerId, id],
+      );
+      return rows.length > 0;
+    },
+
     async remove(sql: Sql, customerId: string, id: string): Promise<boolean> {
       const rows = await sql.query<{ id: string }>(
         `DELETE FROM customer_passkeys

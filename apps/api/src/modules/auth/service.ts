@@ -269,6 +269,13 @@ export function createAuthService({
       // one existed) refuses it; one that comes after waits for it, and then ends it.
       if ((await repository.lockPasswordHash(sql, customer.id)) !== customer.password_hash)
         throw new AppError(401, ErrorCode.invalidCredentials, 'Sign in again');
+      // So is the passkey that proved them: one removed since its check refuses the session; a
+      // removal that comes after waits for it, and then ends it (revokeSessionsOfPasskey).
+      if (
+        origin.passkeyId &&
+        !(await passkeyRepository.lockPasskey(sql, customer.id, origin.passkeyId))
+      )
+        throw new AppError(401, ErrorCode.invalidCredentials, 'Sign in again');
       const seen = await repository.devicesSeen(sql, customer.id, deviceHash);
       const endToken = seen.any && !seen.this ? newOpaqueToken() : undefined;
       await repository.insertSession(sql, {
