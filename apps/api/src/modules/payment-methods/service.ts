@@ -85,6 +85,18 @@ export async function checkCustomerLimits(
     throw new AppError(409, ErrorCode.paymentMethodLimit, 'Too many saved payment methods');
 }
 
+/**
+ * Whether one more saved method fits under the cap (cards being added count), checked under the
+ * customer's lock in the caller's transaction: a payment that asks to save its card saves it only
+ * then (before session 36 it saved it past the cap, and the list grew without end).
+ */
+export async function roomForAnotherMethod(sql: SqlQuery, customerId: string): Promise<boolean> {
+  const repository = createPaymentMethodRepository();
+  await repository.lockCustomer(sql, customerId);
+  const usage = await repository.usage(sql, customerId);
+  return usage.methods + usage.pending_card_attempts < customerLimits.paymentMethods;
+}
+
 export function createPaymentMethodService(db: Database) {
   const repository = createPaymentMethodRepository();
   const one = async (actor: Actor, id: string) => {

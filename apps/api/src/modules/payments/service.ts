@@ -45,7 +45,7 @@ import {
   type TenantGatewayRow,
 } from './repository.ts';
 import { paymentStatus } from '../invoices/service.ts';
-import { checkCustomerLimits } from '../payment-methods/service.ts';
+import { checkCustomerLimits, roomForAnotherMethod } from '../payment-methods/service.ts';
 import { recordReturnFeesPaid } from '../returned-debits/service.ts';
 import { recordAutoPayDecline } from '../auto-pay/declines.ts';
 import type { MitChargeInput, MitChargeResult } from './redsys-client.ts';
@@ -189,6 +189,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   ): Promise<string | null> {
     const reference = params.Ds_Merchant_Identifier;
     if (!reference || reference === 'REQUIRED') return null;
+    // Room was checked at the start; another method may have taken it since.
+    if (!(await roomForAnotherMethod(sql, attempt.customer_id))) return null;
     const contact = await repository.customerContact(sql, attempt.customer_id);
     const expiry =
       params.Ds_ExpiryDate && /^\d{4}$/.test(params.Ds_ExpiryDate)
@@ -711,7 +713,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           if (!reference) throw notFound('Card');
         }
         const language: Language = body.language ?? 'es';
-        const saveCard = body.save_card === true && !reference;
+        // At the cap of saved methods the payment goes on without saving the card (its status
+        // says `card_saved: false`): a full list never stands between the customer and paying.
+        const saveCard =
+          body.save_card === true &&
+          !reference &&
+          (await roomForAnotherMethod(sql, actor.customerId));
         const orderNumber = newOrderNumber();
         const attempt = await repository.insertAttempt(sql, {
           customerId: actor.customerId,
