@@ -597,13 +597,22 @@ export function createPaymentRepository(box: SecretBox) {
         authorisation: string | null;
         methodId?: string | null;
       },
+      /** The states it may leave: pending only, but a card addition's late token (`saveVerifiedCard`). */
+      from: readonly AttemptStatus[] = ['pending'],
     ): Promise<boolean> {
       const changed = await sql.query(
         `UPDATE payment_attempts SET status = $2, ds_response = $3, ds_authorisation_code = $4, settled_at = now(),
                 payment_method_id = coalesce($5, payment_method_id)
-          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = 'pending'
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 AND status = ANY($6::text[])
           RETURNING id`,
-        [id, outcome.status, outcome.dsResponse, outcome.authorisation, outcome.methodId ?? null],
+        [
+          id,
+          outcome.status,
+          outcome.dsResponse,
+          outcome.authorisation,
+          outcome.methodId ?? null,
+          from,
+        ],
       );
       await sql.query(
         `UPDATE payment_attempt_items SET active = false WHERE tenant_id = current_setting('app.tenant_id') AND attempt_id = $1`,

@@ -246,12 +246,19 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           saveCard(sql, attempt, params),
         )
       : null;
-    await repository.settleAttempt(sql, attempt.id, {
-      status: ok && methodId ? 'paid' : 'failed',
-      dsResponse: response || null,
-      authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
-      methodId,
-    });
+    await repository.settleAttempt(
+      sql,
+      attempt.id,
+      {
+        status: ok && methodId ? 'paid' : 'failed',
+        dsResponse: response || null,
+        authorisation: params.Ds_AuthorisationCode?.slice(0, 12) ?? null,
+        methodId,
+      },
+      // A late notification with the token saves the card of an addition failed for the lack of
+      // one: the query service's answer carries no token, nor does a release.
+      methodId ? ['pending', 'failed'] : ['pending'],
+    );
     return { outcome: ok && methodId ? ('paid' as const) : ('failed' as const), attempt };
   }
 
@@ -288,7 +295,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     const response = params.Ds_Response ?? '';
     if (attempt.kind === 'card_verification') {
-      if (attempt.status !== 'pending') return { outcome: 'duplicate', attempt };
+      // Failed is final for a denial, but not for an authorisation known without its token (the
+      // query service's answer carries none; before session 36 the token that came after it was
+      // dropped as a duplicate, and the card Redsys kept was never saved).
+      const lateToken =
+        attempt.status === 'failed' &&
+        isAuthorised(response) &&
+        Boolean(params.Ds_Merchant_Identifier) &&
+        params.Ds_Merchant_Identifier !== 'REQUIRED';
+      if (attempt.status !== 'pending' && !lateToken) return { outcome: 'duplicate', attempt };
       return saveVerifiedCard(sql, attempt, params, response);
     }
     if (!isAuthorised(response)) {
