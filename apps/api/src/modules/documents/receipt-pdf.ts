@@ -24,7 +24,16 @@ export type ReceiptData = {
   card_brand: string | null;
   /** How it was paid: the card row only for a card; Bizum and PayPal are named instead. */
   method: 'card' | 'bizum' | 'paypal';
-  items: { invoice_id: string; seq: number; due_date: string; amount_cents: number }[];
+  /** The instalments it paid, each with the return fee charged with it (0 when none). */
+  items: {
+    invoice_id: string;
+    seq: number;
+    due_date: string;
+    amount_cents: number;
+    fee_cents: number;
+  }[];
+  /** What was given back of the charge (a surplus refunded to the card), 0 when nothing. */
+  refunded_cents: number;
 };
 
 export type ReceiptPdfInput = {
@@ -103,12 +112,31 @@ export function renderReceiptPdfBytes(input: ReceiptPdfInput): Promise<Uint8Arra
     doc.text(formatApiDate(item.due_date), left + 290, y, { width: 110 });
     doc.text(euros(item.amount_cents), left + width - 104, y, { width: 100, align: 'right' });
     y += 16;
+    if (item.fee_cents > 0) {
+      // The bank's return fee the tenant charged with the instalment (returned debits).
+      doc.fillColor('#52525b').text(m.returnFee, left + 210, y, { width: 190 });
+      doc.text(euros(item.fee_cents), left + width - 104, y, { width: 100, align: 'right' });
+      doc.fillColor('#18181b');
+      y += 16;
+    }
     doc
       .moveTo(left, y - 4)
       .lineTo(left + width, y - 4)
       .strokeColor('#e4e4e7')
       .lineWidth(0.5)
       .stroke();
+  }
+  if (receipt.refunded_cents > 0) {
+    // A surplus of the charge (instalments another payment had paid) went back to the card.
+    y += 6;
+    doc.font('Helvetica').fontSize(10).fillColor('#71717a').text(m.refunded, left, y, {
+      width: 300,
+    });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .fillColor('#18181b')
+      .text(euros(receipt.refunded_cents), left + width - 104, y, { width: 100, align: 'right' });
   }
   return pdfBytes(finishDocument(doc, tenant, input.language));
 }

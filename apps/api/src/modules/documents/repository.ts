@@ -14,7 +14,15 @@ export type ReceiptRow = {
   pay_method: 'card' | 'bizum' | 'paypal';
   /** The gateway's signed answer that settled the payment (base64 JSON), for the masked card. */
   merchant_parameters: string | null;
-  items: { invoice_id: string; seq: number; due_date: string; amount_cents: number }[];
+  items: {
+    invoice_id: string;
+    seq: number;
+    due_date: string;
+    amount_cents: number;
+    fee_cents: number;
+  }[];
+  /** What was given back of this charge (a surplus refunded), in cents. */
+  refunded_cents: number;
 };
 
 export type ReceiptListRow = {
@@ -32,17 +40,30 @@ export type ReceiptListRow = {
  */
 export function createDocumentRepository() {
   const settledDay = `to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'YYYYMMDD')`;
+  /** The payment paid at least one instalment (see `listReceipts`). */
+  const paidSomething = `EXISTS (
+    SELECT 1 FROM payment_attempt_items p
+     WHERE p.tenant_id = a.tenant_id AND p.attempt_id = a.id AND p.paid IS NOT FALSE)`;
+
   return {
+    /*
+     * A receipt shows what the payment paid: the instalments it paid (`payment_attempt_items.paid`,
+     * migration 037; NULL before it, read as paid), each with the return fee charged with it, and
+     * what of the charge was refunded. A charge that paid nothing (all of it refunded, another
+     * payment had paid first) has no receipt: before session 36 it was listed with a PDF saying
+     * it paid the invoice.
+     */
     async listReceipts(sql: SqlQuery, customerId: string): Promise<ReceiptListRow[]> {
       return sql.query<ReceiptListRow>(
         `SELECT a.id::text AS id, a.order_number, a.amount_cents, ${settledDay} AS date,
                 (SELECT coalesce(json_agg(DISTINCT e.invoice_id), '[]'::json)
                    FROM payment_attempt_items i
                    JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id) AS invoices
+                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id
+                    AND i.paid IS NOT FALSE) AS invoices
            FROM payment_attempts a
           WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
-            AND a.kind = 'payment' AND a.status = 'paid'
+            AND a.kind = 'payment' AND a.status = 'paid' AND ${paidSomething}
           ORDER BY coalesce(a.settled_at, a.created_at) DESC
           LIMIT 50`,
         [customerId],
@@ -64,15 +85,20 @@ export function createDocumentRepository() {
                   ORDER BY n.received_at LIMIT 1) AS merchant_parameters,
                 (SELECT coalesce(json_agg(json_build_object(
                           'invoice_id', e.invoice_id, 'seq', e.seq,
-                          'due_date', to_char(e.due_date, 'YYYYMMDD'), 'amount_cents', i.amount_cents)
+                          'due_date', to_char(e.due_date, 'YYYYMMDD'), 'amount_cents', i.amount_cents,
+                          'fee_cents', i.fee_cents)
                           ORDER BY e.invoice_id, e.seq), '[]'::json)
                    FROM payment_attempt_items i
                    JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id) AS items
+                  WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id
+                    AND i.paid IS NOT FALSE) AS items,
+                (SELECT coalesce(sum(r.amount_cents), 0)::int8 FROM payment_refunds r
+                  WHERE r.tenant_id = a.tenant_id AND r.attempt_id = a.id
+                    AND r.status = 'refunded') AS refunded_cents
            FROM payment_attempts a
            LEFT JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
           WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
-            AND a.id::text = $2 AND a.kind = 'payment' AND a.status = 'paid'`,
+            AND a.id::text = $2 AND a.kind = 'payment' AND a.status = 'paid' AND ${paidSomething}`,
         [customerId, paymentId],
       );
       return rows[0];

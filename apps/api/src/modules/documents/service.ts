@@ -61,7 +61,12 @@ export function createDocumentService(db: Database) {
         card_masked: row.pay_method === 'card' ? (row.card_masked ?? gateway.masked) : null,
         card_brand: row.pay_method === 'card' ? (row.card_brand ?? gateway.brand) : null,
         method: row.pay_method,
-        items: row.items.map((i) => ({ ...i, amount_cents: Number(i.amount_cents) })),
+        items: row.items.map((i) => ({
+          ...i,
+          amount_cents: Number(i.amount_cents),
+          fee_cents: Number(i.fee_cents),
+        })),
+        refunded_cents: Number(row.refunded_cents),
       };
     },
 

@@ -18,13 +18,13 @@ import type { signedIn } from './session.ts';
  * "Payments"). "Mis pagos" already links the instalment to B's receipt (receipt-of-paying-charge).
  *
  * `GET /documents/receipts` (documents/repository.ts `listReceipts`) and the receipt PDF
- * (`findReceipt`) take every attempt whose status is `paid`, with every instalment it was started
+ * (`findReceipt`) took every attempt whose status is `paid`, with every instalment it was started
  * for, whether it paid it (`payment_attempt_items.paid`, migration 037) or not, and say nothing of
  * the refund. So the customer gets two receipts of 50 € for the same invoice: A's claims an invoice
  * it never paid, for money that was given back.
- * Today: A is listed as a receipt covering the invoice, and its PDF says it covered it.
- * Should: only the payment that paid the instalment claims it (A lists no instalment it did not
- * pay, or is shown as refunded / not listed).
+ * Before session 36 A was listed as a receipt covering the invoice, and its PDF said it covered it.
+ * Now only the payment that paid the instalment claims it: a charge that paid nothing has no
+ * receipt, and one that paid part lists what it paid and what went back to the card.
  */
 
 const textOf = async (bytes: Uint8Array) => {
@@ -83,11 +83,12 @@ describe.each(engines())('the receipt of a charge refunded whole on $name', (eng
     }>();
     const label = (id: string) => (id === a.id ? 'A' : id === b.id ? 'B' : id);
     // Today: ['A', 'B'] (two receipts of 50 € for one invoice paid once).
-    expect(receipts.filter((r) => r.invoices.includes(invoice)).map((r) => label(r.payment_id)))
-      .toEqual(['B']);
+    expect(
+      receipts.filter((r) => r.invoices.includes(invoice)).map((r) => label(r.payment_id)),
+    ).toEqual(['B']);
   });
 
-  it("does not draw a receipt PDF of a refunded charge saying it covered the invoice", async () => {
+  it('does not draw a receipt PDF of a refunded charge saying it covered the invoice', async () => {
     const invoice = 'REVM-RCPT-REFUND2';
     const put = await fixture.putInvoice(invoice, 5000, {
       invoiceDate: '2026-02-02',
@@ -101,14 +102,58 @@ describe.each(engines())('the receipt of a charge refunded whole on $name', (eng
     expect((await postNotification(app, signedNotification(b.p, '0000'))).statusCode).toBe(200);
     expect((await postNotification(app, signedNotification(a.p, '0000'))).statusCode).toBe(200);
 
+    // No receipt for a charge refunded whole (before: a PDF listing the invoice as paid by it).
     const link = await me.post('/documents/receipt', { payment_id: a.id });
-    // A 404 (no receipt for a charge refunded whole) is a fix too.
-    if (link.statusCode === 404) return;
+    expect(link.statusCode).toBe(404);
+    expect((await me.post('/documents/receipt', { payment_id: b.id })).statusCode).toBe(200);
+  });
+
+  it('lists on a partly refunded charge what it paid, and what went back to the card', async () => {
+    const first = 'S36-RCPT-PART-1';
+    const second = 'S36-RCPT-PART-2';
+    for (const [invoice, day] of [
+      [first, '03'],
+      [second, '04'],
+    ] as const) {
+      const put = await fixture.putInvoice(invoice, invoice === first ? 5000 : 3000, {
+        invoiceDate: `2026-02-${day}`,
+        dueDate: `2026-02-${day}`,
+      });
+      expect(put.statusCode, put.body).toBe(200);
+    }
+    const x = await fixture.instalmentOf(first);
+    const y = await fixture.instalmentOf(second);
+    if (!x || !y) throw new Error('no instalment');
+    const both = await me.post('/redsys/init-payment', {
+      amount: 80,
+      payment_ids: [x.id, y.id],
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    const a = both.json<{ payment_id: string; redsys_params: Record<string, string> }>();
+    const b = await start(x.id); // the first invoice alone, in another tab
+    expect((await postNotification(app, signedNotification(b.p, '0000'))).statusCode).toBe(200);
+    const aParams = decodeMerchantParameters(a.redsys_params.Ds_MerchantParameters ?? '');
+    expect((await postNotification(app, signedNotification(aParams, '0000'))).statusCode).toBe(200);
+    // The surplus (the first invoice, paid by B) went back to the card.
+    await db.withOwner((sql) =>
+      sql.query(
+        `UPDATE payment_refunds SET status = 'refunded', refunded_at = now()
+          WHERE tenant_id = 'demo' AND attempt_id = $1 AND amount_cents = 5000`,
+        [a.payment_id],
+      ),
+    );
+
+    const listed = (await me.get('/documents/receipts')).json<{
+      receipts: { payment_id: string; invoices: string[] }[];
+    }>().receipts;
+    expect(listed.find((r) => r.payment_id === a.payment_id)?.invoices).toEqual([second]);
+    const link = await me.post('/documents/receipt', { payment_id: a.payment_id });
     expect(link.statusCode).toBe(200);
     const pdf = await app.inject({ method: 'GET', url: link.json<{ url: string }>().url });
-    expect(pdf.statusCode).toBe(200);
     const text = await textOf(pdf.rawPayload);
-    // Today the receipt of A lists the invoice under "what it paid", 50 €, no word of the refund.
-    expect(text).not.toContain(invoice);
+    expect(text).toContain(second);
+    expect(text).not.toContain(first);
+    expect(text).toContain('Devuelto a la tarjeta (ya estaba pagado)');
+    expect(text).toMatch(/Devuelto a la tarjeta \(ya estaba pagado\)\s*50,00 €/);
   });
 });

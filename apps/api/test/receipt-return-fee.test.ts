@@ -9,16 +9,13 @@ import { postNotification, signedNotification } from './redsys-notification.ts';
 import type { signedIn } from './session.ts';
 
 /*
- * Review (money documents): the receipt of a returned direct debit paid with its bank fee.
+ * Money documents (session 36's review): the receipt of a returned direct debit paid with its bank fee.
  *
  * Where the tenant charges the return fee, paying a returned instalment charges the instalment
  * plus the fee (payments/service.ts `payableCents`; the confirmation shows both, Redsys is asked for
- * the sum). The receipt (documents/repository.ts `findReceipt`, receipt-pdf.ts) shows the amount
- * charged (34,25 €) but lists under "Vencimientos pagados" only `payment_attempt_items.amount_cents`
- * (30,25 €): the 4,00 € fee appears nowhere, and the lines of the receipt do not add up to its
- * amount.
- * Today: "Importe 34,25 €", one line of 30,25 €, no fee. Should: the fee is a line of the receipt
- * (or is added to the instalment's line), so the lines add up to the amount charged.
+ * the sum). Before session 36 the receipt showed the amount charged (34,25 €) but listed under
+ * "Vencimientos pagados" only the instalment (30,25 €): the 4,00 € fee appeared nowhere, and the
+ * lines did not add up to the amount. The fee is now a line under its instalment.
  */
 
 const textOf = async (bytes: Uint8Array) => {
@@ -88,9 +85,10 @@ describe.each(engines())('the receipt of a returned debit paid with its fee on $
     const item = await fixture.instalmentOf(id);
     if (!item) throw new Error('no instalment');
 
-    const preview = (
-      await me.post('/redsys/checkout-preview', { payment_ids: [item.id] })
-    ).json<{ amount: number; instalments: { amount: number; fee?: number }[] }>();
+    const preview = (await me.post('/redsys/checkout-preview', { payment_ids: [item.id] })).json<{
+      amount: number;
+      instalments: { amount: number; fee?: number }[];
+    }>();
     expect(preview.amount).toBe(34.25);
     expect(preview.instalments[0]).toMatchObject({ amount: 30.25, fee: 4 });
 
