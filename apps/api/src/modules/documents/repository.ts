@@ -107,12 +107,18 @@ export function createDocumentRepository() {
     /**
      * The statement's figures for [from, to] (`YYYY-MM-DD`): the balance before `from`, then the
      * invoices dated in the period and the instalments paid in it. Cancelled invoices count on
-     * neither side (nor the instalments of one).
+     * neither side (nor the instalments of one); a cancelled instalment of a live invoice is taken
+     * off what the invoice charges.
      */
     async statement(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
+      // What an invoice charges: its total but the instalments the provider cancelled (owed by
+      // nobody, as /invoice and /payments show them; before session 36 the statement kept them).
+      const owed = `i.total_cents - coalesce((
+          SELECT sum(c.amount_cents) FROM instalments c
+           WHERE c.tenant_id = i.tenant_id AND c.invoice_id = i.id AND c.status = 'cancelled'), 0)`;
       const [opening] = await sql.query<{ invoiced: number; paid: number }>(
         `SELECT
-           (SELECT coalesce(sum(i.total_cents), 0)::int8 FROM invoices i
+           (SELECT coalesce(sum(${owed}), 0)::int8 FROM invoices i
              WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
                AND NOT i.cancelled AND i.invoice_date < $2::date) AS invoiced,
            (SELECT coalesce(sum(e.amount_cents), 0)::int8 FROM instalments e
@@ -122,7 +128,7 @@ export function createDocumentRepository() {
         [q.customerId, q.from],
       );
       const invoices = await sql.query<{ id: string; date: string; total_cents: number }>(
-        `SELECT i.id, to_char(i.invoice_date, 'YYYYMMDD') AS date, i.total_cents
+        `SELECT i.id, to_char(i.invoice_date, 'YYYYMMDD') AS date, (${owed})::int8 AS total_cents
            FROM invoices i
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
             AND NOT i.cancelled AND i.invoice_date BETWEEN $2::date AND $3::date`,

@@ -5,17 +5,18 @@ import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts
 import type { signedIn } from './session.ts';
 
 /*
- * Review (money documents): the statement counts an instalment the provider cancelled as owed.
+ * Money documents (session 36's review): the statement does not count an instalment the provider
+ * cancelled as owed.
  *
  * The provider may cancel one instalment of an invoice (`POST /admin/instalments/status`,
  * `cancelled`) without cancelling the invoice: the customer owes it no more. "Mis pagos" shows it
  * `cancelled`, with nothing to pay, and the balance (`GET /balance`) leaves it out.
  *
- * The statement (documents/repository.ts `statement`) charges every invoice that is not cancelled
- * at its whole `total_cents`, and credits only the instalments `paid`: the cancelled instalment is
- * never taken off. Its closing balance says the customer owes it.
- * Today: an invoice of 100 € whose second instalment of 40 € is cancelled leaves 100 € owed on the
- * statement of its month. Should: 60 € (the pending instalment), what /payments and /balance say.
+ * Before session 36 the statement (documents/repository.ts `statement`) charged every invoice that
+ * is not cancelled at its whole `total_cents`, and credited only the instalments `paid`: an
+ * invoice of 100 € whose second instalment of 40 € was cancelled left 100 € owed on the statement
+ * of its month. An invoice now charges its total but its cancelled instalments: 60 €, what
+ * /payments and /balance say.
  */
 
 describe.each(engines())('a cancelled instalment on the statement on $name', (engine) => {
