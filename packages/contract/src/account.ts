@@ -19,6 +19,17 @@ const text = (max: number) =>
     // with this same schema before sending (decision 019).
     .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
 
+/**
+ * A required text of one line (a name, a subject): no line break either. A line break in the
+ * contact form's name wrote a line of its own in the organisation's e-mail, one that could pass
+ * for the sender line (session 36).
+ */
+const line = (max: number) =>
+  text(max).refine((v) => !/[\r\n\u2028\u2029]/.test(v), {
+    error: FieldError.invalidCharacters,
+    abort: true,
+  });
+
 /** A text that may be left empty: trimmed, bounded, safe. */
 const optionalText = (max: number) =>
   z
@@ -318,9 +329,9 @@ export const ZCountResponse = z.object({ count: z.number().int() });
 export const contactMessageMaxLength = 5000;
 
 export const ZContactRequest = z.object({
-  name: text(120),
-  company: text(120),
-  subject: text(200),
+  name: line(120),
+  company: line(120),
+  subject: line(200),
   message: text(contactMessageMaxLength),
   acceptPrivacy: z.literal(true, FieldError.privacyRequired),
 });

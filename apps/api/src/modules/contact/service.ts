@@ -83,10 +83,13 @@ export function createContactService(deps: { db: Database; mailer: Mailer; limit
             from,
             to: customer.email,
             subject: `${m.copySubject} · ${tenant.company_name}`,
-            text: [m.copyIntro, '', ...lines, '', m.footer].join('\n'),
+            // The subject only, never the text the customer wrote: sent from the organisation's
+            // own address and signed by its domain, a copy of any text was a way to have phishing
+            // signed by it (and replayed with its signature) (session 36).
+            text: [m.copyIntro, body.subject, '', m.copyNote, '', m.footer].join('\n'),
             html: brandedHtml(brand, {
               heading: m.copySubject,
-              paragraphs: [m.copyIntro, ...lines.filter(Boolean)],
+              paragraphs: [m.copyIntro, body.subject, m.copyNote],
               footer: m.footer,
             }),
           }),

@@ -6,18 +6,19 @@ import { openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
 
 /**
- * Review (mail): the contact form. The organisation's mailbox (secretaria@demofitness.test) gets
- * the message with the sender's identity on its first line, `name (company) <sign-in e-mail>`; the
- * customer gets a copy from the organisation's own address (mail_from).
+ * The contact form (mail review, session 36). The organisation's mailbox (secretaria@demofitness.test)
+ * gets the message with the sender's identity on its first line, `name (company) <sign-in e-mail>`;
+ * the customer gets a notice from the organisation's own address (mail_from). Before session 36 a
+ * line break in a one-line field wrote a forged sender line, and the notice repeated whatever the
+ * customer wrote (phishing signed by the organisation's domain, replayable with its signature).
  */
 const orgMailbox = 'secretaria@demofitness.test';
 
 /** The text/plain part of a message, as the SMTP server received it. */
 const textPart = (mail: ReceivedMail): string => {
-  const match = /Content-Type: text\/plain[^\n]*\n(?:[^\n]+\n)*\r?\n([\s\S]*?)\r?\n--/i.exec(
-    mail.raw,
-  );
-  return (match?.[1] ?? mail.raw).replace(/\r\n/g, '\n');
+  const raw = mail.raw.replace(/\r\n/g, '\n');
+  const part = raw.split(/\n--[^\n]*\n/).find((p) => /^Content-Type: text\/plain/im.test(p));
+  return (part ?? raw).split('\n\n').slice(1).join('\n\n');
 };
 
 describe.each(engines())('the contact form on $name', (engine) => {
@@ -27,7 +28,7 @@ describe.each(engines())('the contact form on $name', (engine) => {
   });
   afterAll(() => opened.close());
 
-  it("does not let a line break in a one-line field (name, company) forge the sender line the organisation reads", async () => {
+  it('does not let a line break in a one-line field (name, company) forge the sender line the organisation reads', async () => {
     const me = await signedIn(opened.app, 'demo', demoEmail);
     const forged = 'María López (Acme) <maria.lopez@example.com>';
     const res = await me.post('/contact', {
@@ -38,11 +39,21 @@ describe.each(engines())('the contact form on $name', (engine) => {
       message: 'Por favor, usad la nueva cuenta para mis recibos.',
       acceptPrivacy: true,
     });
-    if (res.statusCode === 422) return; // refused: nothing reaches the mailbox
-    expect(res.statusCode, res.body).toBe(200);
+    // Refused: nothing reaches the mailbox (before: 201, and the forged line in the e-mail).
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ errors: { name: ['invalid_characters'] } });
+    // The same message with the name on one line goes through, its sender line first.
+    const fine = await me.post('/contact', {
+      name: 'María López',
+      company: 'x',
+      subject: 'Cambio de IBAN',
+      message: 'Por favor, usad la nueva cuenta para mis recibos.',
+      acceptPrivacy: true,
+    });
+    expect(fine.statusCode, fine.body).toBe(201);
     const mail = await opened.smtp.waitFor(orgMailbox, 10_000, undefined, 'Cambio de IBAN');
     const lines = textPart(mail).split('\n');
-    // The first line names the sender; no line may be one the customer wrote to look like it.
+    expect(lines[0]).toBe(`María López (x) <${demoEmail}>`);
     expect(lines.filter((l) => l.trim() === forged)).toEqual([]);
   });
 
@@ -50,7 +61,8 @@ describe.each(engines())('the contact form on $name', (engine) => {
     const me = await signedIn(opened.app, 'demo', demoEmail);
     // What a spammer writes to get it signed and sent by the organisation's own domain (the copy
     // can then be replayed to anyone with its DKIM signature intact).
-    const pitch = 'URGENTE: su cuenta sera bloqueada. Verifique sus datos en https://evil.example/login';
+    const pitch =
+      'URGENTE: su cuenta sera bloqueada. Verifique sus datos en https://evil.example/login';
     const res = await me.post('/contact', {
       name: 'Soporte Gimnasio Demo Fitness',
       company: 'Departamento de seguridad',
@@ -58,8 +70,13 @@ describe.each(engines())('the contact form on $name', (engine) => {
       message: pitch,
       acceptPrivacy: true,
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const copy = await opened.smtp.waitFor(demoEmail, 10_000, undefined, 'Gimnasio Demo Fitness');
+    expect(res.statusCode, res.body).toBe(201);
+    const copy = await opened.smtp.waitFor(
+      demoEmail,
+      10_000,
+      undefined,
+      'Aviso de seguridad de su cuenta',
+    );
     expect(copy.raw).toMatch(/^From: .*no-reply@demofitness\.test/im);
     expect(copy.raw).not.toContain('https://evil.example/login');
   });
