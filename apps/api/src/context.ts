@@ -20,7 +20,11 @@ import {
   createCachedRevocations,
   type CachedRevocations,
 } from './modules/auth/revocation-cache.ts';
-import { createDatabaseRevocations, createRedisRevocations } from './modules/auth/revocations.ts';
+import {
+  createDatabaseRevocations,
+  createRedisRevocations,
+  recentRevocationsOf,
+} from './modules/auth/revocations.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createMetrics, type Metrics } from './modules/ops/metrics.ts';
 import { requireCustomer } from './plugins/app/authenticate.ts';
@@ -85,6 +89,7 @@ export function createContext(
       ? createRedisRevocations(redis, databaseRevocations, {
           ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
           onError: (error) => logError(error, 'Redis revocation check failed; asked the database'),
+          recent: recentRevocationsOf(db),
         })
       : databaseRevocations,
     { ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },

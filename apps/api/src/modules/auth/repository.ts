@@ -320,6 +320,23 @@ export function createAuthRepository() {
       );
       return rows.map((r) => r.family_id);
     },
+    /**
+     * Every session ended in the last `seconds`, across tenants (tenant and family ids only, read
+     * as the owner): what a Redis that restarted empty or missed a write must hold again.
+     */
+    async recentRevocations(
+      sql: SqlQuery,
+      seconds: number,
+    ): Promise<{ tenant_id: string; family_id: string; age_ms: number }[]> {
+      return sql.query(
+        `SELECT tenant_id, family_id::text AS family_id,
+                (extract(epoch FROM now() - max(revoked_at)) * 1000)::int8 AS age_ms
+           FROM refresh_tokens
+          WHERE revoked_at IS NOT NULL AND revoked_at > now() - make_interval(secs => $1)
+          GROUP BY tenant_id, family_id`,
+        [seconds],
+      );
+    },
     /** True when the session (refresh family) was ended; one statement, on the family's index. */
     async isFamilyRevoked(sql: SqlQuery, familyId: string): Promise<boolean> {
       const rows = await sql.query<{ revoked: boolean }>(
