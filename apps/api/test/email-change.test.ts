@@ -100,6 +100,18 @@ describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
     ]);
   });
 
+  it('names the new address in the notice as it was typed, `$` patterns included (session 36)', async () => {
+    // String.replace read `$\`` in the address as "the text before": the notice showed the owner
+    // a different address than the one the change was for.
+    const who = await signedIn(app, 'demo', secondEmail);
+    const odd = 'dollar$`tick@fuera.test';
+    const res = await request({ email: odd, current_password: demoPassword }, who);
+    expect(res.statusCode, res.body).toBe(202);
+    const notice = await env.smtp.waitFor(secondEmail, 10_000, 'email-change-notice');
+    const text = notice.raw.replace(/=\r?\n/g, '');
+    expect(text).toContain(odd);
+  });
+
   it('refuses an expired link and a made-up one', async () => {
     const res = await request({ email: demoEmail, current_password: demoPassword });
     expect(res.statusCode, res.body).toBe(202);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiDate, ZPage, ZPositiveAmount, ZTenantId } from './common.ts';
+import { emailPattern, isApiDate, ZPage, ZPositiveAmount, ZTenantId } from './common.ts';
 
 describe('API dates (yyyymmdd, spec §3)', () => {
   it.each(['20250101', '20240229', '20251231'])('accepts %s', (d) =>
@@ -64,4 +64,23 @@ describe('tenant ids', () => {
   it.each(['', 'Demo', '-a', 'a-', 'a.b', 'a/b', 'x'.repeat(64)])('refuses %j', (t) =>
     expect(ZTenantId.safeParse(t).success).toBe(false),
   );
+});
+
+describe('e-mail addresses (spec §5, a simple pattern)', () => {
+  it.each(['ana@demo.test', 'ana.lopez+club@correo.es', "o'neil@x.io", 'dollar$`tick@fuera.test'])(
+    'accepts %s',
+    (email) => expect(emailPattern.test(email)).toBe(true),
+  );
+  // What a mail library reads as address syntax: before session 36 `a,b@evil.com` was accepted,
+  // and nodemailer sent its mail to b@evil.com too.
+  it.each([
+    'a,b@evil.com',
+    'victim<attacker@evil.com>',
+    'a(b)@c.com',
+    'a;b@c.com',
+    'a"b@c.com',
+    'a[b]@c.com',
+    'a\\b@c.com',
+    'a b@c.com',
+  ])('refuses %s', (email) => expect(emailPattern.test(email)).toBe(false));
 });

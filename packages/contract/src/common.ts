@@ -53,8 +53,12 @@ export const ZPositiveAmount = ZAmount.positive(FieldError.tooSmall)
   .max(1e9, FieldError.tooBig)
   .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, FieldError.invalidFormat);
 
-/** A simple e-mail pattern (spec §5: "must match a simple pattern"). */
-export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A simple e-mail pattern (spec §5: "must match a simple pattern"), without the characters a mail
+ * library reads as address syntax (`,` `;` `<` `>` `(` `)` `[` `]` `\` `"`): nodemailer sent
+ * `a,b@evil.com` to b@evil.com too, and `x<b@evil.com>` to b@evil.com alone (session 36).
+ */
+export const emailPattern = /^[^\s@,;<>()[\]\\"]+@[^\s@,;<>()[\]\\"]+\.[^\s@,;<>()[\]\\"]+$/;
 export const ZEmail = z
   .string(FieldError.required)
   .trim()

@@ -33,7 +33,7 @@ export function createEmailChangeMailer(db: Database, mailer: Mailer) {
       heading: m.emailNoticeHeading,
       kind: 'email-change-notice',
       paragraphs: [
-        m.emailNoticeIntro.replace('{when}', whenIn(lang, at)).replace('{new}', newEmail),
+        m.emailNoticeIntro.replace('{when}', whenIn(lang, at)).replace('{new}', () => newEmail),
         m.emailNoticeIfNotYou,
       ],
     }));
@@ -42,7 +42,7 @@ export function createEmailChangeMailer(db: Database, mailer: Mailer) {
       heading: m.emailChangeHeading,
       kind: 'email-change',
       paragraphs: [
-        m.emailChangeIntro.replace('{old}', customer.email),
+        m.emailChangeIntro.replace('{old}', () => customer.email),
         m.emailChangeExpiry.replace('{hours}', String(hours)),
         m.emailChangeIgnore,
       ],

@@ -29,11 +29,11 @@ export function createAnswerMailer(db: Database, mailer: Mailer) {
     const lang = (to.language in threadMailMessages ? to.language : 'es') as Language;
     const m = threadMailMessages[lang];
     const url = `${base}${appPaths.invoiceThread.href(threadId)}`;
-    const intro = m.answerIntro.replace('{invoice}', invoiceId);
+    const intro = m.answerIntro.replace('{invoice}', () => invoiceId);
     await mailer.send({
       from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
       to: to.email,
-      subject: `${m.answerSubject.replace('{invoice}', invoiceId)} · ${tenant.company_name}`,
+      subject: `${m.answerSubject.replace('{invoice}', () => invoiceId)} · ${tenant.company_name}`,
       headers: { 'X-Portal-Mail': 'invoice-thread-answer' },
       text: [intro, '', `${m.answerButton}: ${url}`, '', m.answerRead, '', m.footer].join('\n'),
       html: brandedHtml(

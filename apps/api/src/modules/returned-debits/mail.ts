@@ -42,7 +42,7 @@ export async function sendReturnedDebitMail(
     ...(mail.feeCents > 0 ? [`${m.fee}: ${formatEuros(mail.feeCents)}`] : []),
   ];
   const paragraphs = [
-    m.intro.replace('{invoice}', mail.invoiceId),
+    m.intro.replace('{invoice}', () => mail.invoiceId),
     ...rows,
     ...(mail.feeCharged ? [m.feeCharged] : []),
     m.payIntro,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { validateEmail, validateLogin, validateRecovery, validateReset } from './validation';
+import { emailPattern as contractEmailPattern } from '@portal/contract/common';
+import {
+  emailPattern,
+  validateEmail,
+  validateLogin,
+  validateRecovery,
+  validateReset,
+} from './validation';
 
 describe('validation (spec §5)', () => {
   it('checks an e-mail: required first, then the simple pattern', () => {
@@ -47,5 +54,12 @@ describe('validation (spec §5)', () => {
     expect(both('Laura-2026-xyz')).toEqual({ password: 'password_contains_email' });
     expect(both('las-ENCINAS-2026')).toEqual({ password: 'password_contains_name' });
     expect(both('Tres-tigres-tristes')).toEqual({});
+  });
+});
+
+describe('the e-mail pattern', () => {
+  it('is the contract’s, kept here so that /login loads no contract code', () => {
+    expect(emailPattern.source).toBe(contractEmailPattern.source);
+    expect(validateEmail('a,b@evil.com')).toBe('invalid_email');
   });
 });

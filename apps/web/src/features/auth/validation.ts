@@ -19,7 +19,7 @@ export type FieldErrorCode = Extract<
 export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
 
 /** The contract's simple e-mail pattern (`emailPattern` in packages/contract/src/common.ts). */
-export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const emailPattern = /^[^\s@,;<>()[\]\\"]+@[^\s@,;<>()[\]\\"]+\.[^\s@,;<>()[\]\\"]+$/;
 
 /** Spec §5 "Reset": the contract's `passwordMinLength`. */
 export { passwordMinLength } from '@portal/contract/password-rules';
