@@ -357,4 +357,38 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
       'the retry charged the card a second time while the first charge was of unknown outcome',
     ).toEqual({ retryOutcomes: [], firstChargeFoundAs: 'paid', cardChargedTimes: 1 });
   });
+
+  // Session 36: the charge read the card without a lock, and the card's removal checks for a
+  // payment in flight that it cannot see before the charge commits: both committed, and the
+  // removed card was charged. PostgreSQL only: the two need connections of their own.
+  it.skipIf(engine.name !== 'postgres')(
+    'does not charge a card removed while its charge was starting',
+    async () => {
+      const item = await owe();
+      await autoPayOn();
+      // The removal (as payment-methods' remove writes it), not yet committed when the charge runs.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const removal = db.withOwner(async (sql) => {
+        await sql.query('SELECT 1 FROM payment_methods WHERE id = $1 FOR UPDATE', [cardId]);
+        await sql.query('UPDATE payment_methods SET deleted_at = now() WHERE id = $1', [cardId]);
+        await sql.query('DELETE FROM auto_pay_cards WHERE payment_method_id = $1', [cardId]);
+        held();
+        await gate;
+      });
+      await holding;
+      const charging = sweep(charger());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await removal;
+      const { outcomes } = await charging;
+      expect(outcomes, 'the removed card was charged').toEqual(['skipped']);
+      expect(await instalmentStatus(item.id)).toBe('pending');
+      await db.withOwner((sql) =>
+        sql.query('UPDATE payment_methods SET deleted_at = NULL WHERE id = $1', [cardId]),
+      );
+    },
+  );
 });

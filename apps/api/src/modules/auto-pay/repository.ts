@@ -110,14 +110,20 @@ export function createAutoPayRepository() {
       );
     },
 
-    /** The card that pays the customer's instalments, or nothing (off, or the card is gone). */
+    /**
+     * The card that pays the customer's instalments, or nothing (off, or the card is gone). Read
+     * FOR SHARE: a removal of the card waits for the charge that read it (and then finds its
+     * payment in flight), or the charge waits for the removal and finds no card (session 36: both
+     * committed, and the removed card was charged).
+     */
     async current(sql: SqlQuery, customerId: string): Promise<AutoPayCardRow | undefined> {
       const rows = await sql.query<AutoPayCardRow>(
         `SELECT a.payment_method_id, to_char(a.since, 'YYYY-MM-DD') AS since, m.card_masked,
                 m.card_expiry,
                 (m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL) AS has_cof
            FROM auto_pay_cards a ${activeCardJoin}
-          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1`,
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
+          FOR SHARE OF m`,
         [customerId],
       );
       return rows[0];
