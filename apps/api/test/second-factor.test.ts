@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
 import { maxChallengeFailures } from '../src/modules/auth/second-factor.ts';
 import { buildTestApp, engines } from './engines.ts';
+
+const sha256hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 type Json = Record<string, unknown>;
 const cookieNames = (res: LightMyRequestResponse) =>
@@ -102,6 +104,19 @@ describe.each(engines())('the second factor on $name', (engine) => {
     );
     expect(row?.secret).toMatch(/^enc:v1:/);
     expect(row?.secret).not.toContain(secret);
+    // The recovery codes are stored keyed (an HMAC under the server's secret, bound to the
+    // customer), not as a plain SHA-256 that anyone reading the table could reverse by trying
+    // every ~50-bit code (before session 36).
+    const stored = await db.withOwner((sql) =>
+      sql.query<{ code_hash: Uint8Array }>(
+        "SELECT code_hash FROM customer_recovery_codes WHERE tenant_id = '1'",
+      ),
+    );
+    const plain = codes.map((c) => sha256hex(c.replace('-', '')));
+    expect(stored).toHaveLength(10);
+    expect(stored.filter((r) => plain.includes(Buffer.from(r.code_hash).toString('hex')))).toEqual(
+      [],
+    );
 
     // From now on the password alone opens nothing: a challenge, no cookie.
     const first = await login('1', demoEmail);
@@ -135,6 +150,21 @@ describe.each(engines())('the second factor on $name', (engine) => {
     const reuse = await login('1', demoEmail);
     const refused = await second('1', reuse.json<{ challenge: string }>().challenge, recovery);
     expect(refused.statusCode).toBe(422);
+    // A code stored as before session 36 (plain SHA-256) still works, once.
+    await db.withOwner((sql) =>
+      sql.query(
+        `INSERT INTO customer_recovery_codes (tenant_id, customer_id, code_hash)
+         SELECT tenant_id, customer_id, $1 FROM customer_recovery_codes WHERE tenant_id = '1' LIMIT 1`,
+        [Buffer.from(sha256hex('abcde23456'), 'hex')],
+      ),
+    );
+    const viaLegacy = await login('1', demoEmail);
+    const legacy = await second(
+      '1',
+      viaLegacy.json<{ challenge: string }>().challenge,
+      'abcde-23456',
+    );
+    expect(legacy.statusCode, legacy.body).toBe(200);
     expect((await status()).json()).toEqual({ enabled: true, recovery_codes_left: 9 });
 
     // Turned off with a current code; then the password alone signs in again.

@@ -681,14 +681,15 @@ export function createSecondFactorRepository() {
         );
       }
     },
-    /** Spends a recovery code: true when it was the customer's and unused. */
-    async spendRecoveryCode(sql: Sql, customerId: string, hash: Buffer): Promise<boolean> {
+    /** Spends a recovery code stored as one of `hashes`: true when it was the customer's and unused. */
+    async spendRecoveryCode(sql: Sql, customerId: string, hashes: Buffer[]): Promise<boolean> {
       const rows = await sql.query<{ customer_id: string }>(
+        // One code is stored one way only (a set is replaced whole), so at most one row matches.
         `UPDATE customer_recovery_codes SET used_at = now()
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1
-            AND code_hash = $2 AND used_at IS NULL
+            AND code_hash = ANY($2::bytea[]) AND used_at IS NULL
           RETURNING customer_id`,
-        [customerId, hash],
+        [customerId, hashes],
       );
       return rows.length > 0;
     },

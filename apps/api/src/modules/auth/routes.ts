@@ -65,6 +65,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     secretBox: ctx.secretBox,
     limiter: ctx.limiter,
     limitScale: ctx.config.AUTH_LIMIT_SCALE,
+    recoveryKey: deriveKey(ctx.rootSecret, 'recovery-code'),
   });
   const passkeys = createPasskeys({ db: ctx.db });
   const service = createAuthService({

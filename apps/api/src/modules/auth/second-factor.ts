@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ErrorCode, FieldError, type TSecondFactorPolicy } from '@portal/contract';
 import type * as Otplib from 'otplib';
 import type { Database, Sql } from '../../db/database.ts';
@@ -32,7 +32,17 @@ function newRecoveryCode(): string {
 }
 /** Typed with or without the dash, in any case, with spaces around: the same code. */
 const normalizeRecovery = (code: string): string => code.toLowerCase().replace(/[\s-]/g, '');
-const recoveryHash = (code: string): Buffer =>
+/**
+ * How a recovery code is stored: an HMAC under a key of the server's secret, bound to the tenant
+ * and the customer. Until session 36 it was a plain SHA-256 of a ~50-bit code, which anyone who
+ * read the table could reverse by trying them all; such hashes are still accepted until spent or
+ * replaced (`legacyRecoveryHash`).
+ */
+const recoveryHash = (key: Buffer, tenantId: string, customerId: string, code: string): Buffer =>
+  createHmac('sha256', key)
+    .update(`${tenantId}:${customerId}:${normalizeRecovery(code)}`)
+    .digest();
+const legacyRecoveryHash = (code: string): Buffer =>
   createHash('sha256').update(normalizeRecovery(code)).digest();
 const sixDigits = /^\d{6}$/;
 const recoveryShape = /^[a-z0-9]{10}$/;
@@ -49,11 +59,14 @@ export function createSecondFactor({
   secretBox,
   limiter,
   limitScale = 1,
+  recoveryKey,
 }: {
   db: Database;
   secretBox: SecretBox;
   limiter: RateLimiter;
   limitScale?: number;
+  /** The key recovery codes are stored under (`deriveKey(root, 'recovery-code')`). */
+  recoveryKey: Buffer;
 }) {
   const repository = createSecondFactorRepository();
   const box = (tenantId: string) => ({ tenantId, field: 'totp_secret' as const });
@@ -86,9 +99,17 @@ export function createSecondFactor({
   }
 
   /** Ten new recovery codes: stored hashed, answered once. */
-  async function newRecoveryCodes(sql: Sql, customerId: string): Promise<string[]> {
+  async function newRecoveryCodes(
+    sql: Sql,
+    tenantId: string,
+    customerId: string,
+  ): Promise<string[]> {
     const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
-    await repository.replaceRecoveryCodes(sql, customerId, codes.map(recoveryHash));
+    await repository.replaceRecoveryCodes(
+      sql,
+      customerId,
+      codes.map((code) => recoveryHash(recoveryKey, tenantId, customerId, code)),
+    );
     return codes;
   }
 
@@ -126,8 +147,11 @@ export function createSecondFactor({
     }
     const recovery = normalizeRecovery(code);
     if (totp.confirmed_at && recoveryShape.test(recovery)) {
-      if (await repository.spendRecoveryCode(sql, customerId, recoveryHash(recovery)))
-        return 'recovery';
+      const hashes = [
+        recoveryHash(recoveryKey, tenantId, customerId, recovery),
+        legacyRecoveryHash(recovery),
+      ];
+      if (await repository.spendRecoveryCode(sql, customerId, hashes)) return 'recovery';
     }
     return 'wrong';
   }
@@ -211,7 +235,9 @@ export function createSecondFactor({
           return { kind: 'wrong' as const };
         }
         await repository.spendChallenge(sql, row.id);
-        const recoveryCodes = enrolling ? await newRecoveryCodes(sql, row.customer_id) : undefined;
+        const recoveryCodes = enrolling
+          ? await newRecoveryCodes(sql, tenantId, row.customer_id)
+          : undefined;
         return { kind: 'ok' as const, row, recoveryCodes };
       });
       if (outcome.kind === 'gone') throw challengeGone();
@@ -244,7 +270,7 @@ export function createSecondFactor({
         const totp = await repository.findTotp(sql, customerId);
         if (!totp || totp.confirmed_at) return undefined;
         const verdict = await check(sql, tenantId, customerId, code, true);
-        return verdict === 'totp' ? newRecoveryCodes(sql, customerId) : undefined;
+        return verdict === 'totp' ? newRecoveryCodes(sql, tenantId, customerId) : undefined;
       });
       if (!codes) throw wrongCode();
       return codes;
