@@ -40,6 +40,7 @@ export function autoPayJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
     notificationBaseUrl: ctx.config.notificationBaseUrl,
     onPaid: createReceiptMailer(ctx.db, ctx.mailer),
     log,
+    now: ctx.now,
   });
   const mail = createAutoPayMailer(ctx.db, ctx.mailer);
   const charger = createAutoPayCharger({

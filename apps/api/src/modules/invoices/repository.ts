@@ -60,6 +60,8 @@ export type InvoiceListRow = {
   overdue?: boolean;
   /** An unpaid instalment's direct debit came back from the bank: only the list query answers it. */
   returned?: boolean;
+  /** An instalment of it was paid: only the list query answers it. */
+  any_paid?: boolean;
 };
 
 export type InvoiceRow = InvoiceListRow & {
@@ -111,13 +113,16 @@ const owedLateral = `LEFT JOIN LATERAL (
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
        AND NOT i.cancelled) o ON true`;
 
-/** The same, plus whether an unpaid instalment is due before today ($6, Madrid). */
+/**
+ * The same, plus whether an unpaid instalment is due before today ($6, Madrid), and whether one
+ * was paid (read from the same rows of the index: every instalment of the invoice).
+ */
 const owedAndLateLateral = `LEFT JOIN LATERAL (
-    SELECT sum(e.amount_cents)::int8 AS owed, bool_or(e.due_date < $6::date) AS overdue,
-           bool_or(e.status = 'returned') AS returned
+    SELECT (sum(e.amount_cents) FILTER (WHERE e.status IN ${unpaidStates}))::int8 AS owed,
+           bool_or(e.due_date < $6::date) FILTER (WHERE e.status IN ${unpaidStates}) AS overdue,
+           bool_or(e.status = 'returned') AS returned, bool_or(e.status = 'paid') AS any_paid
       FROM instalments e
-     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
-       AND NOT i.cancelled) o ON true`;
+     WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND NOT i.cancelled) o ON true`;
 
 const invoiceFrom = `FROM invoices i ${owedLateral}
            JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
@@ -142,19 +147,21 @@ const invoiceListSql = Object.fromEntries(
       ['all', ''],
       ['paid', `AND NOT i.cancelled AND NOT ${hasUnpaid}`],
       ['pending', `AND ${hasUnpaid}`],
+      // Both boxes ticked: paid or pending, which leaves out only the cancelled invoices.
+      ['paidOrPending', 'AND NOT i.cancelled'],
     ] as const
   ).map(([only, filter]) => [
     only,
     `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
             coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
-            coalesce(o.returned, false) AS returned
+            coalesce(o.returned, false) AS returned, coalesce(o.any_paid, false) AS any_paid
        FROM invoices i ${owedAndLateLateral}
       WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
         AND i.invoice_date BETWEEN $2 AND $3 ${filter}
       ORDER BY i.invoice_date DESC, i.id DESC
       LIMIT $4 OFFSET $5`,
   ]),
-) as Record<'all' | 'paid' | 'pending', string>;
+) as Record<'all' | 'paid' | 'pending' | 'paidOrPending', string>;
 
 /** `$4` is today: an unpaid instalment due before it is overdue. */
 const pendingRow = `(status IN ${unpaidStates} AND due_date >= $4)`;
@@ -188,7 +195,7 @@ export function createInvoiceRepository() {
         today: string;
         offset: number;
         limit: number;
-        only?: 'paid' | 'pending';
+        only?: 'paid' | 'pending' | 'paidOrPending';
       },
     ): Promise<InvoiceListRow[]> {
       return sql.query<InvoiceListRow>(invoiceListSql[q.only ?? 'all'], [
@@ -203,7 +210,9 @@ export function createInvoiceRepository() {
 
     async summary(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
       const rows = await sql.query<{ invoices: number; pending_cents: number }>(
-        `SELECT count(DISTINCT i.id)::int AS invoices, coalesce(sum(e.amount_cents), 0)::int8 AS pending_cents
+        // What is pending counts a returned debit's fee the tenant charges, as the balance does.
+        `SELECT count(DISTINCT i.id)::int AS invoices,
+                coalesce(sum(e.amount_cents + ${chargedFeeSql('e')}), 0)::int8 AS pending_cents
            FROM invoices i
            JOIN instalments e ON e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND e.status IN ${unpaidStates}
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1

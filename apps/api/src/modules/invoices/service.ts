@@ -33,22 +33,27 @@ const statusOf = (row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>): number
  * today in Madrid.
  */
 function invoiceState(
-  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents' | 'total_cents'>,
-  isOverdue: boolean,
-  isReturned: boolean,
+  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>,
+  facts: { overdue: boolean; returned: boolean; somethingPaid: boolean },
 ): TInvoiceState {
   if (row.cancelled) return 'cancelled';
   if (row.owed_cents <= 0) return 'paid';
-  if (isReturned) return 'returned';
-  if (isOverdue) return 'overdue';
-  return row.owed_cents < row.total_cents ? 'partially_paid' : 'pending';
+  if (facts.returned) return 'returned';
+  if (facts.overdue) return 'overdue';
+  // Partly paid when an instalment was paid: one the provider cancelled is owed by nobody, not
+  // paid (before session 36 anything owed below the total read as partly paid).
+  return facts.somethingPaid ? 'partially_paid' : 'pending';
 }
 
 const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
   invoice_id: row.invoice_id,
   invoice_date: row.invoice_date,
   status: statusOf(row),
-  state: invoiceState(row, row.overdue === true, row.returned === true),
+  state: invoiceState(row, {
+    overdue: row.overdue === true,
+    returned: row.returned === true,
+    somethingPaid: row.any_paid === true,
+  }),
   amount: centsToAmount(row.owed_cents),
   total: centsToAmount(row.total_cents),
 });
@@ -129,8 +134,16 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         pending?: boolean | undefined;
       },
     ): Promise<TInvoicesResponse> {
-      // Both filters or neither: everything (the two together cover every invoice but cancelled ones).
-      const only = q.paid && !q.pending ? 'paid' : q.pending && !q.paid ? 'pending' : undefined;
+      // Neither filter: everything. Both: paid or pending, so not the cancelled ones (before
+      // session 36 both answered everything, cancelled invoices included).
+      const only =
+        q.paid && q.pending
+          ? 'paidOrPending'
+          : q.paid
+            ? 'paid'
+            : q.pending
+              ? 'pending'
+              : undefined;
       const rows = await db.readTenant(actor.tenantId, (sql) =>
         repository.listInvoices(sql, {
           customerId: actor.customerId,
@@ -201,11 +214,11 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         to_pay: centsToAmount(invoice.owed_cents + chargedReturnFeesCents(instalments)),
         customer_name: invoice.customer_name,
         status: statusOf(invoice),
-        state: invoiceState(
-          invoice,
-          statuses.some((s) => s === 'overdue'),
-          statuses.some((s) => s === 'returned'),
-        ),
+        state: invoiceState(invoice, {
+          overdue: statuses.some((s) => s === 'overdue'),
+          returned: statuses.some((s) => s === 'returned'),
+          somethingPaid: statuses.some((s) => s === 'paid'),
+        }),
         lines: lines.map((l) => ({
           person: l.person,
           concept: l.concept,

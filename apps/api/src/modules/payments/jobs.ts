@@ -35,6 +35,7 @@ export function paymentJobs(ctx: AppContext, log: FastifyBaseLogger): PeriodicJo
         await declineMails.sendTenant(tenantId);
       },
       log,
+      now: ctx.now,
     });
     const reconciler = createReconciler({
       db: ctx.db,

@@ -29,6 +29,7 @@ export default async function paymentRoutes(app: FastifyInstance, ctx: AppContex
       await declineMails.sendTenant(tenantId);
     },
     log: app.log,
+    now: ctx.now,
   });
   const auth = { preValidation: [ctx.requireCustomer] };
 

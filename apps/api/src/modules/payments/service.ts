@@ -72,6 +72,11 @@ export type PaymentServiceDeps = {
    * transaction): sends its e-mail now (auto-pay's outbox retries it otherwise).
    */
   onAutoPayDeclined?: (tenantId: string) => Promise<void>;
+  /**
+   * The app's clock (AppContext.now, decision 021): what "today" is in Madrid for the preview's
+   * overdue and the paid date, as on every other screen. The machine's clock when not given.
+   */
+  now?: () => Date;
 };
 
 export type NotificationOutcome =
@@ -177,6 +182,7 @@ function namedOrder(encoded: string): { code: string; order: string } | undefine
 export function createPaymentService(deps: PaymentServiceDeps) {
   const { db } = deps;
   const repository = createPaymentRepository(deps.secretBox);
+  const now = deps.now ?? (() => new Date());
 
   /**
    * Saves the card a notification tokenised: the Redsys reference, brand, masked number and
@@ -368,7 +374,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const paid = await repository.payInstalments(
       sql,
       attempt.id,
-      todayIso(),
+      todayIso(now()),
       instalmentMethodText[payMethod],
     );
     await recordReturnFeesPaid(
@@ -667,7 +673,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return db.withTenant(actor.tenantId, async (sql) => {
         const items = await payableItems(sql, actor.customerId, body, 'read');
         const gateway = await repository.gateway(sql);
-        const today = todayIso().replace(/-/g, '');
+        const at = now();
+        const today = todayIso(at).replace(/-/g, '');
         return {
           amount: centsToAmount(payableCents(items)),
           currency: 'EUR',
@@ -682,7 +689,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
             ...(i.fee_cents > 0 ? { fee: centsToAmount(i.fee_cents) } : {}),
           })),
           methods: methodsOf(gateway),
-          ...madridDateTime(new Date()),
+          ...madridDateTime(at),
         };
       });
     },
