@@ -63,6 +63,8 @@ const ZEnv = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     // Said without the value: it holds the mail password (a `/` or `+` in it must be %-encoded).
     .refine((value) => URL.canParse(value), 'is not a valid URL (percent-encode the password)')
+    // `smtp://` alone parses, and nodemailer then sent every e-mail to localhost (session 36).
+    .refine((value) => !URL.canParse(value) || new URL(value).hostname !== '', 'names no host')
     .optional(),
   /** Redis shared by several API instances for rate limits; in memory without it. */
   REDIS_URL: z
@@ -122,7 +124,12 @@ const ZEnv = z.object({
    * The bearer token of `/metrics` (Prometheus text). Unset: the endpoint does not exist. At
    * least 32 characters: it is compared in constant time, never logged.
    */
-  METRICS_TOKEN: z.string().min(32).optional(),
+  // Empty is unset (`/metrics` off), as compose passes `${METRICS_TOKEN:-}` (session 36: it was
+  // taken as a token too short, and `docker compose up` started nothing).
+  METRICS_TOKEN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(32).optional(),
+  ),
   /**
    * Seconds between SIGTERM and the server ceasing to accept connections, while `/readyz` already
    * answers 503: the time a load balancer needs to stop sending new requests (its check interval

@@ -28,7 +28,7 @@ export { isAuthorised, isCustomerCancel, isRepeatedOrder } from './response-code
 export { isValidOrderNumber, newOrderNumber } from './order-number.ts';
 export { amountToRedsys } from './amount.ts';
 export { isSameTerminal, padTerminal } from './terminal.ts';
-export { PUBLIC_TEST_MERCHANT } from './test-merchant.ts';
+export { PUBLIC_TEST_MERCHANT, signsAsPublicTestKey } from './test-merchant.ts';
 export {
   QUERY_BAD_ORDER,
   QUERY_BAD_SIGNATURE,

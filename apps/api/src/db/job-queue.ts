@@ -42,6 +42,12 @@ export function openQueue(db: Database, options: QueueOptions): Queue {
     schema: jobSchema,
     // No cron schedules: periodic jobs are sent by every instance into one slot (periodic.ts).
     schedule: false,
+    // A failed job stays where `jobs failed` lists it and `jobs retry` finds it (and the metric
+    // counts it) until someone retries it: pg-boss's default archived it after 12 hours, out of
+    // sight, and deleted it a week later (session 36).
+    archiveFailedAfterSeconds: 10 * 365 * 24 * 3600,
+    // Expiry of a run whose instance died is applied by the maintenance: every 30 s, not 2 min.
+    maintenanceIntervalSeconds: 30,
     ...options,
   });
   // Every handler given to `work` (its last argument) is tracked while it runs.

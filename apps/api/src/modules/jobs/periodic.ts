@@ -28,6 +28,15 @@ export type PeriodicJob = {
 export const retryLimit = 3;
 /** A run that takes longer is taken as lost (its process died) and retried. */
 const expireInSeconds = 15 * 60;
+/**
+ * The same for a periodic sweep: ten of its periods, at least two minutes, at most fifteen. A run
+ * whose instance died stays `active`, and with one running at a time ('stately') no instance runs
+ * the queue until it expires: before session 36 that was 15 minutes for every sweep (a webhook
+ * outbox of every 5 s stopped everywhere that long). A run expired while still alive overlaps
+ * the next one, which the sweeps' leases (`FOR UPDATE SKIP LOCKED`) make safe.
+ */
+export const sweepExpirySeconds = (period: number): number =>
+  Math.min(expireInSeconds, Math.max(120, 10 * period));
 
 /**
  * Works the periodic jobs on the queue. Every instance offers each job once per period: pg-boss keeps
@@ -84,7 +93,7 @@ export async function workPeriodicJobs(
       retryLimit: deps.retries?.limit ?? retryLimit,
       retryDelay: deps.retries?.delaySeconds ?? period,
       retryBackoff: true,
-      expireInSeconds,
+      expireInSeconds: sweepExpirySeconds(period),
     });
     const workerId = await boss.work(
       job.name,

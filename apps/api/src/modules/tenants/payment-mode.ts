@@ -1,4 +1,4 @@
-import { PUBLIC_TEST_MERCHANT } from '@portal/redsys';
+import { PUBLIC_TEST_MERCHANT, signsAsPublicTestKey } from '@portal/redsys';
 import type { TenantPaymentMode } from './repository.ts';
 
 const hostOf = { simulator: 'the local Redsys simulator', test: "Redsys' test host" } as const;
@@ -30,7 +30,7 @@ export function tenantModeProblems(tenant: TenantPaymentMode, key: string | null
       `tenant ${id}: live with Redsys' public test merchant ${PUBLIC_TEST_MERCHANT.merchantCode}: set the merchant's own code (\`${fix} --redsys-merchant-code ...\`) or \`--test-mode\`.`,
     );
   }
-  if (key === PUBLIC_TEST_MERCHANT.secretKey) {
+  if (key !== null && signsAsPublicTestKey(key)) {
     problems.push(
       `tenant ${id}: live with Redsys' public test key, which anyone can sign notifications with: set the merchant's own key (\`${fix} --redsys-key-file <path>\`) or \`--test-mode\`.`,
     );
