@@ -137,13 +137,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       // Neither filter: everything. Both: paid or pending, so not the cancelled ones (before
       // session 36 both answered everything, cancelled invoices included).
       const only =
-        q.paid && q.pending
-          ? 'paidOrPending'
-          : q.paid
-            ? 'paid'
-            : q.pending
-              ? 'pending'
-              : undefined;
+        q.paid && q.pending ? 'paidOrPending' : q.paid ? 'paid' : q.pending ? 'pending' : undefined;
       const rows = await db.readTenant(actor.tenantId, (sql) =>
         repository.listInvoices(sql, {
           customerId: actor.customerId,
