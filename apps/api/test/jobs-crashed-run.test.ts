@@ -40,13 +40,15 @@ describe.each(engines())('a run whose instance died ($name)', (engine) => {
 
   it('does not stop the other instances running the queue five minutes later', async () => {
     const name = 'review-crashed-run';
-    // Instance A: its run begins, then the process dies (every statement of it fails from then on).
+    // Instance A: its run begins, then the process dies: no statement of it is answered from then
+    // on (a statement that failed instead would surface as pg-boss's unhandled rejections later,
+    // in whatever test file this worker runs next).
     let dead = false;
     const deadDb: Database = {
       ...db,
       jobQueue: {
         executeSql: async (text, values) => {
-          if (dead) throw new Error('connection terminated (the process is gone)');
+          if (dead) return new Promise<never>(() => {});
           return db.jobQueue.executeSql(text, values);
         },
       },
@@ -72,7 +74,10 @@ describe.each(engines())('a run whose instance died ($name)', (engine) => {
     await until(() => begun);
     dead = true;
     stopA();
-    cleanups.push(() => a.stop({ graceful: false, close: false }));
+    // A dead process is not stopped: its stop would wait for statements that never return.
+    cleanups.push(async () => {
+      void a.stop({ graceful: false, close: false }).catch(() => {});
+    });
 
     // Five minutes go by: the dead run started five minutes ago.
     await db.withOwner((sql) =>
