@@ -95,7 +95,12 @@ export function createRedisRevocations(
 
   return {
     async isRevoked(tenantId, sessionId) {
-      if (owed) copyRecent();
+      // A write Redis missed while it answered: copy again (when it is down, the database answers
+      // below, and its return is a 'ready').
+      if (owed && redis.status === 'ready') copyRecent();
+      // While a copy is being written, Redis may not hold everything yet: wait for it (one query
+      // and one write; before, a new instance answered from a Redis not yet filled).
+      if (copying) await copying;
       try {
         return (await redis.exists(key(tenantId, sessionId))) === 1;
       } catch (error) {
