@@ -32,7 +32,7 @@ const leaves = new Set([
   'undefined',
   'void',
   'never',
-  'any',
+  'any', // zod's kind name for z.any() (a string, not the TypeScript type)
   'unknown',
   'enum',
   'literal',
