@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { unzipSync } from 'fflate';
-import { PDFParse } from 'pdf-parse';
 import { createNotification, decodeMerchantParameters, PUBLIC_TEST_MERCHANT } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
@@ -9,6 +8,7 @@ import { isoToApi, todayIso } from '../src/lib/dates.ts';
 import { csvCell, buildStatement, statementCsv } from '../src/modules/documents/statement.ts';
 import { documentMessages } from '../src/modules/documents/messages.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { pdfText } from './pdf-text.ts';
 import { notificationParams } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
@@ -18,12 +18,7 @@ const range = { datefrom: '20000101', dateto: '20991231' };
 type Payment = { payment_id: string; invoice_id: string; amount: number; status: string };
 type Session = Awaited<ReturnType<typeof signedIn>>;
 
-const textOf = async (bytes: Uint8Array) => {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
-  const { text } = await parser.getText();
-  await parser.destroy();
-  return text;
-};
+const textOf = pdfText;
 
 describe.each(engines())('receipts, statements and invoice archives on $name', (engine) => {
   let db: Database;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
-import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { engines } from './engines.ts';
+import { pdfText } from './pdf-text.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import type { signedIn } from './session.ts';
@@ -27,12 +27,7 @@ import type { signedIn } from './session.ts';
  * receipt, and one that paid part lists what it paid and what went back to the card.
  */
 
-const textOf = async (bytes: Uint8Array) => {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
-  const { text } = await parser.getText();
-  await parser.destroy();
-  return text;
-};
+const textOf = pdfText;
 
 describe.each(engines())('the receipt of a charge refunded whole on $name', (engine) => {
   let db: Database;

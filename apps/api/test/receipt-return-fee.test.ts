@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
-import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { engines } from './engines.ts';
+import { pdfText } from './pdf-text.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import type { signedIn } from './session.ts';
@@ -18,12 +18,7 @@ import type { signedIn } from './session.ts';
  * lines did not add up to the amount. The fee is now a line under its instalment.
  */
 
-const textOf = async (bytes: Uint8Array) => {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
-  const { text } = await parser.getText();
-  await parser.destroy();
-  return text;
-};
+const textOf = pdfText;
 
 describe.each(engines())('the receipt of a returned debit paid with its fee on $name', (engine) => {
   let db: Database;
