@@ -36,9 +36,43 @@ const { logDir, postgres, template, smtpUrl } = inject('resilience');
 
 type Run = { code: number | null; stdout: string; stderr: string; ms: number };
 
+/**
+ * What this machine's podman needs to start a container, found by a trial run (`chooseRuntime`):
+ * nothing where podman works as installed. Some sandboxes refuse its defaults: a process without
+ * CAP_SYS_RESOURCE cannot raise the open-files and process limits to podman's (1048576 and more),
+ * and crun refuses a hybrid cgroup layout (v1 controllers with one on the v2 tree). There runc
+ * (Debian's, `.ci/run` installs it) runs the containers with this process's own open-files
+ * limits and a process limit of 4096, well below any the sandbox allows. Only how the test
+ * starts containers differs: the image is the same.
+ */
+const machine = { global: [] as string[], limits: [] as string[] };
+const baseImage = 'docker.io/library/node:20.20-bookworm-slim';
+
+function openFilesLimit(): string {
+  const line = /Max open files\s+(\d+)\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+  return line ? `nofile=${line[1]}:${line[2]}` : 'nofile=1024:4096';
+}
+
+async function chooseRuntime(): Promise<void> {
+  const trial = ['run', '--rm', '--network', 'host', baseImage, 'true'];
+  const plain = await podman(trial);
+  if (plain.code === 0) return;
+  machine.global = ['--runtime', 'runc'];
+  machine.limits = ['--ulimit', openFilesLimit(), '--ulimit', 'nproc=4096:4096'];
+  const fallback = await podman(trial);
+  if (fallback.code !== 0)
+    throw new Error(
+      `podman cannot start a container here: ${plain.stderr.trim()}; nor with runc and this ` +
+        `process's limits: ${fallback.stderr.trim()}`,
+    );
+}
+
 /** One podman command, without holding the event loop (a build takes minutes). */
-function podman(args: string[], timeoutMs = 60_000): Promise<Run> {
+function podman(command: string[], timeoutMs = 60_000): Promise<Run> {
   const started = performance.now();
+  const [verb = '', ...rest] = command;
+  const limits = verb === 'run' || verb === 'build' ? machine.limits : [];
+  const args = [...machine.global, verb, ...limits, ...rest];
   return new Promise((resolve, reject) => {
     const child = spawn(engine, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -77,6 +111,7 @@ describe.skipIf(!hasPodman || !hasHaproxy)('the container image (Dockerfile, pod
       timeout: 300_000,
     });
     if (base.status !== 0) throw new Error(`the base image: ${base.stderr}${base.stdout}`);
+    await chooseRuntime();
     // `--format docker` keeps the HEALTHCHECK (the OCI format has none); the build's RUN steps
     // reach the npm registry through the host's network.
     await mustRun(['build', '--format', 'docker', '--network', 'host', '-t', image, '.'], 900_000);

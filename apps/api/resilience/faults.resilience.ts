@@ -129,7 +129,12 @@ describe('faults on the real PostgreSQL', () => {
 
     const all = [...reads, ...notifications.map((n) => n.answer)];
     const hung = all.filter((a) => a.status === 0);
-    expect(hung.map(describeAnswer), 'requests that hung or lost their connection').toEqual([]);
+    expect(
+      hung.map(describeAnswer),
+      `requests that hung or lost their connection; the API ${
+        api.isRunning() ? 'is running' : `exited (${JSON.stringify(await api.exited)})`
+      }, its log ends:\n${api.logTail(6000)}`,
+    ).toEqual([]);
     const unexpected = all.filter((a) => a.status !== 200 && a.status !== 503);
     expect(unexpected.map(describeAnswer), 'answers other than 200 and 503').toEqual([]);
     const failures = all.filter((a) => a.status === 503);
