@@ -22,6 +22,23 @@ type QueueOptions = Pick<PgBoss.ConstructorOptions, 'migrate' | 'supervise' | 's
  */
 export type Queue = PgBoss & { settled(): Promise<void> };
 
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  completeJobs(schema: string): string;
+  failJobsById(schema: string): string;
+};
+/**
+ * The statements pg-boss sends without awaiting them or catching their failure: a job's outcome
+ * (`complete`, `fail`) after its handler returns. When the database is gone just then (a restart,
+ * a failover), the failure was an unhandled rejection, and Node.js ends the process on one: every
+ * instance whose job finished during a database restart died with the requests it was serving
+ * (session 37, test/jobs-completion-while-database-down.test.ts). Their failure is now reported as
+ * a queue error instead; the job stays `active` and runs again once its run expires, as when its
+ * instance dies mid-run (modules/jobs/periodic.ts: each run expires after at most 15 minutes).
+ */
+const unawaitedStatements = new Set([plans.completeJobs(jobSchema), plans.failJobsById(jobSchema)]);
+/** What pg-boss reads from such a statement's answer: no job's outcome was recorded. */
+const unrecorded = { rows: [{ count: '0' }] };
+
 /** A pg-boss on `db`'s job-queue connection. Maintenance (supervise) only where jobs are worked. */
 export function openQueue(db: Database, options: QueueOptions): Queue {
   const inFlight = new Set<Promise<unknown>>();
@@ -34,10 +51,18 @@ export function openQueue(db: Database, options: QueueOptions): Queue {
     );
     return work;
   };
-  const boss = new PgBoss({
+  const boss: PgBoss = new PgBoss({
     db: {
       // pg-boss types the values loosely; they are its own, passed through untouched.
-      executeSql: (text, values) => track(db.jobQueue.executeSql(text, values as unknown[])),
+      executeSql: (text, values) => {
+        const statement = track(db.jobQueue.executeSql(text, values as unknown[]));
+        if (!unawaitedStatements.has(text)) return statement;
+        // No one awaits this one: its failure is a queue error, never an unhandled rejection.
+        return statement.catch((error: unknown) => {
+          boss.emit('error', error);
+          return unrecorded;
+        });
+      },
     },
     schema: jobSchema,
     // No cron schedules: periodic jobs are sent by every instance into one slot (periodic.ts).
