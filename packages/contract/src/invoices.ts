@@ -106,6 +106,8 @@ export const ZInvoiceLine = z.object({
   quantity: z.number(),
   unit_price: ZAmount,
   iva: z.number(),
+  /** Quantity times unit price before VAT, to the cent (the server's one computation of it). */
+  amount: ZAmount,
 });
 export type TInvoiceLine = z.infer<typeof ZInvoiceLine>;
 

@@ -27,6 +27,7 @@ function longInvoice(lines: number): PdfInput {
       quantity: 1,
       unit_price: 10,
       iva: 21,
+      amount: 10,
     })),
     payments: [
       {

@@ -36,7 +36,15 @@ function input(language: PdfInput['language']): PdfInput {
     status: 0,
     state: 'partially_paid',
     lines: [
-      { person: 'Pau', concept: 'Cuota', quota: 'Marzo', quantity: 1, unit_price: 10, iva: 21 },
+      {
+        person: 'Pau',
+        concept: 'Cuota',
+        quota: 'Marzo',
+        quantity: 1,
+        unit_price: 10,
+        iva: 21,
+        amount: 10,
+      },
     ],
     payments: [
       {

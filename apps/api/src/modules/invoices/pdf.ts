@@ -196,7 +196,6 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
       y = header(48);
       doc.font('Helvetica').fontSize(9).fillColor('#18181b');
     }
-    const lineTotal = Math.round(line.quantity * line.unit_price * 100) / 100;
     doc.text(description, concept.x + 4, y, { width: concept.w - 8 });
     doc.text(formatQuantity(line.quantity), quantity.x + 4, y, {
       width: quantity.w - 8,
@@ -210,7 +209,7 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
       width: vat.w - 8,
       align: 'right',
     });
-    doc.text(money.format(lineTotal), amount.x + 4, y, { width: amount.w - 8, align: 'right' });
+    doc.text(money.format(line.amount), amount.x + 4, y, { width: amount.w - 8, align: 'right' });
     y += height;
     doc
       .moveTo(left, y - 3)

@@ -15,6 +15,7 @@ import {
 import type { Database } from '../../db/database.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { apiToIso, centsToAmount, isoToApi, todayIso } from '../../lib/dates.ts';
+import { lineAmountCents } from './line-amount.ts';
 import { createInvoiceRepository, type InstalmentRow, type InvoiceListRow } from './repository.ts';
 import { instalmentMethodKind } from './method-kind.ts';
 
@@ -220,6 +221,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
           quantity: l.quantity,
           unit_price: centsToAmount(l.unit_price_cents),
           iva: l.vat_rate,
+          amount: centsToAmount(lineAmountCents(l.unit_price_cents, l.quantity)),
         })),
         payments: instalments.map((e, i) => ({
           payment_id: e.id,

@@ -25,8 +25,17 @@ const detail = {
       quantity: 1,
       unit_price: 39,
       iva: 21,
+      amount: 39,
     },
-    { person: 'Laura', concept: 'Taquilla', quota: 'Mensual', quantity: 3, unit_price: 5, iva: 21 },
+    {
+      person: 'Laura',
+      concept: 'Taquilla',
+      quota: 'Mensual',
+      quantity: 3,
+      unit_price: 5,
+      iva: 21,
+      amount: 15,
+    },
   ],
   payments: [
     {

@@ -1,6 +1,6 @@
 import { useTranslation } from '@/lib/use-translation';
 import { cardClasses, sectionTitleClasses } from '@/components/ui/surfaces';
-import { formatAmount, formatNumber, fromCents, toCents } from '@/lib/money';
+import { formatAmount, formatNumber } from '@/lib/money';
 import { cn } from '@/utils/cn';
 import type { InvoiceDetail } from '../api/get-invoice';
 
@@ -9,10 +9,6 @@ type Line = InvoiceDetail['lines'][number];
 const th =
   'px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase print:px-2 print:text-gray-700 dark:text-gray-400';
 const td = 'px-3 py-2 align-top text-gray-900 print:px-2 dark:text-gray-100';
-
-/** A line's amount before VAT: quantity times unit value, in whole cents (as the PDF shows it). */
-const lineTotal = (line: Line): number =>
-  fromCents(Math.round(toCents(line.unit_price) * line.quantity));
 
 /**
  * Spec §2 "Invoice detail" lines: person, concept, quota, quantity, unit value and the line's
@@ -37,7 +33,7 @@ export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
                 <div className="flex items-baseline justify-between gap-3">
                   <p className="font-semibold text-gray-900 dark:text-gray-50">{line.concept}</p>
                   <p className="font-semibold text-gray-900 tabular-nums dark:text-gray-50">
-                    {formatAmount(lineTotal(line))}
+                    {formatAmount(line.amount)}
                   </p>
                 </div>
                 <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
@@ -97,7 +93,7 @@ export function InvoiceLines({ lines }: { lines: readonly Line[] }) {
                     <td
                       className={cn(td, 'text-right font-semibold whitespace-nowrap tabular-nums')}
                     >
-                      {formatAmount(lineTotal(line))}
+                      {formatAmount(line.amount)}
                     </td>
                   </tr>
                 ))}
