@@ -62,6 +62,8 @@ export type InvoiceListRow = {
   returned?: boolean;
   /** An instalment of it was paid: only the list query answers it. */
   any_paid?: boolean;
+  /** It has instalments and every one was cancelled: only the list query answers it. */
+  all_cancelled?: boolean;
 };
 
 export type InvoiceRow = InvoiceListRow & {
@@ -120,7 +122,8 @@ const owedLateral = `LEFT JOIN LATERAL (
 const owedAndLateLateral = `LEFT JOIN LATERAL (
     SELECT (sum(e.amount_cents) FILTER (WHERE e.status IN ${unpaidStates}))::int8 AS owed,
            bool_or(e.due_date < $6::date) FILTER (WHERE e.status IN ${unpaidStates}) AS overdue,
-           bool_or(e.status = 'returned') AS returned, bool_or(e.status = 'paid') AS any_paid
+           bool_or(e.status = 'returned') AS returned, bool_or(e.status = 'paid') AS any_paid,
+           bool_and(e.status = 'cancelled') AS all_cancelled
       FROM instalments e
      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id AND NOT i.cancelled) o ON true`;
 
@@ -131,6 +134,16 @@ const invoiceFrom = `FROM invoices i ${owedLateral}
 const hasUnpaid = `(NOT i.cancelled AND EXISTS (SELECT 1 FROM instalments e
                            WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
                              AND e.status IN ${unpaidStates}))`;
+
+/**
+ * The provider cancelled every instalment of it, one by one: nobody owes it and nobody paid it, so
+ * it is cancelled as an invoice cancelled whole is (service.ts `invoiceState`), not paid.
+ */
+const allInstalmentsCancelled = `(EXISTS (SELECT 1 FROM instalments e
+                           WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id)
+     AND NOT EXISTS (SELECT 1 FROM instalments e
+                      WHERE e.tenant_id = i.tenant_id AND e.invoice_id = i.id
+                        AND e.status <> 'cancelled'))`;
 
 /**
  * Every query names the tenant and the customer: row-level security is the second lock, not the
@@ -145,16 +158,17 @@ const invoiceListSql = Object.fromEntries(
   (
     [
       ['all', ''],
-      ['paid', `AND NOT i.cancelled AND NOT ${hasUnpaid}`],
+      ['paid', `AND NOT i.cancelled AND NOT ${hasUnpaid} AND NOT ${allInstalmentsCancelled}`],
       ['pending', `AND ${hasUnpaid}`],
       // Both boxes ticked: paid or pending, which leaves out only the cancelled invoices.
-      ['paidOrPending', 'AND NOT i.cancelled'],
+      ['paidOrPending', `AND NOT i.cancelled AND NOT ${allInstalmentsCancelled}`],
     ] as const
   ).map(([only, filter]) => [
     only,
     `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
             coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
-            coalesce(o.returned, false) AS returned, coalesce(o.any_paid, false) AS any_paid
+            coalesce(o.returned, false) AS returned, coalesce(o.any_paid, false) AS any_paid,
+            coalesce(o.all_cancelled, false) AS all_cancelled
        FROM invoices i ${owedAndLateLateral}
       WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
         AND i.invoice_date BETWEEN $2 AND $3 ${filter}

@@ -21,8 +21,15 @@ import { instalmentMethodKind } from './method-kind.ts';
 
 export type Actor = { tenantId: string; customerId: string };
 
-const statusOf = (row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>): number =>
-  row.cancelled
+/**
+ * `allCancelled`: the provider cancelled every instalment of it, one by one; nobody owes it and
+ * nobody paid it, so it is cancelled as an invoice cancelled whole is (before session 37 "Pagada").
+ */
+const statusOf = (
+  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>,
+  allCancelled: boolean,
+): number =>
+  row.cancelled || allCancelled
     ? InvoiceStatus.cancelled
     : row.owed_cents === 0
       ? InvoiceStatus.paid
@@ -35,9 +42,9 @@ const statusOf = (row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>): number
  */
 function invoiceState(
   row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>,
-  facts: { overdue: boolean; returned: boolean; somethingPaid: boolean },
+  facts: { overdue: boolean; returned: boolean; somethingPaid: boolean; allCancelled: boolean },
 ): TInvoiceState {
-  if (row.cancelled) return 'cancelled';
+  if (row.cancelled || facts.allCancelled) return 'cancelled';
   if (row.owed_cents <= 0) return 'paid';
   if (facts.returned) return 'returned';
   if (facts.overdue) return 'overdue';
@@ -49,11 +56,12 @@ function invoiceState(
 const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
   invoice_id: row.invoice_id,
   invoice_date: row.invoice_date,
-  status: statusOf(row),
+  status: statusOf(row, row.all_cancelled === true),
   state: invoiceState(row, {
     overdue: row.overdue === true,
     returned: row.returned === true,
     somethingPaid: row.any_paid === true,
+    allCancelled: row.all_cancelled === true,
   }),
   amount: centsToAmount(row.owed_cents),
   total: centsToAmount(row.total_cents),
@@ -198,6 +206,7 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
       const { lines, instalments } = invoice;
       const todayApi = isoToApi(todayIso(now()));
       const statuses = instalments.map((e) => paymentStatus(e, todayApi));
+      const allCancelled = statuses.length > 0 && statuses.every((s) => s === 'cancelled');
       return {
         invoice_id: invoice.invoice_id,
         invoice_date: invoice.invoice_date,
@@ -208,11 +217,12 @@ export function createInvoiceService(db: Database, now: () => Date = () => new D
         pending: centsToAmount(invoice.owed_cents),
         to_pay: centsToAmount(invoice.owed_cents + chargedReturnFeesCents(instalments)),
         customer_name: invoice.customer_name,
-        status: statusOf(invoice),
+        status: statusOf(invoice, allCancelled),
         state: invoiceState(invoice, {
           overdue: statuses.some((s) => s === 'overdue'),
           returned: statuses.some((s) => s === 'returned'),
           somethingPaid: statuses.some((s) => s === 'paid'),
+          allCancelled,
         }),
         lines: lines.map((l) => ({
           person: l.person,
