@@ -43,7 +43,9 @@ export const InvoiceStatus = { pending: 0, paid: 1, cancelled: 2 } as const;
  * unpaid instalment's due date has passed, whatever else was paid; `partially_paid` when something
  * was paid and the rest is not late; `pending` when nothing was paid and nothing is late;
  * `returned` when an unpaid instalment's direct debit came back from the bank (before overdue: the
- * customer needs to know why it is owed again).
+ * customer needs to know why it is owed again); `credit_note` when its total is below zero (the
+ * provider owes it to the customer and settles it itself: it has no instalments, and before
+ * session 37 it read "Pagada").
  */
 export const ZInvoiceState = z.enum([
   'paid',
@@ -52,6 +54,7 @@ export const ZInvoiceState = z.enum([
   'overdue',
   'cancelled',
   'returned',
+  'credit_note',
 ]);
 export type TInvoiceState = z.infer<typeof ZInvoiceState>;
 

@@ -8,6 +8,7 @@ describe('invoice status labels (the server decides, the web app names)', () => 
     expect(invoiceStatusLabel('partially_paid')).toBe('partiallyPaid');
     expect(invoiceStatusLabel('overdue')).toBe('overdue');
     expect(invoiceStatusLabel('cancelled')).toBe('cancelled');
+    expect(invoiceStatusLabel('credit_note')).toBe('creditNote');
     expect(invoiceStatusLabel('toString')).toBe('unknown');
     expect(invoiceStatusLabel('refunded')).toBe('unknown');
   });
@@ -18,5 +19,6 @@ describe('invoice status labels (the server decides, the web app names)', () => 
     expect(isPayableInvoice({ state: 'pending', amount: 0 })).toBe(false);
     expect(isPayableInvoice({ state: 'paid', amount: 0 })).toBe(false);
     expect(isPayableInvoice({ state: 'cancelled', amount: 12 })).toBe(false);
+    expect(isPayableInvoice({ state: 'credit_note', amount: 0 })).toBe(false);
   });
 });

@@ -6,7 +6,14 @@ import type { TInvoiceState } from '@portal/contract/invoices';
  * the web app only names it, it never derives it from dates or amounts.
  */
 export type InvoiceStatus =
-  'paid' | 'pending' | 'overdue' | 'cancelled' | 'partiallyPaid' | 'unknown' | 'returned';
+  | 'paid'
+  | 'pending'
+  | 'overdue'
+  | 'cancelled'
+  | 'partiallyPaid'
+  | 'unknown'
+  | 'returned'
+  | 'creditNote';
 
 const labels: Record<TInvoiceState, InvoiceStatus> = {
   paid: 'paid',
@@ -15,6 +22,7 @@ const labels: Record<TInvoiceState, InvoiceStatus> = {
   overdue: 'overdue',
   cancelled: 'cancelled',
   returned: 'returned',
+  credit_note: 'creditNote',
 };
 
 /** The label of the server's state; a state this build does not know reads "unknown". */

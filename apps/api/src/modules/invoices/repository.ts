@@ -158,10 +158,17 @@ const invoiceListSql = Object.fromEntries(
   (
     [
       ['all', ''],
-      ['paid', `AND NOT i.cancelled AND NOT ${hasUnpaid} AND NOT ${allInstalmentsCancelled}`],
+      // A credit note (a total below zero) is neither paid nor pending: only the whole list has it.
+      [
+        'paid',
+        `AND NOT i.cancelled AND i.total_cents >= 0 AND NOT ${hasUnpaid} AND NOT ${allInstalmentsCancelled}`,
+      ],
       ['pending', `AND ${hasUnpaid}`],
       // Both boxes ticked: paid or pending, which leaves out only the cancelled invoices.
-      ['paidOrPending', `AND NOT i.cancelled AND NOT ${allInstalmentsCancelled}`],
+      [
+        'paidOrPending',
+        `AND NOT i.cancelled AND i.total_cents >= 0 AND NOT ${allInstalmentsCancelled}`,
+      ],
     ] as const
   ).map(([only, filter]) => [
     only,

@@ -41,10 +41,11 @@ const statusOf = (
  * today in Madrid.
  */
 function invoiceState(
-  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents'>,
+  row: Pick<InvoiceListRow, 'cancelled' | 'owed_cents' | 'total_cents'>,
   facts: { overdue: boolean; returned: boolean; somethingPaid: boolean; allCancelled: boolean },
 ): TInvoiceState {
   if (row.cancelled || facts.allCancelled) return 'cancelled';
+  if (row.total_cents < 0) return 'credit_note';
   if (row.owed_cents <= 0) return 'paid';
   if (facts.returned) return 'returned';
   if (facts.overdue) return 'overdue';

@@ -26,6 +26,7 @@ export const invoiceStatusTones: Record<InvoiceStatus, StatusTone> = {
   partiallyPaid: 'info',
   unknown: 'neutral',
   returned: 'danger',
+  creditNote: 'info',
 };
 
 /** One colour per payment status (spec §4), the same on every screen. */
