@@ -5,6 +5,7 @@ import { loadConfig } from './config.ts';
 import {
   appSecretProblem,
   configProblems,
+  publicUrlProblem,
   publishedAppSecrets,
   refusalText,
 } from './production-checks.ts';
@@ -19,6 +20,7 @@ const goodEnv = {
   DATABASE_URL: 'postgres://portal@db.internal:5432/portal',
   APP_SECRET: strongSecret,
   SMTP_URL: 'smtps://portal:pw@smtp.example.com:465',
+  PUBLIC_URL: 'https://portal.example.com',
 };
 
 describe('APP_SECRET in production', () => {
@@ -45,6 +47,32 @@ describe('APP_SECRET in production', () => {
   });
 });
 
+describe('PUBLIC_URL in production', () => {
+  it.each([
+    'https://portal.example.com',
+    'https://portal.example.com:8443/',
+    // A trial on this machine (the tests, `docker compose up` with its defaults).
+    'http://localhost:8080',
+    'http://demo.localhost:3000',
+    'http://127.0.0.1:4000',
+    'http://[::1]:3000',
+  ])('accepts %s', (value) => {
+    expect(publicUrlProblem(value)).toBeNull();
+  });
+
+  it.each([
+    [undefined, /^PUBLIC_URL is not set: production needs the https:\/\/ address/],
+    [
+      'http://portal.example.com',
+      /^PUBLIC_URL is http:\/\/portal\.example\.com: production is served over https/,
+    ],
+    ['http://10.0.0.5:3000', /^PUBLIC_URL is http:\/\/10\.0\.0\.5:3000: /],
+    ['http://localhost.example.com', /^PUBLIC_URL is http:/],
+  ])('refuses %s', (value, problem) => {
+    expect(publicUrlProblem(value)).toMatch(problem);
+  });
+});
+
 describe('the environment in production', () => {
   it('has no problem when everything production needs is set', () => {
     expect(configProblems(loadConfig(goodEnv))).toEqual([]);
@@ -64,6 +92,7 @@ describe('the environment in production', () => {
     expect(problems.map((p) => p.split(' ')[0])).toEqual([
       'DATABASE_URL',
       'APP_SECRET',
+      'PUBLIC_URL',
       'SMTP_URL',
       'SEED_DEMO=true:',
       'REDSYS_SIMULATOR=true:',

@@ -49,6 +49,32 @@ export function appSecretProblem(value: string | undefined): string | null {
   return null;
 }
 
+/** A host on this machine only (a trial of production mode: tests, `docker compose up` locally). */
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127(?:\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === '[::1]'
+  );
+}
+
+/**
+ * Why PUBLIC_URL cannot be production's address, or null. Customers' links, the gateway's
+ * notifications (NOTIFICATION_URL's default) and the Secure flag of the session cookies come from
+ * it: unset, they pointed at http://localhost and the cookies went without Secure; plain http on a
+ * public host sends the refresh cookie in clear. A loopback host (a trial on this machine) may be
+ * http (session 37).
+ */
+export function publicUrlProblem(value: string | undefined): string | null {
+  if (!value)
+    return 'PUBLIC_URL is not set: production needs the https:// address customers and Redsys reach (links in e-mails, payment notifications and Secure cookies come from it).';
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && !isLoopback(url.hostname))
+    return `PUBLIC_URL is ${url.protocol}//${url.host}: production is served over https (the session cookies are Secure only then); only a loopback host may be http.`;
+  return null;
+}
+
 /** What the environment lacks or holds that production must not run with; one line each. */
 export function configProblems(config: Config): string[] {
   const problems: string[] = [];
@@ -59,6 +85,8 @@ export function configProblems(config: Config): string[] {
   }
   const secret = appSecretProblem(config.APP_SECRET);
   if (secret) problems.push(secret);
+  const publicUrl = publicUrlProblem(config.PUBLIC_URL);
+  if (publicUrl) problems.push(publicUrl);
   if (!config.SMTP_URL) {
     problems.push(
       "SMTP_URL is not set: production sends e-mail through an SMTP server (the local outbox folder reaches nobody's inbox).",

@@ -87,11 +87,12 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
     expect(run.started, run.stdout).toBe(false);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain(
-      'The server refuses to start in production (NODE_ENV=production): 5 problems.',
+      'The server refuses to start in production (NODE_ENV=production): 6 problems.',
     );
     expect(problemLines(run.stderr)).toEqual([
       expect.stringMatching(/^DATABASE_URL is not set: production runs on PostgreSQL/),
       expect.stringMatching(/^APP_SECRET is not set: generate one with `openssl rand -base64 32`/),
+      expect.stringMatching(/^PUBLIC_URL is not set: production needs the https:\/\/ address/),
       expect.stringMatching(/^SMTP_URL is not set/),
       expect.stringMatching(/^SEED_DEMO=true: the demo data .* is never loaded in production/),
       expect.stringMatching(/^REDSYS_SIMULATOR=true: the local Redsys simulator does not run/),
@@ -106,11 +107,16 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
       DATA_DIR: dataDir,
       APP_SECRET: randomBytes(16).toString('base64'),
       SMTP_URL: 'smtp://127.0.0.1:1',
+      // Plain http on a public host: the refresh cookie would travel in clear.
+      PUBLIC_URL: 'http://portal.example.com',
     });
     expect(run.code, run.stderr).toBe(1);
     expect(problemLines(run.stderr)).toEqual([
       expect.stringMatching(/^DATABASE_URL is not set/),
       expect.stringMatching(/^APP_SECRET holds 16 bytes, at least 32 are needed/),
+      expect.stringMatching(
+        /^PUBLIC_URL is http:\/\/portal\.example\.com: production is served over https/,
+      ),
     ]);
   });
 
@@ -165,6 +171,7 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
         APP_SECRET: appSecret,
         DATA_DIR: dataDir,
         PORT: String(await freePort()),
+        PUBLIC_URL: 'https://portal.example.com',
       });
       expect(run.started, run.stdout).toBe(false);
       expect(run.code, run.stderr).toBe(1);
@@ -205,6 +212,7 @@ describe('a production server refuses to start unsafe', { timeout: 120_000 }, ()
             DATABASE_URL: url,
             APP_SECRET: randomBytes(32).toString('base64'),
             SMTP_URL: 'smtp://127.0.0.1:1',
+            PUBLIC_URL: `http://127.0.0.1:${port}`,
             RECONCILE_INTERVAL_SECONDS: '0',
             ...env,
           },
@@ -279,6 +287,7 @@ export async function resolve(specifier, context, next) {
         SMTP_URL: 'smtp://127.0.0.1:1',
         DATA_DIR: dataDir,
         PORT: String(await freePort()),
+        PUBLIC_URL: 'https://portal.example.com',
       });
       expect(run.started, run.stdout).toBe(false);
       expect(run.code, run.stderr).toBe(1);
