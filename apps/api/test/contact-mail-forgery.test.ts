@@ -63,6 +63,8 @@ describe.each(engines())('the contact form on $name', (engine) => {
     // can then be replayed to anyone with its DKIM signature intact).
     const pitch =
       'URGENTE: su cuenta sera bloqueada. Verifique sus datos en https://evil.example/login';
+    // The notices of the test before: the next one to this address is this message's.
+    opened.smtp.inbox.splice(0);
     const res = await me.post('/contact', {
       name: 'Soporte Gimnasio Demo Fitness',
       company: 'Departamento de seguridad',
@@ -70,13 +72,11 @@ describe.each(engines())('the contact form on $name', (engine) => {
       message: pitch,
       acceptPrivacy: true,
     });
+    // Answered once both e-mails were handed to the SMTP server.
     expect(res.statusCode, res.body).toBe(201);
-    const copy = await opened.smtp.waitFor(
-      demoEmail,
-      10_000,
-      undefined,
-      'Aviso de seguridad de su cuenta',
-    );
+    const copy = await opened.smtp.waitFor(demoEmail, 10_000);
+    // Not even the subject: it holds a phishing line as well (session 37).
+    expect(copy.raw).not.toContain('Aviso de seguridad de su cuenta');
     expect(copy.raw).toMatch(/^From: .*no-reply@demofitness\.test/im);
     expect(copy.raw).not.toContain('https://evil.example/login');
   });

@@ -36,9 +36,9 @@ export function createNewDeviceMailer(db: Database, mailer: Mailer) {
         kind: 'new-device',
         paragraphs: [
           m.newDeviceIntro
-            .replace('{when}', whenIn(lang, at))
-            .replace('{device}', described)
-            .replace('{network}', network || '?'),
+            .replace('{when}', () => whenIn(lang, at))
+            .replace('{device}', () => described)
+            .replace('{network}', () => network || '?'),
           m.newDeviceIfYou,
           m.newDeviceIfNotYou,
         ],

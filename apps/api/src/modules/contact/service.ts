@@ -83,13 +83,14 @@ export function createContactService(deps: { db: Database; mailer: Mailer; limit
             from,
             to: customer.email,
             subject: `${m.copySubject} · ${tenant.company_name}`,
-            // The subject only, never the text the customer wrote: sent from the organisation's
-            // own address and signed by its domain, a copy of any text was a way to have phishing
-            // signed by it (and replayed with its signature) (session 36).
-            text: [m.copyIntro, body.subject, '', m.copyNote, '', m.footer].join('\n'),
+            // Nothing the customer wrote, not even the subject: sent from the organisation's own
+            // address and signed by its domain, a copy of any text (a 200-character subject holds
+            // a phishing line and its link) was a way to have phishing signed by it and replayed
+            // with its signature (sessions 36 and 37).
+            text: [m.copyIntro, '', m.copyNote, '', m.footer].join('\n'),
             html: brandedHtml(brand, {
               heading: m.copySubject,
-              paragraphs: [m.copyIntro, body.subject, m.copyNote],
+              paragraphs: [m.copyIntro, m.copyNote],
               footer: m.footer,
             }),
           }),

@@ -29,7 +29,7 @@ export function createFiscalDecisionMailer(db: Database, mailer: Mailer) {
         heading: approved ? m.approvedHeading : m.rejectedHeading,
         paragraphs: approved
           ? [m.approvedIntro, ...fiscalDataFields.map((f) => `${m.fields[f]}: ${requested[f]}`)]
-          : [m.rejectedIntro, m.reason.replace('{reason}', reason), m.rejectedNext],
+          : [m.rejectedIntro, m.reason.replace('{reason}', () => reason), m.rejectedNext],
         button: { label: m.button, path: appPaths.userProfile },
         kind: `fiscal-data-${decision}`,
       };
