@@ -150,14 +150,13 @@ export async function buildApp({
 
   await app.register(
     async (api) => {
-      await api.register(tenant);
-      await api.register(sameOrigin, {
-        allowedOrigins: config.ALLOWED_ORIGINS,
-        formRoutes: [`/:tenant/api/1.0${notificationPath}`],
-      });
-      await api.register(inputGuard);
       if (config.RATE_LIMIT_PER_MINUTE > 0) {
         await api.register(rateLimit, {
+          // Not a hook per route: those run after the scope's own (the tenant lookup, the
+          // origin check, the API key), and what they refused was never counted, so an address
+          // guessing API keys or walking tenant ids was never limited (session 37). Routes with
+          // a limit of their own (`config.rateLimit`) still get it from the plugin.
+          global: false,
           max: config.RATE_LIMIT_PER_MINUTE,
           timeWindow: '1 minute',
           // An IPv6 client by its /64 (lib/limit-address.ts), as every other limit.
@@ -167,7 +166,23 @@ export async function buildApp({
           // ctx.limiter, have their own fallback).
           ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'portal-rl-', skipOnError: true } : {}),
         });
+        const perAddress = api.createRateLimit();
+        // The first hook of the API: every request counts, whatever refuses it afterwards.
+        api.addHook('onRequest', async (request, reply) => {
+          // The Redsys notifications have their own limit (payments/routes.ts).
+          if (request.routeOptions.config?.rateLimit === false) return;
+          const verdict = await perAddress(request);
+          if (verdict.isAllowed || !verdict.isExceeded) return;
+          void reply.header('retry-after', String(verdict.ttlInSeconds));
+          throw Object.assign(new Error('Too many requests'), { statusCode: 429 });
+        });
       }
+      await api.register(tenant);
+      await api.register(sameOrigin, {
+        allowedOrigins: config.ALLOWED_ORIGINS,
+        formRoutes: [`/:tenant/api/1.0${notificationPath}`],
+      });
+      await api.register(inputGuard);
       await api.register(tenantRoutes, ctx);
       await api.register(authRoutes, ctx);
       await api.register(customerRoutes, ctx);
