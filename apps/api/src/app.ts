@@ -90,7 +90,12 @@ export async function buildApp({
     },
     // One line a request, written when it ends (lib/request-log.ts).
     logController: new OneLinePerRequest(),
-    trustProxy: config.TRUST_PROXY,
+    // One hop: the proxy in front, whose address appended last to X-Forwarded-For is the client's.
+    // `true` trusted every hop, so the left-most entry, which the client writes itself, was its
+    // address behind a proxy that appends (nginx, HAProxy's forwardfor, cloud load balancers): a
+    // new bucket of every per-address limit per request (session 37).
+    // (Fastify reads a number as "trust nothing": the hop is said as a function.)
+    trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
