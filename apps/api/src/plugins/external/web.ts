@@ -123,6 +123,9 @@ export default fp<{ root: string }>(
     // `/` is the app's too. Left to @fastify/static (index: false) it was a directory: a 403, read
     // as 400, for every client that sends no Accept-Encoding (curl, health checks, crawlers).
     app.get('/', { schema: { hide: true } }, page);
+    // The app's page by its file name too: left to @fastify/static it was sent on any host, so an
+    // unknown portal's /index.html opened the app and its sign-in form (session 37).
+    app.get('/index.html', { schema: { hide: true } }, page);
   },
   { name: 'web' },
 );
