@@ -13,7 +13,7 @@ import openapi from './plugins/app/openapi.ts';
 import tenant from './plugins/app/tenant.ts';
 import db from './plugins/external/db.ts';
 import sameOrigin from './plugins/app/same-origin.ts';
-import security from './plugins/external/security.ts';
+import security, { securityHeaders } from './plugins/external/security.ts';
 import web from './plugins/external/web.ts';
 import { createContext, openRedis, type AppContext } from './context.ts';
 import { limitAddress } from './lib/limit-address.ts';
@@ -66,6 +66,13 @@ export async function buildApp({
   lifecycle = { draining: false },
   now,
 }: AppOptions): Promise<FastifyInstance> {
+  const securityOptions = {
+    paymentFormOrigins: [...config.PAYMENT_FORM_ORIGINS, new URL(config.redsysSimulatorUrl).origin],
+    tls: config.publicUrl.startsWith('https:'),
+  };
+  // What a request refused before any hook runs (below) is answered with: the security headers,
+  // and kept out of every cache.
+  const earlyErrorHeaders = { ...securityHeaders(securityOptions), 'cache-control': 'no-store' };
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -103,7 +110,12 @@ export async function buildApp({
     routerOptions: { maxParamLength: 600 },
     // A path that does not decode (`%ED%A0%80`, a lone surrogate) or a parameter over that length:
     // the documented 400 of every other bad request, not Fastify's own body echoing the path.
-    frameworkErrors: (error, request, reply) => sendError(error, reply, request.log),
+    // Sent before any onRequest hook: the security headers and no-store are set here, or that
+    // answer went without them (session 37).
+    frameworkErrors: (error, request, reply) => {
+      void reply.headers(earlyErrorHeaders);
+      return sendError(error, reply, request.log);
+    },
     // The contract's zod schemas compile every route: ajv and fast-json-stringify never load.
     schemaController: zodSchemaController,
   });
@@ -142,10 +154,7 @@ export async function buildApp({
   await app.register(db, { db: database });
   await app.register(errorHandler);
   await app.register(opsRoutes, { ctx, lifecycle });
-  await app.register(security, {
-    paymentFormOrigins: [...config.PAYMENT_FORM_ORIGINS, new URL(config.redsysSimulatorUrl).origin],
-    tls: config.publicUrl.startsWith('https:'),
-  });
+  await app.register(security, securityOptions);
   await app.register(compress, { global: true, threshold: 1024 });
   // Forms reach only the two protocol endpoints that receive them (the Redsys notification and the
   // OpenID form_post callback): every other write of the API is refused by `same-origin` unless JSON.

@@ -48,7 +48,9 @@ export function helmetOptions({
  * The headers helmet's middleware sets, read once at start-up from a recording response: they are
  * the same for every answer (no nonce), so each request only copies them.
  */
-function securityHeaders(options: Parameters<typeof helmetOptions>[0]): Record<string, string> {
+export function securityHeaders(
+  options: Parameters<typeof helmetOptions>[0],
+): Record<string, string> {
   const headers = new Map<string, string>();
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {
