@@ -66,6 +66,8 @@ export type ResetRow = {
   email: string;
   expires_at: Date;
   used_at: Date | null;
+  /** The address given with the token is the one it was sent to, lower-cased by PostgreSQL. */
+  email_matches: boolean;
 };
 
 export type SessionRow = {
@@ -358,11 +360,21 @@ export function createAuthRepository() {
         [row.customerId, row.email, row.tokenHash, row.expiresAt],
       );
     },
-    async findResetForUpdate(sql: Sql, tokenHash: Buffer): Promise<ResetRow | undefined> {
+    /**
+     * The reset of the token, and whether `email` is the address it was sent to. Compared by
+     * PostgreSQL's lower(), as it stored it: JavaScript lower-cases some letters otherwise (`İ`
+     * becomes `i` and a combining dot), and such an address never matched (session 37).
+     */
+    async findResetForUpdate(
+      sql: Sql,
+      tokenHash: Buffer,
+      email: string,
+    ): Promise<ResetRow | undefined> {
       const rows = await sql.query<ResetRow>(
-        `SELECT id, customer_id, email, expires_at, used_at FROM password_resets
+        `SELECT id, customer_id, email, expires_at, used_at, email = lower($2) AS email_matches
+           FROM password_resets
           WHERE tenant_id = current_setting('app.tenant_id') AND token_hash = $1 FOR UPDATE`,
-        [tokenHash],
+        [tokenHash, email],
       );
       return rows[0];
     },

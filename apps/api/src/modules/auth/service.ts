@@ -395,7 +395,8 @@ export function createAuthService({
       // 503s instead of a queue without end. Known or unknown e-mail, the same path.
       const customer = await passwordGate.run(async () => {
         const found = await db.withTenant(tenantId, (sql) =>
-          repository.findCustomerByEmail(sql, email),
+          // The address as typed: PostgreSQL lower-cases it (JavaScript lower-cases `İ` otherwise).
+          repository.findCustomerByEmail(sql, input.email),
         );
         // Unknown e-mail and wrong password: same work (a dummy verification), same answer.
         const ok = await verifyPassword(found?.password_hash, input.password);
@@ -584,7 +585,7 @@ export function createAuthService({
           const verdict = await limiter.hit(`forgot:acct:${tenantId}:${email}`, limit, window);
           if (!verdict.allowed) return;
           const customer = await db.withTenant(tenantId, (sql) =>
-            repository.findCustomerByEmail(sql, email),
+            repository.findCustomerByEmail(sql, rawEmail),
           );
           if (!customer) return;
           const token = newOpaqueToken();
@@ -619,7 +620,7 @@ export function createAuthService({
           const verdict = await limiter.hit(`link:acct:${tenantId}:${email}`, limit, window);
           if (!verdict.allowed) return;
           const customer = await db.withTenant(tenantId, (sql) =>
-            repository.findCustomerByEmail(sql, email),
+            repository.findCustomerByEmail(sql, input.email),
           );
           if (!customer || !sendSignInLinkMail) return;
           const token = newOpaqueToken();
@@ -917,9 +918,8 @@ export function createAuthService({
       if (problems.length > 0) throw new FieldValidationError({ password: problems });
       const newHash = await passwordGate.run(() => hashPassword(input.password), tenantId);
       const outcome = await db.withTenant(tenantId, async (sql) => {
-        const row = await repository.findResetForUpdate(sql, hashToken(input.token));
-        if (!row || row.used_at || row.email !== input.email.toLowerCase())
-          return 'invalid' as const;
+        const row = await repository.findResetForUpdate(sql, hashToken(input.token), input.email);
+        if (!row || row.used_at || !row.email_matches) return 'invalid' as const;
         if (row.expires_at.getTime() <= Date.now()) return 'expired' as const;
         if (!row.customer_id) return 'gone' as const;
         await repository.setPasswordHash(sql, row.customer_id, newHash);
