@@ -1,4 +1,4 @@
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { languages } from './languages.ts';
 import { emailPattern, ZEmail, ZPage } from './common.ts';
@@ -132,8 +132,20 @@ export const ZPaymentMethodParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Add a bank account (spec §5: all required; IBAN checksum; NIF/NIE/CIF). */
 export const ZAddBankAccountRequest = z.object({
-  iban: text(42).refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), FieldError.invalidIban),
-  holder: text(120),
+  iban: text(42)
+    .refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), {
+      error: FieldError.invalidIban,
+      abort: true,
+    })
+    // An account is saved to be debited under its SEPA mandate: one outside the SEPA area cannot
+    // be, and its mandate replaced the working one (session 37).
+    .refine(
+      (v) => isSEPACountry((electronicFormatIBAN(v) ?? '').slice(0, 2)),
+      FieldError.ibanNotSepa,
+    ),
+  // The debtor's name, on one line: a line break drew what looked like the mandate's own NIF and
+  // IBAN fields inside its debtor box (session 37).
+  holder: line(120),
   nif: text(20).refine(isSpanishTaxId, FieldError.invalidNif),
   /** Derived from the IBAN's bank code when known; otherwise what the customer typed. */
   entity: z.string().trim().max(120, FieldError.tooLong).optional(),
@@ -152,7 +164,7 @@ export type TSignBankAccountMandateRequest = z.input<typeof ZSignBankAccountMand
 /** Edit a saved method: its alias, and the holder of a bank account. */
 export const ZUpdatePaymentMethodRequest = z.object({
   alias: z.string().trim().max(60, FieldError.tooLong).optional(),
-  holder: text(120).optional(),
+  holder: line(120).optional(),
 });
 
 export const ZPaymentMethodResponse = z.object({ method: ZPaymentMethod });

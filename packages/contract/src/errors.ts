@@ -120,6 +120,8 @@ export const FieldError = {
   /** An instalment that is already paid or cancelled, or an invoice with nothing to pay. */
   notPayable: 'not_payable',
   invalidIban: 'invalid_iban',
+  /** A valid IBAN of a country outside the SEPA area: it cannot be debited under a SEPA mandate. */
+  ibanNotSepa: 'iban_not_sepa',
   invalidNif: 'invalid_nif',
   /** Spec §5: "Debe aceptar la política de privacidad". */
   privacyRequired: 'privacy_required',

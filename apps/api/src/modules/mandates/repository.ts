@@ -47,7 +47,11 @@ export type MandateBrandRow = {
   logo_data: Uint8Array | null;
 };
 
-const columns = `m.id, m.reference, m.status, c.code AS customer_code, m.payment_method_id,
+// The account's id while it is saved: null once it is deleted, as the contract says (before
+// session 37 the deleted account's id, a 404 on every other call).
+const columns = `m.id, m.reference, m.status, c.code AS customer_code,
+  (SELECT pm.id FROM payment_methods pm WHERE pm.tenant_id = m.tenant_id
+      AND pm.id = m.payment_method_id AND pm.deleted_at IS NULL) AS payment_method_id,
   m.creditor_id, m.creditor_name, m.creditor_address, m.debtor_name, m.debtor_nif, m.iban,
   m.language, m.signed_at, m.signer_ip, m.user_agent,
   (SELECT p.reference FROM sepa_mandates p WHERE p.tenant_id = m.tenant_id AND p.replaced_by = m.id

@@ -10,6 +10,7 @@ import type {
 import { friendlyFormatIBAN } from 'ibantools';
 import type { Database, SqlQuery } from '../../db/database.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
+import { todayIso } from '../../lib/dates.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import type { MandatePdfInput } from './pdf.ts';
@@ -30,7 +31,8 @@ const repository = createMandateRepository();
  * unique per tenant by the table's constraint; 48 random bits make a clash vanishingly rare.
  */
 export function newMandateReference(now: Date): string {
-  const day = now.toISOString().slice(0, 10).replace(/-/g, '');
+  // The day in Madrid, as the mandate's PDF says it (the UTC day was the day before at 00:30).
+  const day = todayIso(now).replace(/-/g, '');
   return `M-${day}-${randomBytes(6).toString('hex').toUpperCase()}`;
 }
 

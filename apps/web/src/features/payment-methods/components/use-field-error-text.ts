@@ -14,6 +14,8 @@ export function useFieldErrorText() {
         return t('validation.tooLong', { max: maxLengths[field] });
       case 'invalid_iban':
         return t('validation.invalidIban');
+      case 'iban_not_sepa':
+        return t('validation.ibanNotSepa');
       case 'invalid_nif':
         return t('validation.invalidNif');
       case 'invalid_characters':

@@ -72,6 +72,10 @@ describe('the bank account form (spec §5 "Bank account")', () => {
       { iban: 'ES9121000418450200051332x' },
       { iban: 'XX00 1234' },
       { iban: 'DE89370400440532013000' },
+      // Valid IBANs outside the SEPA area (Brazil, Turkey): no mandate can debit them.
+      { iban: 'BR1800360305000010009795493C1' },
+      { iban: 'TR330006100519786457841326' },
+      { holder: 'Laura García\nNIF 99999999R' },
       { nif: '12345678A' },
       { nif: 'X1234567L' },
       { nif: 'B12345674' },

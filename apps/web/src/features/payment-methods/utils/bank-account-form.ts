@@ -1,4 +1,4 @@
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { isSpanishTaxId } from '@portal/contract/tax-id';
 import {
   collectErrors,
@@ -33,11 +33,19 @@ export function entityOfIban(iban: string): string | null {
   return spanishBankOf(compactIban(iban));
 }
 
-/** Required, then a valid IBAN (ibantools, as the contract: country, length, check digits). */
+/**
+ * Required, then a valid IBAN (ibantools, as the contract: country, length, check digits) of a
+ * country of the SEPA area (a mandate debits it).
+ */
 export function validateIban(value: string): FieldErrorCode | undefined {
+  const iban = electronicFormatIBAN(value.trim()) ?? '';
   return (
     requiredText(value, maxLengths.iban) ??
-    (isValidIBAN(electronicFormatIBAN(value.trim()) ?? '') ? undefined : 'invalid_iban')
+    (!isValidIBAN(iban)
+      ? 'invalid_iban'
+      : isSEPACountry(iban.slice(0, 2))
+        ? undefined
+        : 'iban_not_sepa')
   );
 }
 

@@ -9,7 +9,7 @@ import { hasUnsafeText } from '@portal/contract/input-safety';
  */
 export type FieldErrorCode = Extract<
   TFieldError,
-  'required' | 'too_long' | 'invalid_iban' | 'invalid_nif' | 'invalid_characters'
+  'required' | 'too_long' | 'invalid_iban' | 'iban_not_sepa' | 'invalid_nif' | 'invalid_characters'
 >;
 
 export type FieldErrors<F extends string> = Partial<Record<F, FieldErrorCode>>;
@@ -34,8 +34,12 @@ export function requiredText(value: string, max: number): FieldErrorCode | undef
   return undefined;
 }
 
+/** One line (the contract's `line(120)`): the debtor's name on the mandate. */
 export function validateHolder(value: string): FieldErrorCode | undefined {
-  return requiredText(value, maxLengths.holder);
+  return (
+    requiredText(value, maxLengths.holder) ??
+    (/[\r\n\u2028\u2029]/.test(value) ? 'invalid_characters' : undefined)
+  );
 }
 
 /** Optional, trimmed, at most 60 characters. */
@@ -64,6 +68,7 @@ export function serverFieldErrors<F extends string>(
     'required',
     'too_long',
     'invalid_iban',
+    'iban_not_sepa',
     'invalid_nif',
     'invalid_characters',
   ];
