@@ -7,6 +7,7 @@ import {
 } from '../invoices/pdf.ts';
 import { pdfMessages } from '../invoices/pdf-messages.ts';
 import type { Language } from '../mail/messages.ts';
+import { pdfFont } from '../../lib/pdf-fonts.ts';
 
 /** es-ES formats whatever the language, as the invoice PDF (Spanish number and date formats). */
 export const money = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' });
@@ -37,24 +38,24 @@ export function startDocument(input: {
   const width = doc.page.width - 96;
   const afterIssuer = drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 280 });
 
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(color);
+  doc.font(pdfFont.bold).fontSize(16).fillColor(color);
   doc.text(input.title, left + 280, 34, { width: width - 280, align: 'right' });
-  doc.font('Helvetica').fontSize(10).fillColor('#18181b');
+  doc.font(pdfFont.regular).fontSize(10).fillColor('#18181b');
   for (const line of input.lines) doc.text(line, { width: width - 280, align: 'right' });
 
   let y = Math.max(doc.y, afterIssuer, 110) + 16;
   doc.roundedRect(left, y, width, 72, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
   doc
     .fillColor('#71717a')
-    .font('Helvetica-Bold')
+    .font(pdfFont.bold)
     .fontSize(8)
     .text(input.customerLabel.toUpperCase(), left + 12, y + 10);
   doc
     .fillColor('#18181b')
-    .font('Helvetica-Bold')
+    .font(pdfFont.bold)
     .fontSize(11)
     .text(customer.name, left + 12, y + 22, { width: width - 24 });
-  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#3f3f46');
   const customerLines = [
     customer.nif ? `${m.nif}: ${customer.nif}` : '',
     [customer.address, customer.postal_code, customer.city].filter(Boolean).join(' · '),
@@ -84,7 +85,7 @@ export function finishDocument(
     ]
       .filter(Boolean)
       .join(' · ');
-    doc.font('Helvetica').fontSize(8).fillColor('#71717a');
+    doc.font(pdfFont.regular).fontSize(8).fillColor('#71717a');
     doc.text(footer, left, doc.page.height - 36, { width, align: 'center', lineBreak: false });
   }
   doc.end();

@@ -10,6 +10,7 @@ import {
   pdfBytes,
   startDocument,
 } from './pdf-frame.ts';
+import { pdfFont } from '../../lib/pdf-fonts.ts';
 
 export type ReceiptData = {
   payment_id: string;
@@ -82,9 +83,13 @@ export function renderReceiptPdfBytes(input: ReceiptPdfInput): Promise<Uint8Arra
       : [m.method, receipt.method === 'bizum' ? 'Bizum' : 'PayPal'],
   ];
   for (const [label, value] of rows) {
-    doc.font('Helvetica').fontSize(10).fillColor('#71717a').text(label, left, y, { width: 180 });
     doc
-      .font('Helvetica-Bold')
+      .font(pdfFont.regular)
+      .fontSize(10)
+      .fillColor('#71717a')
+      .text(label, left, y, { width: 180 });
+    doc
+      .font(pdfFont.bold)
       .fontSize(label === m.amount ? 14 : 11)
       .fillColor('#18181b')
       .text(value, left + 190, y - (label === m.amount ? 2 : 0), { width: width - 190 });
@@ -92,16 +97,16 @@ export function renderReceiptPdfBytes(input: ReceiptPdfInput): Promise<Uint8Arra
   }
 
   y += 14;
-  doc.font('Helvetica-Bold').fontSize(11).fillColor(color).text(m.covered, left, y);
+  doc.font(pdfFont.bold).fontSize(11).fillColor(color).text(m.covered, left, y);
   y += 18;
   doc.rect(left, y, width, 20).fill(color);
-  doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(9);
+  doc.fillColor('#ffffff').font(pdfFont.bold).fontSize(9);
   doc.text(m.invoice, left + 4, y + 6, { width: 200 });
   doc.text(m.instalment, left + 210, y + 6, { width: 80 });
   doc.text(m.dueDate, left + 290, y + 6, { width: 110 });
   doc.text(m.amount, left + width - 104, y + 6, { width: 100, align: 'right' });
   y += 26;
-  doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
   for (const item of receipt.items) {
     if (y > doc.page.height - 80) {
       doc.addPage();
@@ -129,11 +134,11 @@ export function renderReceiptPdfBytes(input: ReceiptPdfInput): Promise<Uint8Arra
   if (receipt.refunded_cents > 0) {
     // A surplus of the charge (instalments another payment had paid) went back to the card.
     y += 6;
-    doc.font('Helvetica').fontSize(10).fillColor('#71717a').text(m.refunded, left, y, {
+    doc.font(pdfFont.regular).fontSize(10).fillColor('#71717a').text(m.refunded, left, y, {
       width: 300,
     });
     doc
-      .font('Helvetica-Bold')
+      .font(pdfFont.bold)
       .fontSize(10)
       .fillColor('#18181b')
       .text(euros(receipt.refunded_cents), left + width - 104, y, { width: 100, align: 'right' });

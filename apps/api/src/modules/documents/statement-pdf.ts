@@ -11,6 +11,7 @@ import {
   startDocument,
 } from './pdf-frame.ts';
 import type { Statement } from './statement.ts';
+import { pdfFont } from '../../lib/pdf-fonts.ts';
 
 export type StatementPdfInput = {
   statement: Statement;
@@ -54,7 +55,7 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
   ];
   for (const [label, cents, strong] of totals) {
     doc
-      .font(strong ? 'Helvetica-Bold' : 'Helvetica')
+      .font(strong ? pdfFont.bold : pdfFont.regular)
       .fontSize(strong ? 12 : 10)
       .fillColor('#18181b');
     doc.text(label, left, y, { width: 240 });
@@ -76,7 +77,7 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
   };
   const header = (at: number) => {
     doc.rect(left, at, width, 20).fill(color);
-    doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(8);
+    doc.fillColor('#ffffff').font(pdfFont.bold).fontSize(8);
     doc.text(m.date, cols.date.x + 4, at + 6, { width: cols.date.w - 8 });
     doc.text(m.kind, cols.kind.x + 4, at + 6, { width: cols.kind.w - 8 });
     doc.text(m.reference, cols.reference.x + 4, at + 6, { width: cols.reference.w - 8 });
@@ -91,7 +92,7 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
     return at + 24;
   };
   y = header(y);
-  doc.font('Helvetica').fontSize(8).fillColor('#18181b');
+  doc.font(pdfFont.regular).fontSize(8).fillColor('#18181b');
   if (s.rows.length === 0) {
     doc.text(m.nothing, left + 4, y, { width: width - 8 });
     y += 16;
@@ -100,7 +101,7 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
     if (y > doc.page.height - 90) {
       doc.addPage();
       y = header(48);
-      doc.font('Helvetica').fontSize(8).fillColor('#18181b');
+      doc.font(pdfFont.regular).fontSize(8).fillColor('#18181b');
     }
     doc.text(formatApiDate(r.date), cols.date.x + 4, y, { width: cols.date.w - 8 });
     doc.text(r.kind === 'invoice' ? m.kindInvoice : m.kindPayment, cols.kind.x + 4, y, {
@@ -143,6 +144,6 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
     doc.addPage();
     y = 48;
   }
-  doc.font('Helvetica').fontSize(8).fillColor('#71717a').text(m.note, left, y, { width });
+  doc.font(pdfFont.regular).fontSize(8).fillColor('#71717a').text(m.note, left, y, { width });
   return pdfBytes(finishDocument(doc, tenant, input.language));
 }

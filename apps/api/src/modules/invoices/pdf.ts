@@ -3,6 +3,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import type { Language } from '../mail/messages.ts';
 import { isPdfLanguage, pdfMessages } from './pdf-messages.ts';
+import { pdfFont, usePdfFonts } from '../../lib/pdf-fonts.ts';
 
 export type PdfTenant = {
   company_name: string;
@@ -36,8 +37,8 @@ const formatQuantity = (n: number): string => quantityFormat.format(n);
 
 /**
  * The invoice as a one-page (or longer) A4 PDF drawn with pdfkit: the tenant's logo and colour,
- * both parties' fiscal data, the lines, VAT, totals and the instalments with their state. Standard
- * PDF fonts (Helvetica, WinAnsi) cover Spanish, Catalan and Basque text and the euro sign.
+ * both parties' fiscal data, the lines, VAT, totals and the instalments with their state, in the
+ * portal's embedded fonts (lib/pdf-fonts.ts: any Latin, Greek or Cyrillic name as written).
  */
 export type PdfInput = {
   invoice: TInvoiceDetail;
@@ -58,16 +59,18 @@ export function newPdfDocument(
   tenant: PdfTenant,
   createdAt?: Date | undefined,
 ): PDFKit.PDFDocument {
-  return new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margin: 48,
-    info: {
-      Title: title,
-      Author: tenant.legal_name || tenant.company_name,
-      ...(createdAt ? { CreationDate: createdAt } : {}),
-    },
-  });
+  return usePdfFonts(
+    new PDFDocument({
+      size: 'A4',
+      bufferPages: true,
+      margin: 48,
+      info: {
+        Title: title,
+        Author: tenant.legal_name || tenant.company_name,
+        ...(createdAt ? { CreationDate: createdAt } : {}),
+      },
+    }),
+  );
 }
 
 /**
@@ -107,11 +110,11 @@ export function drawIssuer(
 ): number {
   doc.rect(0, 0, doc.page.width, 8).fill(color);
   const logoWidth = drawLogo(doc, tenant, 56);
-  doc.fillColor('#18181b').font('Helvetica-Bold').fontSize(14);
+  doc.fillColor('#18181b').font(pdfFont.bold).fontSize(14);
   doc.text(tenant.legal_name || tenant.company_name, pdfLeft + logoWidth, 34, {
     width: width - logoWidth,
   });
-  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#3f3f46');
   if (tenant.legal_nif) doc.text(`${nifLabel}: ${tenant.legal_nif}`, { width: width - logoWidth });
   if (tenant.legal_address) doc.text(tenant.legal_address, { width: width - logoWidth });
   if (tenant.contact_email) doc.text(tenant.contact_email, { width: width - logoWidth });
@@ -130,9 +133,9 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   // Header: the colour band, the logo, then the issuer's fiscal identity.
   drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 300 });
 
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(color);
+  doc.font(pdfFont.bold).fontSize(20).fillColor(color);
   doc.text(m.invoice, left + 300, 34, { width: width - 300, align: 'right' });
-  doc.font('Helvetica').fontSize(10).fillColor('#18181b');
+  doc.font(pdfFont.regular).fontSize(10).fillColor('#18181b');
   doc.text(`${m.number}: ${invoice.invoice_id}`, left + 300, doc.y + 2, {
     width: width - 300,
     align: 'right',
@@ -143,7 +146,7 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   });
   if (invoice.status === 2) {
     doc
-      .font('Helvetica-Bold')
+      .font(pdfFont.bold)
       .fillColor('#b91c1c')
       .text(m.cancelledInvoice, { width: width - 300, align: 'right' });
   }
@@ -153,15 +156,15 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   doc.roundedRect(left, y, width, 86, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
   doc
     .fillColor('#71717a')
-    .font('Helvetica-Bold')
+    .font(pdfFont.bold)
     .fontSize(8)
     .text(m.customer.toUpperCase(), left + 12, y + 10);
   doc
     .fillColor('#18181b')
-    .font('Helvetica-Bold')
+    .font(pdfFont.bold)
     .fontSize(11)
     .text(customer.name, left + 12, y + 22, { width: width - 24 });
-  doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#3f3f46');
   const customerLines = [
     customer.nif ? `${m.nif}: ${customer.nif}` : '',
     customer.address,
@@ -180,12 +183,12 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   const cols = [concept, quantity, price, vat, amount];
   const header = (top: number) => {
     doc.rect(left, top, width, 20).fill(color);
-    doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(9);
+    doc.fillColor('#ffffff').font(pdfFont.bold).fontSize(9);
     for (const c of cols) doc.text(c.label, c.x + 4, top + 6, { width: c.w - 8, align: c.align });
     return top + 24;
   };
   y = header(y);
-  doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
   for (const line of invoice.lines) {
     const description = [line.concept, [line.person, line.quota].filter(Boolean).join(' · ')]
       .filter(Boolean)
@@ -194,7 +197,7 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
     if (y + height > doc.page.height - 140) {
       doc.addPage();
       y = header(48);
-      doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+      doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
     }
     doc.text(description, concept.x + 4, y, { width: concept.w - 8 });
     doc.text(formatQuantity(line.quantity), quantity.x + 4, y, {
@@ -229,7 +232,7 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   if (invoice.pending > 0 && invoice.status !== 2) totals.push([m.pending, invoice.pending, true]);
   for (const [label, value, strong] of totals) {
     doc
-      .font(strong ? 'Helvetica-Bold' : 'Helvetica')
+      .font(strong ? pdfFont.bold : pdfFont.regular)
       .fontSize(strong ? 11 : 10)
       .fillColor('#18181b');
     doc.text(label, left + width - 300, y, { width: 190, align: 'right' });
@@ -244,15 +247,15 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
       doc.addPage();
       y = 48;
     }
-    doc.font('Helvetica-Bold').fontSize(11).fillColor(color).text(m.instalments, left, y);
+    doc.font(pdfFont.bold).fontSize(11).fillColor(color).text(m.instalments, left, y);
     y += 18;
-    doc.font('Helvetica-Bold').fontSize(8).fillColor('#71717a');
+    doc.font(pdfFont.bold).fontSize(8).fillColor('#71717a');
     doc.text(m.dueDate.toUpperCase(), left, y, { width: 100 });
     doc.text(m.method.toUpperCase(), left + 100, y, { width: 170 });
     doc.text(m.amount.toUpperCase(), left + 270, y, { width: 90, align: 'right' });
     doc.text(m.state.toUpperCase(), left + 380, y, { width: width - 380 });
     y += 14;
-    doc.font('Helvetica').fontSize(9).fillColor('#18181b');
+    doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
     for (const p of invoice.payments) {
       const state =
         p.state === 'paid'
@@ -287,7 +290,7 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
     ]
       .filter(Boolean)
       .join(' · ');
-    doc.font('Helvetica').fontSize(8).fillColor('#71717a');
+    doc.font(pdfFont.regular).fontSize(8).fillColor('#71717a');
     doc.text(footer, left, doc.page.height - 36, { width, align: 'center', lineBreak: false });
   }
   doc.end();

@@ -3,6 +3,7 @@ import PDFDocument from 'pdfkit';
 import { drawLogo } from '../invoices/pdf.ts';
 import type { Language } from '../mail/messages.ts';
 import { mandatePdfMessages } from './pdf-messages.ts';
+import { pdfFont, usePdfFonts } from '../../lib/pdf-fonts.ts';
 
 /** What the mandate PDF shows: plain data, it crosses to a worker thread by structured clone. */
 export type MandatePdfInput = {
@@ -62,39 +63,41 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
   const m = mandatePdfMessages[input.language];
   const { mandate, brand } = input;
   const color = `#${brand.primary_color.replace(/^#/, '')}`;
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 48,
-    info: {
-      Title: `${m.title} ${mandate.reference}`,
-      Author: mandate.creditor_name,
-      ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
-    },
-  });
+  const doc = usePdfFonts(
+    new PDFDocument({
+      size: 'A4',
+      margin: 48,
+      info: {
+        Title: `${m.title} ${mandate.reference}`,
+        Author: mandate.creditor_name,
+        ...(input.createdAt ? { CreationDate: input.createdAt } : {}),
+      },
+    }),
+  );
   const left = 48;
   const width = doc.page.width - 96;
   doc.rect(0, 0, doc.page.width, 8).fill(color);
 
   const logoWidth = drawLogo(doc, brand, 48);
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(color);
+  doc.font(pdfFont.bold).fontSize(16).fillColor(color);
   doc.text(m.title, left + logoWidth, 34, { width: width - logoWidth });
-  doc.font('Helvetica').fontSize(9).fillColor('#52525b');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#52525b');
   doc.text(m.scheme, { width: width - logoWidth });
 
   // The state, on its own line: a replaced or revoked mandate says so at the top.
   let y = Math.max(doc.y, 84) + 10;
-  doc.font('Helvetica-Bold').fontSize(10).fillColor(statusColour[mandate.status]);
+  doc.font(pdfFont.bold).fontSize(10).fillColor(statusColour[mandate.status]);
   doc.text(`${m.state}: ${m.states[mandate.status]}`, left, y, { width });
   if (mandate.replaced_by_reference) {
-    doc.font('Helvetica').fontSize(9).fillColor('#3f3f46');
+    doc.font(pdfFont.regular).fontSize(9).fillColor('#3f3f46');
     doc.text(`${m.replacedBy}: ${mandate.replaced_by_reference}`, { width });
   }
   y = doc.y + 12;
 
   const field = (label: string, value: string, x: number, w: number, top: number): number => {
-    doc.font('Helvetica-Bold').fontSize(8).fillColor('#71717a');
+    doc.font(pdfFont.bold).fontSize(8).fillColor('#71717a');
     doc.text(label.toUpperCase(), x, top, { width: w });
-    doc.font('Helvetica').fontSize(10).fillColor('#18181b');
+    doc.font(pdfFont.regular).fontSize(10).fillColor('#18181b');
     doc.text(value || '-', x, doc.y + 2, { width: w });
     return doc.y + 8;
   };
@@ -106,7 +109,7 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
           sum +
           24 +
           doc
-            .font('Helvetica')
+            .font(pdfFont.regular)
             .fontSize(10)
             .heightOfString(value || '-', {
               width: width - 24,
@@ -115,7 +118,7 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
       );
     doc.roundedRect(left, top, width, height, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
     doc
-      .font('Helvetica-Bold')
+      .font(pdfFont.bold)
       .fontSize(11)
       .fillColor(color)
       .text(title, left + 12, top + 10);
@@ -140,7 +143,7 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
     y = field(m.replaces, mandate.replaces_reference, left, width, y);
   }
 
-  doc.font('Helvetica').fontSize(9).fillColor('#27272a');
+  doc.font(pdfFont.regular).fontSize(9).fillColor('#27272a');
   doc.text(m.legal, left, y + 4, { width, align: 'justify', lineGap: 2 });
   y = doc.y + 16;
 
@@ -151,7 +154,7 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
     .lineWidth(0.5)
     .stroke();
   doc
-    .font('Helvetica-Bold')
+    .font(pdfFont.bold)
     .fontSize(11)
     .fillColor(color)
     .text(m.signature, left, y + 10);
@@ -164,12 +167,12 @@ export function renderMandatePdf(input: MandatePdfInput): PDFKit.PDFDocument {
     width * 0.35,
     y,
   );
-  doc.font('Helvetica-Oblique').fontSize(9).fillColor('#3f3f46');
+  doc.font(pdfFont.italic).fontSize(9).fillColor('#3f3f46');
   doc.text(m.acceptance, left, Math.max(signedAtEnd, signedFromEnd), { width });
 
   // The footer sits inside the bottom margin: lift the margin so pdfkit does not add a page.
   doc.page.margins.bottom = 0;
-  doc.font('Helvetica').fontSize(8).fillColor('#71717a');
+  doc.font(pdfFont.regular).fontSize(8).fillColor('#71717a');
   doc.text(
     [mandate.creditor_name, mandate.reference, `${m.page} 1/1`].join(' · '),
     left,
