@@ -5,7 +5,7 @@ import { openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
 
 /*
-* Before session 37: the notice a customer gets after the contact form ("we received your message")
+ * Before session 37: the notice a customer gets after the contact form ("we received your message")
  * is sent from the organisation's own address (mail_from, signed by its domain) and still repeats,
  * word for word, a field the customer typed: the subject (200 characters, one line). Session 36
  * took the message text out of that notice because "a copy of any text was phishing signed by the

@@ -35,14 +35,19 @@ describe.each(engines())('headers of the framework 400, on $name', (engine) => {
   it.each([
     ['a page path that does not decode', '/%ZZ'],
     ['an API path that does not decode', '/demo/api/1.0/user/profile/%ED%A0%80'],
-    ['a signed link whose parameter is over 600 characters', `/demo/api/1.0/documents/receipt/${'a'.repeat(700)}`],
+    [
+      'a signed link whose parameter is over 600 characters',
+      `/demo/api/1.0/documents/receipt/${'a'.repeat(700)}`,
+    ],
   ])('sends the security headers on %s', async (_name, url) => {
     const res = await app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'Bad request', code: 'bad_request' });
     // What every other error answer of the server carries (test/headers.test.ts).
     const reference = await app.inject({ method: 'GET', url: '/demo/api/1.0/no-such-call' });
-    expect(String(reference.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(String(reference.headers['content-security-policy'])).toContain(
+      "frame-ancestors 'none'",
+    );
     expect(
       {
         csp: res.headers['content-security-policy'],
