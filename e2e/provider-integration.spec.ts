@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { passwordField, signInWithForm } from './support/auth.ts';
@@ -13,6 +14,10 @@ import { authTexts as t, sessionsTexts } from './support/texts.ts';
  *
  * The CLI on PostgreSQL is covered by apps/api/test/admin-cli.test.ts (both engines).
  */
+
+const invoicesTexts = JSON.parse(
+  readFileSync(new URL('../apps/web/src/locales/es/invoices.json', import.meta.url), 'utf8'),
+) as { invoiceStatus: { creditNote: string; paid: string } };
 
 /** Screenshots to look at (git-ignored), beside the gallery's. */
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -86,11 +91,18 @@ const invoice = (id: string, date: string, cents: number, paid: boolean) => ({
   ],
 });
 
+// A credit note: the October fee given back (a total below zero, no instalments).
+const creditNote = {
+  ...invoice('ACME-2026-0104', '2026-11-02', -4500, false),
+  instalments: [],
+};
+
 const invoices = {
   invoices: [
     invoice('ACME-2026-0101', '2026-09-01', 4500, true),
     invoice('ACME-2026-0102', '2026-10-01', 4500, true),
     invoice('ACME-2026-0103', '2026-11-01', 5200, false),
+    creditNote,
   ],
 };
 
@@ -102,7 +114,7 @@ test('a batch sent by the provider reaches the customer, who is invited and sees
   expect(first.json).toMatchObject({ created: 1 });
   const sent = await adminCall('PUT', '/admin/invoices', invoices);
   expect(sent.status, JSON.stringify(sent.json)).toBe(200);
-  expect(sent.json).toMatchObject({ created: 3 });
+  expect(sent.json).toMatchObject({ created: 4 });
 
   // Replaying both batches changes nothing.
   expect((await adminCall('PUT', '/admin/customers', customers)).json).toMatchObject({
@@ -113,7 +125,7 @@ test('a batch sent by the provider reaches the customer, who is invited and sees
   expect((await adminCall('PUT', '/admin/invoices', invoices)).json).toMatchObject({
     created: 0,
     updated: 0,
-    unchanged: 3,
+    unchanged: 4,
   });
 
   // A batch with one bad item is refused whole: its good invoice is not written either.
@@ -157,9 +169,17 @@ test('a batch sent by the provider reaches the customer, who is invited and sees
   await expect(page.getByText('Club Náutico Acme').first()).toBeVisible();
 
   await page.goto(`${origin}/invoices`);
-  for (const id of ['ACME-2026-0101', 'ACME-2026-0102', 'ACME-2026-0103']) {
+  for (const id of ['ACME-2026-0101', 'ACME-2026-0102', 'ACME-2026-0103', 'ACME-2026-0104']) {
     await expect(page.getByText(id)).toBeVisible();
   }
+  // The credit note says so ("Abono"), not "Pagada" as before session 37.
+  const creditRow = page
+    .locator('div')
+    .filter({ has: page.getByRole('link', { name: 'ACME-2026-0104' }) })
+    .filter({ hasText: /€/ })
+    .last();
+  await expect(creditRow).toContainText(invoicesTexts.invoiceStatus.creditNote);
+  await expect(creditRow).not.toContainText(invoicesTexts.invoiceStatus.paid);
   await expect(page.getByText('ACME-2026-0199')).toHaveCount(0);
   // 52,00 € + 21 % = 62,92 €, the one still to pay.
   await expect(page.getByText(/62,92\s*€/).first()).toBeVisible();
