@@ -41,10 +41,27 @@ export type InstalmentRow = {
   amount_cents: number;
   status: string;
   method: string;
+  /** yyyy-mm-dd: the day the provider moved it to this customer; null if always theirs. */
+  customer_since: string | null;
 };
 
 const instalmentColumns = `e.id, e.invoice_id, e.seq, e.customer_id, to_char(e.due_date, 'YYYY-MM-DD') AS due_date,
-  e.amount_cents, e.status, e.method`;
+  e.amount_cents, e.status, e.method, to_char(e.customer_since, 'YYYY-MM-DD') AS customer_since`;
+
+/** The instalment's auto-pay notice went to the customer who pays it now. */
+const announcedToPayer = `EXISTS (SELECT 1 FROM auto_pay_notices n
+                  WHERE n.tenant_id = e.tenant_id AND n.instalment_id = e.id
+                    AND n.customer_id = e.customer_id)`;
+
+/**
+ * An instalment the provider moved to this customer (migration 040) is charged to their card only
+ * once they were told, where the tenant gives notice (`$5` days), or, without notices, only if it
+ * became theirs before it fell due. Moved on or after its due date, or too late for a notice before
+ * the sweep that charges it, it is left for them to pay by hand, like arrears at opt-in: before
+ * session 37 the new owner's card was charged for it at the next sweep, unannounced.
+ */
+const chargeableIfMoved = `(e.customer_since IS NULL OR CASE WHEN $5::int > 0 THEN ${announcedToPayer}
+                              ELSE e.due_date > e.customer_since END)`;
 
 const numeric = <T extends { amount_cents: number; seq: number }>(rows: T[]): T[] =>
   rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents), seq: Number(r.seq) }));
@@ -179,7 +196,7 @@ export function createAutoPayRepository() {
      */
     async dueCharges(
       sql: SqlQuery,
-      q: { today: string; now: Date; retries: number; retryDays: number },
+      q: { today: string; now: Date; retries: number; retryDays: number; noticeDays: number },
     ): Promise<(InstalmentRow & { attempt_no: number })[]> {
       const rows = await sql.query<InstalmentRow & { attempt_no: number }>(
         `SELECT ${instalmentColumns}, coalesce(last.attempt_no, 0) + 1 AS attempt_no
@@ -193,14 +210,26 @@ export function createAutoPayRepository() {
               ORDER BY c.attempt_no DESC LIMIT 1) last ON true
           WHERE e.tenant_id = current_setting('app.tenant_id') AND e.status = 'pending'
             AND e.due_date <= $1::date AND e.due_date >= a.since AND ${invoiceNotCancelled}
+            AND ${chargeableIfMoved}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
             AND (last.attempt_no IS NULL
                  OR (last.status = 'failed' AND last.recheck_at IS NULL AND last.attempt_no <= $2
                      AND last.created_at <= $4::timestamptz - make_interval(days => $3)))
           ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 500`,
-        [q.today, q.retries, q.retryDays, q.now.toISOString()],
+        [q.today, q.retries, q.retryDays, q.now.toISOString(), q.noticeDays],
       );
       return numeric(rows).map((r) => ({ ...r, attempt_no: Number(r.attempt_no) }));
+    },
+
+    /** Whether the instalment's auto-pay notice went to the customer who pays it now. */
+    async announced(sql: SqlQuery, instalmentId: string): Promise<boolean> {
+      const rows = await sql.query(
+        `SELECT 1 FROM instalments e
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.id::text = $1
+            AND ${announcedToPayer}`,
+        [instalmentId],
+      );
+      return rows.length > 0;
     },
 
     /**

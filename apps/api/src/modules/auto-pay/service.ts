@@ -182,6 +182,14 @@ export function createAutoPayCharger(deps: {
       if (!card || cardProblem(card, today) !== null || instalment.due_date < card.since) {
         return 'skipped' as const;
       }
+      // Moved to this customer (since the sweep, maybe): as `dueCharges` says (repository.ts).
+      if (
+        instalment.customer_since !== null &&
+        (settings.auto_pay_notice_days > 0
+          ? !(await repository.announced(sql, instalment.id))
+          : instalment.due_date <= instalment.customer_since)
+      )
+        return 'skipped' as const;
       const contact = await repository.contact(sql, instalment.customer_id);
       const attempt = await deps.payments.startMerchantAttempt(sql, {
         customerId: instalment.customer_id,
@@ -270,6 +278,7 @@ export function createAutoPayCharger(deps: {
             now,
             retries: settings.auto_pay_retries,
             retryDays: settings.auto_pay_retry_days,
+            noticeDays: settings.auto_pay_notice_days,
           });
         });
         for (const instalment of due.filter((i) => !isDirectDebit(i))) {

@@ -376,7 +376,11 @@ export function createIngestionRepository() {
       const written = await sql.query<{ invoice_id: string }>(
         storedTouched(`UPDATE instalments e
             SET customer_id = b.customer_id, due_date = b.due_date, amount_cents = b.amount_cents,
-                method = coalesce(b.method, e.method)
+                method = coalesce(b.method, e.method),
+                -- Moved to another customer: theirs from today, Madrid (auto-pay reads it).
+                customer_since = CASE WHEN e.customer_id <> b.customer_id
+                                      THEN (now() AT TIME ZONE 'Europe/Madrid')::date
+                                      ELSE e.customer_since END
            FROM (SELECT r.invoice_id, r.seq, c.id AS customer_id, r.due_date, r.amount_cents, r.method
                    FROM jsonb_to_recordset($1::jsonb) AS r(invoice_id text, seq int, customer_code text,
                         due_date date, amount_cents int8, method text)
