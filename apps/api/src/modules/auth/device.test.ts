@@ -15,6 +15,16 @@ describe('describeDevice', () => {
     ).toEqual({ browser: 'Chrome 131', os: 'Windows 10', device_type: 'desktop' });
   });
 
+  it('names only a browser it knows, never words the sender wrote before a slash', () => {
+    expect(describeDevice('Actualización del sistema, nada que hacer/2.0 (X11)').browser).toBe('');
+    expect(describeDevice('Mozilla/5.0 Seguro/7').browser).toBe('');
+    expect(
+      describeDevice(
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+      ).browser,
+    ).toBe('Chrome 131');
+  });
+
   it('describes a missing, unknown or absurd User-Agent as unknown', () => {
     expect(describeDevice(undefined)).toEqual({ browser: '', os: '', device_type: '' });
     expect(describeDevice('x'.repeat(600))).toEqual({ browser: '', os: '', device_type: '' });

@@ -1,10 +1,17 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import Bowser from 'bowser';
+import { BROWSER_MAP } from 'bowser/src/constants.js';
 import type { TDeviceType } from '@portal/contract';
 
 export type DeviceDescription = { browser: string; os: string; device_type: TDeviceType };
 
 const deviceTypes: readonly TDeviceType[] = ['desktop', 'mobile', 'tablet'];
+/**
+ * The browsers bowser knows by name. For any other User-Agent it names whatever comes before the
+ * first `/`, which the sender writes: "Actualización del sistema, nada que hacer/2.0" was the
+ * browser the new-sign-in alert and "Your devices" named to the account's owner (session 37).
+ */
+const knownBrowsers = new Set(Object.values(BROWSER_MAP));
 /** A User-Agent longer than this is not a browser's: it is described as unknown. */
 const maxUserAgent = 512;
 
@@ -26,7 +33,9 @@ export function describeDevice(userAgent: string | undefined): DeviceDescription
   const parsed = Bowser.parse(userAgent);
   const type = parsed.platform.type as TDeviceType | undefined;
   return {
-    browser: named(parsed.browser.name, parsed.browser.version),
+    browser: knownBrowsers.has(parsed.browser.name ?? '')
+      ? named(parsed.browser.name, parsed.browser.version)
+      : '',
     os: named(parsed.os.name, parsed.os.versionName ?? parsed.os.version),
     device_type: type && deviceTypes.includes(type) ? type : '',
   };
