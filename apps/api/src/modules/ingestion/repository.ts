@@ -423,10 +423,17 @@ export function createIngestionRepository() {
       // as `lockInstalments`.
       await sql.query(`SELECT 1 ${from} FOR UPDATE OF e`, params);
       return sql.query<
-        InstalmentKey & { status: string; in_attempt: boolean; paid_in_portal: boolean }
+        InstalmentKey & {
+          status: string;
+          in_attempt: boolean;
+          paid_in_portal: boolean;
+          invoice_cancelled: boolean;
+        }
       >(
         `SELECT e.invoice_id, e.seq, e.status, ${inPendingAttempt('e')} AS in_attempt,
-                ${paidInPortalSql('e')} AS paid_in_portal ${from}`,
+                ${paidInPortalSql('e')} AS paid_in_portal,
+                EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
+                         AND v.id = e.invoice_id AND v.cancelled) AS invoice_cancelled ${from}`,
         params,
       );
     },

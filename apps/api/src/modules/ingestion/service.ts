@@ -320,7 +320,10 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
           else if (stored.in_attempt)
             errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
           // A cancelled instalment is owed by nobody: no debit of it can come back (as /returns).
-          else if (c.status === 'returned' && stored.status === 'cancelled')
+          else if (
+            c.status === 'returned' &&
+            (stored.status === 'cancelled' || stored.invoice_cancelled)
+          )
             errors.add(`changes.${i}.status`, FieldError.invalidValue);
           // Paid by card (or Bizum) in the portal: neither a debit coming back nor the back
           // office's word undoes that payment (set back to pending or cancelled, the customer owed

@@ -166,14 +166,16 @@ const statusUnlessCancelled = `CASE WHEN ${invoiceCancelled} THEN 'cancelled' EL
 /**
  * The instalment `e` (an alias) is paid, and a payment made in the portal (card, Bizum) paid it: a
  * direct debit of it the bank returns undid the debit, not that payment (the returned-debit
- * reports refuse it).
+ * reports refuse it). A payment whose item paid nothing (`paid` false: it came after the
+ * instalment was paid otherwise, and was refunded, migration 037) is not that payment: before
+ * session 37 it locked the instalment, so the return of the debit that did pay it was refused.
  */
 export const paidInPortalSql = (e: string): string =>
   `(${e}.status = 'paid' AND EXISTS (
      SELECT 1 FROM payment_attempt_items x
        JOIN payment_attempts a ON a.tenant_id = x.tenant_id AND a.id = x.attempt_id
       WHERE x.tenant_id = ${e}.tenant_id AND x.instalment_id = ${e}.id
-        AND a.kind = 'payment' AND a.status = 'paid'))`;
+        AND a.kind = 'payment' AND a.status = 'paid' AND x.paid IS NOT FALSE))`;
 
 export function createPaymentRepository(box: SecretBox) {
   return {

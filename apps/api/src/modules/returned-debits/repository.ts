@@ -54,6 +54,8 @@ export type ReportedInstalment = {
   in_attempt: boolean;
   /** Paid by a payment in the portal (card, Bizum): a returned debit does not undo it. */
   paid_in_portal: boolean;
+  /** Its invoice was cancelled: none of it is owed, whatever the instalment still says. */
+  invoice_cancelled: boolean;
   /** The dates (`YYYY-MM-DD`) of the returns already recorded for it: a replay changes nothing. */
   return_dates: string[];
 };
@@ -114,6 +116,8 @@ export function createReturnedDebitRepository() {
                 EXISTS (SELECT 1 FROM payment_attempt_items p
                          WHERE p.tenant_id = e.tenant_id AND p.instalment_id = e.id AND p.active) AS in_attempt,
                 ${paidInPortalSql('e')} AS paid_in_portal,
+                EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
+                         AND v.id = e.invoice_id AND v.cancelled) AS invoice_cancelled,
                 ARRAY(SELECT to_char(r.return_date, 'YYYY-MM-DD') FROM instalment_returns r
                        WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id) AS return_dates
            ${from}`,

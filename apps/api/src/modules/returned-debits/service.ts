@@ -237,7 +237,10 @@ export function createReturnedDebitService(deps: { db: Database; mailer: Mailer;
           if (!stored) errors.add(`returns.${i}`, FieldError.unknownInstalment);
           // The gateway's answer settles a card payment in progress: a return now would race it.
           else if (stored.in_attempt) errors.add(`returns.${i}`, FieldError.instalmentLocked);
-          else if (stored.status === 'cancelled')
+          // Cancelled, or of a cancelled invoice: owed by nobody, shown cancelled everywhere (before
+          // session 37 the return of an instalment of a cancelled invoice was taken, and its
+          // customer asked to pay it plus the fee, which the portal then refused).
+          else if (stored.status === 'cancelled' || stored.invoice_cancelled)
             errors.add(`returns.${i}`, FieldError.invalidValue);
           // Paid by card (or Bizum) in the portal: the debit that came back is not what paid it
           // (before: reopened, owed a second time with the bank's fee). A replay of a return
