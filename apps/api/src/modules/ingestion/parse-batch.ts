@@ -22,6 +22,8 @@ export const batchCalls = [
 export type BatchCall = (typeof batchCalls)[number];
 export type BatchBody<N extends BatchCall> = z.output<(typeof ingestionRoutes)[N]['body']>;
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * A request body as Fastify's JSON parser and the route's validator would take it: the JSON bytes
  * as they came (decoded here too: 3 MB of UTF-8 is ~5 ms), parsed as Fastify parses (a
@@ -31,11 +33,11 @@ export type BatchBody<N extends BatchCall> = z.output<(typeof ingestionRoutes)[N
 export function parseBody<T>(body: unknown, schema: z.ZodType<T>): Parsed<T> {
   let json: unknown = body;
   if (typeof body === 'string' || body instanceof Uint8Array) {
-    const text =
-      typeof body === 'string'
-        ? body
-        : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
     try {
+      // Bytes that are not UTF-8 (a Latin-1 export) are malformed: decoded leniently they became
+      // U+FFFD, so `REV-é` and `REV-è` were one invoice id and "Ramón" was stored "Ram�n", with a
+      // 200 (session 37).
+      const text = typeof body === 'string' ? body : strictUtf8.decode(body);
       json = secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
     } catch {
       return { kind: 'malformed' };
