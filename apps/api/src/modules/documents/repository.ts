@@ -1,4 +1,5 @@
 import type { SqlQuery } from '../../db/database.ts';
+import { chargedFeeSql } from '../returned-debits/repository.ts';
 
 export type ReceiptRow = {
   id: string;
@@ -116,16 +117,41 @@ export function createDocumentRepository() {
       const owed = `i.total_cents - coalesce((
           SELECT sum(c.amount_cents) FROM instalments c
            WHERE c.tenant_id = i.tenant_id AND c.invoice_id = i.id AND c.status = 'cancelled'), 0)`;
-      const [opening] = await sql.query<{ invoiced: number; paid: number }>(
+      // A returned debit's bank fee the customer was charged: the one a payment collected, or the
+      // one paying the instalment now charges (`chargedFeeSql`, what the balance and the payment
+      // confirmation count). Before session 37 the statement counted neither: it owed 30,25 €
+      // where the portal asked 34,25 €, and credited a 34,25 € card payment with 30,25 €.
+      const fees = `SELECT r.return_date, e.invoice_id,
+              CASE WHEN r.paid_attempt_id IS NOT NULL THEN coalesce(r.fee_paid_cents, 0)
+                   WHEN r.return_date = (SELECT max(l.return_date) FROM instalment_returns l
+                                          WHERE l.tenant_id = r.tenant_id AND l.instalment_id = r.instalment_id)
+                   THEN ${chargedFeeSql('e')} ELSE 0 END AS fee_cents
+         FROM instalment_returns r
+         JOIN instalments e ON e.tenant_id = r.tenant_id AND e.id = r.instalment_id
+         JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
+        WHERE r.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1`;
+      // What a payment collected for a fee, credited with the instalment it paid.
+      const feePaid = `coalesce((SELECT sum(r.fee_paid_cents) FROM instalment_returns r
+          WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id
+            AND r.paid_attempt_id IS NOT NULL), 0)`;
+      const [opening] = await sql.query<{ invoiced: number; paid: number; fees: number }>(
         `SELECT
            (SELECT coalesce(sum(${owed}), 0)::int8 FROM invoices i
              WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
                AND NOT i.cancelled AND i.invoice_date < $2::date) AS invoiced,
-           (SELECT coalesce(sum(e.amount_cents), 0)::int8 FROM instalments e
+           (SELECT coalesce(sum(e.amount_cents + ${feePaid}), 0)::int8 FROM instalments e
               JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
              WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
-               AND e.status = 'paid' AND e.paid_date < $2::date) AS paid`,
+               AND e.status = 'paid' AND e.paid_date < $2::date) AS paid,
+           (SELECT coalesce(sum(f.fee_cents), 0)::int8 FROM (${fees}) f
+             WHERE f.return_date < $2::date) AS fees`,
         [q.customerId, q.from],
+      );
+      const returnFees = await sql.query<{ invoice_id: string; date: string; fee_cents: number }>(
+        `SELECT f.invoice_id, to_char(f.return_date, 'YYYYMMDD') AS date, f.fee_cents
+           FROM (${fees}) f
+          WHERE f.fee_cents > 0 AND f.return_date BETWEEN $2::date AND $3::date`,
+        [q.customerId, q.from, q.to],
       );
       const invoices = await sql.query<{ id: string; date: string; total_cents: number }>(
         `SELECT i.id, to_char(i.invoice_date, 'YYYYMMDD') AS date, (${owed})::int8 AS total_cents
@@ -140,7 +166,8 @@ export function createDocumentRepository() {
         amount_cents: number;
         method: string;
       }>(
-        `SELECT e.invoice_id, to_char(e.paid_date, 'YYYYMMDD') AS date, e.amount_cents, e.method
+        `SELECT e.invoice_id, to_char(e.paid_date, 'YYYYMMDD') AS date,
+                (e.amount_cents + ${feePaid})::int8 AS amount_cents, e.method
            FROM instalments e
            JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
           WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
@@ -148,8 +175,10 @@ export function createDocumentRepository() {
         [q.customerId, q.from, q.to],
       );
       return {
-        openingCents: Number(opening?.invoiced ?? 0) - Number(opening?.paid ?? 0),
+        openingCents:
+          Number(opening?.invoiced ?? 0) + Number(opening?.fees ?? 0) - Number(opening?.paid ?? 0),
         invoices,
+        returnFees,
         payments,
       };
     },

@@ -92,6 +92,14 @@ export function createDocumentService(db: Database) {
             charge_cents: Number(i.total_cents),
             credit_cents: 0,
           })),
+          ...data.returnFees.map((f) => ({
+            date: f.date,
+            kind: 'fee' as const,
+            reference: f.invoice_id,
+            method: '',
+            charge_cents: Number(f.fee_cents),
+            credit_cents: 0,
+          })),
           ...data.payments.map((p) => ({
             date: p.date,
             kind: 'payment' as const,

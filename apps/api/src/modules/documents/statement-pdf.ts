@@ -10,7 +10,7 @@ import {
   pdfBytes,
   startDocument,
 } from './pdf-frame.ts';
-import type { Statement } from './statement.ts';
+import { kindLabel, type Statement } from './statement.ts';
 import { pdfFont } from '../../lib/pdf-fonts.ts';
 
 export type StatementPdfInput = {
@@ -104,7 +104,7 @@ export function renderStatementPdfBytes(input: StatementPdfInput): Promise<Uint8
       doc.font(pdfFont.regular).fontSize(8).fillColor('#18181b');
     }
     doc.text(formatApiDate(r.date), cols.date.x + 4, y, { width: cols.date.w - 8 });
-    doc.text(r.kind === 'invoice' ? m.kindInvoice : m.kindPayment, cols.kind.x + 4, y, {
+    doc.text(kindLabel(r.kind, m), cols.kind.x + 4, y, {
       width: cols.kind.w - 8,
     });
     doc.text(r.reference, cols.reference.x + 4, y, {

@@ -1,9 +1,12 @@
-/** One movement of a statement: an invoice issued (a charge) or a payment received (a credit). */
+/**
+ * One movement of a statement: an invoice issued or a returned debit's bank fee charged (charges),
+ * or a payment received (a credit).
+ */
 export type StatementRow = {
   /** `yyyymmdd`. */
   date: string;
-  kind: 'invoice' | 'payment';
-  /** The invoice id (both kinds: a payment names the invoice it paid). */
+  kind: 'invoice' | 'fee' | 'payment';
+  /** The invoice id (every kind: a fee or a payment names the invoice of its instalment). */
   reference: string;
   /** A payment's method as the provider wrote it; empty for an invoice. */
   method: string;
@@ -24,6 +27,15 @@ export type Statement = {
   rows: StatementRow[];
 };
 
+/** Charges before credits on the same day: invoices, then fees, then payments. */
+const kindOrder: Record<StatementRow['kind'], number> = { invoice: 0, fee: 1, payment: 2 };
+
+/** The word of a movement's kind in the document's language. */
+export const kindLabel = (
+  kind: StatementRow['kind'],
+  m: { kindInvoice: string; kindFee: string; kindPayment: string },
+): string => (kind === 'invoice' ? m.kindInvoice : kind === 'fee' ? m.kindFee : m.kindPayment);
+
 /**
  * The statement of a period from the movements in it, oldest first (invoices before payments of
  * the same day), each with the running balance: the one place the arithmetic is done.
@@ -37,7 +49,7 @@ export function buildStatement(input: {
   const sorted = [...input.movements].sort(
     (a, b) =>
       a.date.localeCompare(b.date) ||
-      (a.kind === b.kind ? 0 : a.kind === 'invoice' ? -1 : 1) ||
+      kindOrder[a.kind] - kindOrder[b.kind] ||
       a.reference.localeCompare(b.reference),
   );
   let balance = input.opening_cents;
@@ -97,6 +109,7 @@ export function statementCsv(
     opening: string;
     closing: string;
     kindInvoice: string;
+    kindFee: string;
     kindPayment: string;
   },
 ): string {
@@ -115,7 +128,7 @@ export function statementCsv(
     ...statement.rows.map((r) =>
       line([
         csvDate(r.date),
-        csvCell(r.kind === 'invoice' ? m.kindInvoice : m.kindPayment),
+        csvCell(kindLabel(r.kind, m)),
         csvCell(r.reference),
         csvCell(r.method),
         r.charge_cents ? csvAmount(r.charge_cents) : '',
