@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
 import { buildTestApp, engines } from './engines.ts';
-import { hasRedisServer } from './redis-server.ts';
+import { hasRedisServer, startRedis, type TestRedis } from './redis-server.ts';
 
 /**
  * A Redis that keeps its connections open but stops answering (a paused process, a network
@@ -15,15 +13,6 @@ import { hasRedisServer } from './redis-server.ts';
  * now gives up after a second; the limits then count in memory and the revocations are asked of
  * the database, as when Redis is down.
  */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /** The answer, or `hung` when there is none within `ms` (the call would wait for ever). */
 const within = <T>(ms: number, work: Promise<T>): Promise<T | 'hung'> =>
   Promise.race([work, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), ms))]);
@@ -33,36 +22,20 @@ describe.skipIf(!hasRedisServer()).each(engines())(
   (engine) => {
     let db: Database;
     let app: FastifyInstance;
-    let redis: ChildProcess;
+    let redis: TestRedis;
 
     beforeAll(async () => {
       db = await engine.open();
-      const port = await freePort();
-      redis = spawn(
-        'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      await new Promise<void>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`redis did not start: ${output}`)), 10_000);
-        redis.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('Ready to accept connections')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
+      redis = await startRedis();
       app = await buildTestApp(db, {
         PUBLIC_URL: 'http://localhost:3000',
-        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_URL: redis.url,
       });
     });
     afterAll(async () => {
-      redis.kill('SIGCONT');
+      redis.signal('SIGCONT');
       await app.close();
-      redis.kill('SIGKILL');
+      redis.signal('SIGKILL');
       await db.close();
     });
 
@@ -80,7 +53,7 @@ describe.skipIf(!hasRedisServer()).each(engines())(
       const token = before.json<{ access_token: string }>().access_token;
 
       // The process stops: its connections stay open, nothing answers.
-      redis.kill('SIGSTOP');
+      redis.signal('SIGSTOP');
       const again = await within(15_000, signIn());
       expect(again === 'hung' ? 'hung' : again.statusCode).toBe(200);
       const invoices = await within(
@@ -95,7 +68,7 @@ describe.skipIf(!hasRedisServer()).each(engines())(
       expect(invoices === 'hung' ? 'hung' : (invoices as LightMyRequestResponse).statusCode).toBe(
         200,
       );
-      redis.kill('SIGCONT');
+      redis.signal('SIGCONT');
     }, 60_000);
   },
 );

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
 import { buildTestApp, engines } from './engines.ts';
-import { hasRedisServer } from './redis-server.ts';
+import { freePort, hasRedisServer, startRedis } from './redis-server.ts';
 
 /**
  * A session ended while Redis does not answer stays ended on every instance (mail and limits
@@ -18,47 +16,6 @@ import { hasRedisServer } from './redis-server.ts';
  * session's access token until it expired. Now every instance copies the recent revocations into
  * Redis when its connection is ready, and after a write Redis did not take.
  */
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** A memory-only redis-server on `port` (so that it can be stopped and started again there). */
-async function redisOn(port: number): Promise<{ stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis did not start: ${output}`)), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis exited with ${code}: ${output}`));
-    });
-  });
-  return {
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 const cookieOf = (res: LightMyRequestResponse, name: string) =>
   (res.cookies as { name: string; value: string }[]).find((c) => c.name === name)?.value ?? '';
@@ -79,7 +36,7 @@ describe.skipIf(!hasRedisServer()).each(engines())(
       db = await engine.open();
       smtp = await startSmtp();
       port = await freePort();
-      redis = await redisOn(port);
+      redis = await startRedis({ port });
       env = {
         SMTP_URL: smtp.url,
         PUBLIC_URL: 'http://localhost:3000',
@@ -139,7 +96,7 @@ describe.skipIf(!hasRedisServer()).each(engines())(
       // A 500: the database has ended the session, Redis was not told.
 
       // Redis is back (same address); the owner, told it failed, tries again.
-      redis = await redisOn(port);
+      redis = await startRedis({ port });
       await expect
         .poll(async () => (await profile(a, owner)).statusCode, { timeout: 10_000, interval: 100 })
         .toBe(200);

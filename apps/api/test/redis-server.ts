@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 export const hasRedisServer = (): boolean =>
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -14,9 +14,19 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** A private, memory-only Redis on a free port for one test file; `stop()` ends it. */
-export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
+export type TestRedis = {
+  url: string;
+  /** Sends the server a signal (SIGSTOP: it keeps its connections and answers nothing). */
+  signal: (signal: NodeJS.Signals) => void;
+  stop: () => Promise<void>;
+};
+
+/**
+ * A private, memory-only Redis for one test file, on a free port or on `port` (to start it again
+ * where it was); `stop()` ends it.
+ */
+export async function startRedis({ port: fixed }: { port?: number } = {}): Promise<TestRedis> {
+  const port = fixed ?? (await freePort());
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -42,6 +52,9 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    signal: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
