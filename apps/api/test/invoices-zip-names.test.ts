@@ -1,6 +1,6 @@
 /**
  * Input review (session 35): `zipEntryName` turns every character of an
- * invoice id outside `[A-Za-z0-9_.-]` into `_`, so distinct ids the ingestion accepts (ZKey: any
+ * invoice id outside `[A-Za-z0-9_.-]` into `_`, so distinct ids the ingestion accepts (ZKey takes any
  * 1-64 characters) become the same file name inside the customer's invoice archive.
  *
  * Scenario: the provider numbers invoices by series as Spanish software does (`FV/2026/7`), and

@@ -38,7 +38,7 @@ const formatQuantity = (n: number): string => quantityFormat.format(n);
 /**
  * The invoice as a one-page (or longer) A4 PDF drawn with pdfkit: the tenant's logo and colour,
  * both parties' fiscal data, the lines, VAT, totals and the instalments with their state, in the
- * portal's embedded fonts (lib/pdf-fonts.ts: any Latin, Greek or Cyrillic name as written).
+ * portal's embedded fonts (lib/pdf-fonts.ts), which print every Latin, Greek or Cyrillic name.
  */
 export type PdfInput = {
   invoice: TInvoiceDetail;
