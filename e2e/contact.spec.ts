@@ -88,10 +88,10 @@ test("a message reaches the organisation's mailbox, and the customer gets a noti
     expect(toOrganisation.raw).toContain(`Horario de agosto ${mark}`);
     expect(toOrganisation.raw).toContain(`Abris en agosto? ${mark}`);
     expect(toOrganisation.raw).toContain(account.email);
-    const copy = await mailTo(smtp, account.email, mark);
-    expect(copy.raw).toContain('Hemos recibido tu mensaje');
-    // The notice, from the organisation's address, never repeats what the customer wrote.
-    expect(copy.raw).not.toContain(`Abris en agosto? ${mark}`);
+    // The notice, from the organisation's address, repeats nothing the customer wrote, not even the
+    // subject (session 37): it is found by its own words.
+    const copy = await mailTo(smtp, account.email, 'Hemos recibido tu mensaje');
+    expect(copy.raw).not.toContain(mark);
   } finally {
     await smtp.close();
   }

@@ -110,6 +110,8 @@ test('invoice list: paid and pending filters, view more, clear filters', async (
   await expect(page).toHaveURL(/\?pending=1$/);
   await expect(cards.first()).toBeVisible();
   await expect(list.getByText(t.invoiceStatus.paid, { exact: true })).toHaveCount(0);
+  // The filtered page has arrived (while it loads the table has no badge at all).
+  await expect(badges.first()).toBeVisible();
   const pending = await badges.allTextContents();
   expect(pending.length).toBeGreaterThan(0);
   for (const status of pending) {
