@@ -29,6 +29,11 @@ export default defineConfig({
           // The app's modules loaded once per worker, not once per file: each file builds its own
           // app on its own copy of the database (test/engines.ts), and nothing else is shared.
           isolate: false,
+          // So each worker runs its share of the ~200 files in one process, whose heap grows with
+          // them: in session 37 two workers reached V8's default limit (about 4 GB here) near the
+          // end of the run and died, taking two files with them. 6 GB each, 3 workers: 18 of the
+          // machine's 24 GB at worst (what grows is noted in the session's note).
+          execArgv: ['--max-old-space-size=6144'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
