@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from './engines.ts';
+import { statementCsv as statementOf } from './statement-csv.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import type { signedIn } from './session.ts';
 
@@ -38,20 +39,7 @@ describe.each(engines())('a cancelled instalment on the statement on $name', (en
       payload,
     });
 
-  const statementCsv = async (datefrom: string, dateto: string) => {
-    const link = await me.post('/documents/statement', { datefrom, dateto, format: 'csv' });
-    expect(link.statusCode, link.body).toBe(200);
-    const res = await app.inject({ method: 'GET', url: link.json<{ url: string }>().url });
-    expect(res.statusCode).toBe(200);
-    const rows = res.body
-      .slice(1)
-      .trimEnd()
-      .split('\r\n')
-      .map((l) => l.split(';'));
-    const cents = (cell: string | undefined) =>
-      Math.round(Number((cell ?? '').replace(',', '.')) * 100);
-    return { opening: cents(rows[1]?.[6]), closing: cents(rows.at(-1)?.[6]) };
-  };
+  const statementCsv = (datefrom: string, dateto: string) => statementOf(app, me, datefrom, dateto);
 
   it('owes on the statement only what is still owed: not the cancelled instalment', async () => {
     const id = 'REVM-STMT-CANC';

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
 import { engines } from './engines.ts';
+import { statementCsv as statementOf } from './statement-csv.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import type { signedIn } from './session.ts';
@@ -53,25 +54,7 @@ describe.each(engines())('a charged return fee on the statement on $name', (engi
       payload,
     });
 
-  const cents = (cell: string | undefined) =>
-    cell ? Math.round(Number(cell.replace(',', '.')) * 100) : 0;
-  const statementCsv = async (datefrom: string, dateto: string) => {
-    const link = await me.post('/documents/statement', { datefrom, dateto, format: 'csv' });
-    expect(link.statusCode, link.body).toBe(200);
-    const res = await app.inject({ method: 'GET', url: link.json<{ url: string }>().url });
-    expect(res.statusCode).toBe(200);
-    const rows = res.body
-      .slice(1)
-      .trimEnd()
-      .split('\r\n')
-      .map((l) => l.split(';'));
-    return {
-      opening: cents(rows[1]?.[6]),
-      closing: cents(rows.at(-1)?.[6]),
-      /** Movements: [reference, charge, credit] (cents). */
-      movements: rows.slice(2, -1).map((r) => [r[2], cents(r[4]), cents(r[5])] as const),
-    };
-  };
+  const statementCsv = (datefrom: string, dateto: string) => statementOf(app, me, datefrom, dateto);
 
   /** An invoice of 30,25 € collected by direct debit on 2012-06-20, returned on 2012-06-25 with a 4 € fee. */
   const returnedWithFee = async (id: string) => {
