@@ -10,7 +10,7 @@
  * `@/lib/use-translation` resolved to the few lines the screen uses of them (./react-router.tsx,
  * ./use-translation.tsx).
  */
-import { type ReactNode, StrictMode, useEffect } from 'react';
+import { type ReactNode, StrictMode, startTransition, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { registerServiceWorker } from '@/pwa/register-service-worker';
 import { LoginScreen } from '@/features/auth/components/login-screen';
@@ -82,19 +82,21 @@ async function start() {
   const hydrated = new Promise<void>((resolve) => (committed = resolve));
   let root: ReturnType<typeof hydrateRoot> | undefined;
   await whileHydrating(() => {
-    root = hydrateRoot(
-      container,
-      <StrictMode>
-        <Committed done={committed}>
-          <VisualConfigContext value={config}>
-            <TextsProvider texts={texts}>
-              <LoginScreen />
-            </TextsProvider>
-          </VisualConfigContext>
-        </Committed>
-      </StrictMode>,
-      { identifierPrefix: loginIdPrefix },
-    );
+    startTransition(() => {
+      root = hydrateRoot(
+        container,
+        <StrictMode>
+          <Committed done={committed}>
+            <VisualConfigContext value={config}>
+              <TextsProvider texts={texts}>
+                <LoginScreen />
+              </TextsProvider>
+            </VisualConfigContext>
+          </Committed>
+        </StrictMode>,
+        { identifierPrefix: loginIdPrefix },
+      );
+    });
     return hydrated;
   });
   forgetTyped();
