@@ -56,9 +56,16 @@ describe.each(engines())('caps per customer on $name', (engine) => {
     expect(res.json()).toEqual({ message: expect.any(String), code });
   };
 
+  const room = async (who = me) =>
+    (await who.get('/payment-methods')).json<{ room_for_another: boolean }>().room_for_another;
+
   it(`keeps at most ${customerLimits.paymentMethods} payment methods; deleting one makes room`, async () => {
+    expect(await room()).toBe(true);
     while ((await methods()).length < customerLimits.paymentMethods)
       expect((await addAccount()).statusCode).toBe(201);
+    // The list says so before anything is tried (the checkout's "save this card").
+    expect(await room()).toBe(false);
+    expect(await room(other)).toBe(true);
     const before = await writes();
     expectRefused(await addAccount(), 'payment_method_limit');
     expectRefused(await me.post('/payment-methods/card', {}), 'payment_method_limit');
@@ -73,6 +80,7 @@ describe.each(engines())('caps per customer on $name', (engine) => {
       headers: { authorization: `Bearer ${me.token}` },
     });
     expect(removed.statusCode, removed.body).toBe(200);
+    expect(await room()).toBe(true);
     expect((await addAccount()).statusCode).toBe(201);
   });
 

@@ -125,7 +125,14 @@ export const ZPaymentMethod = z.object({
 });
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
 
-export const ZPaymentMethodsResponse = z.object({ methods: z.array(ZPaymentMethod) });
+export const ZPaymentMethodsResponse = z.object({
+  methods: z.array(ZPaymentMethod),
+  /**
+   * Whether one more method fits under `customerLimits.paymentMethods` (saved methods and cards
+   * being added): the checkout offers to keep a new card only then, and says why not otherwise.
+   */
+  room_for_another: z.boolean(),
+});
 export type TPaymentMethodsResponse = z.infer<typeof ZPaymentMethodsResponse>;
 
 export const ZPaymentMethodParams = z.object({ id: z.string().min(1).max(64) });

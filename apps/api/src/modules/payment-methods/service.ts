@@ -57,6 +57,10 @@ export function epcQrPayload(t: { beneficiary: string; iban: string; reference: 
   ].join('\n');
 }
 
+/** The cap's one rule: saved methods and cards being added, below `customerLimits.paymentMethods`. */
+const hasRoom = (usage: { methods: number; pending_card_attempts: number }) =>
+  usage.methods + usage.pending_card_attempts < customerLimits.paymentMethods;
+
 /**
  * Refuses, with the 409 of customer-limits.ts, what would take a customer past a cap: a new method
  * (`bank_account`), a new card addition (`card`: a card being added will be a method), a new request
@@ -81,7 +85,7 @@ export async function checkCustomerLimits(
   }
   if (adding === 'card' && usage.pending_card_attempts >= customerLimits.pendingCardAttempts)
     throw new AppError(409, ErrorCode.cardAttemptLimit, 'Too many card additions in progress');
-  if (usage.methods + usage.pending_card_attempts >= customerLimits.paymentMethods)
+  if (!hasRoom(usage))
     throw new AppError(409, ErrorCode.paymentMethodLimit, 'Too many saved payment methods');
 }
 
@@ -93,8 +97,7 @@ export async function checkCustomerLimits(
 export async function roomForAnotherMethod(sql: SqlQuery, customerId: string): Promise<boolean> {
   const repository = createPaymentMethodRepository();
   await repository.lockCustomer(sql, customerId);
-  const usage = await repository.usage(sql, customerId);
-  return usage.methods + usage.pending_card_attempts < customerLimits.paymentMethods;
+  return hasRoom(await repository.usage(sql, customerId));
 }
 
 export function createPaymentMethodService(db: Database) {
@@ -109,10 +112,11 @@ export function createPaymentMethodService(db: Database) {
 
   return {
     async list(actor: Actor) {
-      const rows = await db.readTenant(actor.tenantId, (sql) =>
-        repository.list(sql, actor.customerId),
-      );
-      return { methods: rows.map(toMethod) };
+      const [rows, usage] = await Promise.all([
+        db.readTenant(actor.tenantId, (sql) => repository.list(sql, actor.customerId)),
+        db.readTenant(actor.tenantId, (sql) => repository.usage(sql, actor.customerId)),
+      ]);
+      return { methods: rows.map(toMethod), room_for_another: hasRoom(usage) };
     },
 
     /**

@@ -40,9 +40,15 @@ export function toSavedCards(methods: readonly PaymentMethod[], now: Date): Save
   );
 }
 
-export async function getSavedCards(signal?: AbortSignal): Promise<SavedCard[]> {
-  const { methods } = await apiRequest('paymentMethods', signal ? { signal } : {});
-  return toSavedCards(methods, new Date());
+/** The cards to pay with, and whether a new one can be kept (the server's count of the cap). */
+export type SavedCards = { cards: SavedCard[]; roomForAnother: boolean };
+
+export async function getSavedCards(signal?: AbortSignal): Promise<SavedCards> {
+  const answer = await apiRequest('paymentMethods', signal ? { signal } : {});
+  return {
+    cards: toSavedCards(answer.methods, new Date()),
+    roomForAnother: answer.room_for_another,
+  };
 }
 
 /** Its own key: this is the confirmation's view of the list, not the payment-methods screen's. */

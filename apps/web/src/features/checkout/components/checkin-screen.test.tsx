@@ -82,18 +82,23 @@ async function renderCheckin(
     answer = () => json(200, started),
     preview = () => json(200, owed),
     savedCards,
+    roomForAnother = true,
     testingMode = false,
   }: {
     answer?: () => Response;
     preview?: () => Response;
     savedCards?: SavedCard[];
+    roomForAnother?: boolean;
     testingMode?: boolean;
   } = {},
 ) {
   const fetchMock = vi.fn<typeof fetch>(async (url) => {
     const at = String(url);
     if (at.endsWith('/payment-methods'))
-      return json(200, { methods: (savedCards ?? []).map(toMethod) });
+      return json(200, {
+        methods: (savedCards ?? []).map(toMethod),
+        room_for_another: roomForAnother,
+      });
     if (at.endsWith('/redsys/checkout-preview')) return preview();
     return answer();
   });
@@ -302,6 +307,25 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     expect(body).toMatchObject({ method: 'bizum', invoice_id: 'F1' });
     expect(body).not.toHaveProperty('card_id');
     expect(body).not.toHaveProperty('save_card');
+  });
+
+  it('at the cap of saved methods, "save this card" is off, says why and asks for no saving', async () => {
+    const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1&amount=45.00', {
+      roomForAnother: false,
+    });
+    const save = await screen.findByRole(
+      'checkbox',
+      { name: new RegExp(es.checkin.card.saveCard) },
+      slow,
+    );
+    // Once the list has come (until then the server alone would refuse to keep the card).
+    await waitFor(() => expect(save).toHaveProperty('disabled', true), slow);
+    expect(save).toHaveProperty('checked', false);
+    expect(screen.getByText(es.checkin.card.saveCardFull.replace('{{max}}', '10'))).toBeDefined();
+    await user.click(conditions());
+    await user.click(accept());
+    await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
+    expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).not.toHaveProperty('save_card');
   });
 
   it('starts the payment, shows the operation and posts the signed form to the gateway', async () => {

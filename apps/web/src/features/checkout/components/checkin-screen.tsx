@@ -215,7 +215,9 @@ function CheckinFormView({
 }) {
   const { t } = useTranslation('checkout');
   const savedCardsQuery = useSavedCards();
-  const savedCards = savedCardsQuery.data ?? noSavedCards;
+  const savedCards = savedCardsQuery.data?.cards ?? noSavedCards;
+  // Unknown (the list did not load) counts as room: the server decides, and saves none past the cap.
+  const canSaveCard = savedCardsQuery.data?.roomForAnother ?? true;
   useEffect(() => {
     // Without the list the customer still pays with a new card; the failure is only logged.
     if (savedCardsQuery.error)
@@ -230,7 +232,7 @@ function CheckinFormView({
   const { reset } = init;
   // Pending, then leaving for the gateway: the button keeps loading until the page is gone.
   const isStarting = init.isPending || init.isSuccess;
-  const options = { availableMethods: preview.methods, savedCards };
+  const options = { availableMethods: preview.methods, savedCards, canSaveCard };
   const form = resolveForm(changes, options);
   const isValid = canAccept(form, options);
   const isMissingSavedCard =
@@ -315,6 +317,7 @@ function CheckinFormView({
               onChange={change}
               disabled={isStarting}
               savedCards={savedCards}
+              canSaveCard={canSaveCard}
             />
           )}
           {form.method === 'bizum' && <BizumFields />}

@@ -1,3 +1,4 @@
+import { customerLimits } from '@portal/contract/customer-limits';
 import { type KeyboardEvent, useId, useRef } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { CardIcon } from '@/components/ui/icons';
@@ -119,7 +120,8 @@ export function CardFields({
   onChange,
   disabled,
   savedCards,
-}: FieldsProps & { savedCards: readonly SavedCard[] }) {
+  canSaveCard,
+}: FieldsProps & { savedCards: readonly SavedCard[]; canSaveCard: boolean }) {
   const { t } = useTranslation('checkout');
   const id = useId();
   if (savedCards.length === 0) {
@@ -128,7 +130,12 @@ export function CardFields({
         <h2 id={`${id}-title`} className={sectionTitleClasses}>
           {t('checkin.card.title')}
         </h2>
-        <NewCardPanel form={form} onChange={onChange} disabled={disabled} />
+        <NewCardPanel
+          form={form}
+          onChange={onChange}
+          disabled={disabled}
+          canSaveCard={canSaveCard}
+        />
       </section>
     );
   }
@@ -150,7 +157,12 @@ export function CardFields({
         className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-primary-ink"
       >
         {form.cardSource === 'new' ? (
-          <NewCardPanel form={form} onChange={onChange} disabled={disabled} />
+          <NewCardPanel
+            form={form}
+            onChange={onChange}
+            disabled={disabled}
+            canSaveCard={canSaveCard}
+          />
         ) : (
           <SavedCardsPanel
             form={form}
@@ -229,7 +241,13 @@ function CardTabs({
   );
 }
 
-function NewCardPanel({ form, onChange, disabled }: FieldsProps) {
+/** At the cap of saved methods, "save this card" stays off and says why (the server saves none). */
+function NewCardPanel({
+  form,
+  onChange,
+  disabled,
+  canSaveCard,
+}: FieldsProps & { canSaveCard: boolean }) {
   const { t } = useTranslation('checkout');
   const hintId = useId();
   return (
@@ -238,12 +256,17 @@ function NewCardPanel({ form, onChange, disabled }: FieldsProps) {
         <SecureIcon className="size-5 shrink-0 text-primary-ink" />
         {t('checkin.card.newCardInfo')}
       </p>
-      <label className="flex cursor-pointer items-start gap-3">
+      <label
+        className={cn(
+          'flex items-start gap-3',
+          canSaveCard ? 'cursor-pointer' : 'cursor-not-allowed',
+        )}
+      >
         <input
           type="checkbox"
           checked={form.saveNewCard}
           onChange={(event) => onChange({ saveNewCard: event.target.checked })}
-          disabled={disabled}
+          disabled={disabled || !canSaveCard}
           aria-describedby={hintId}
           className={checkboxClasses}
         />
@@ -252,7 +275,9 @@ function NewCardPanel({ form, onChange, disabled }: FieldsProps) {
             {t('checkin.card.saveCard')}
           </span>
           <span id={hintId} className="block text-sm text-gray-600 dark:text-gray-300">
-            {t('checkin.card.saveCardHint')}
+            {canSaveCard
+              ? t('checkin.card.saveCardHint')
+              : t('checkin.card.saveCardFull', { max: customerLimits.paymentMethods })}
           </span>
         </span>
       </label>

@@ -23,7 +23,11 @@ const main: SavedCard = {
   type: 'VISA',
   isMain: true,
 };
-const options = { availableMethods: ['credit_card'] as const, savedCards: [card] };
+const options = {
+  availableMethods: ['credit_card'] as const,
+  savedCards: [card],
+  canSaveCard: true,
+};
 const form = (patch: Partial<ResolvedCheckinForm>): ResolvedCheckinForm => ({
   ...emptyCheckinForm,
   method: null,
@@ -35,7 +39,7 @@ describe('the confirmation as it opens (review #5)', () => {
   const open = (patch: Partial<CheckinForm>, savedCards: SavedCard[]) =>
     resolveForm(
       { ...emptyCheckinForm, ...patch },
-      { availableMethods: ['credit_card'], savedCards },
+      { availableMethods: ['credit_card'], savedCards, canSaveCard: true },
     );
 
   it("chooses the card and the customer's main saved card", () => {
@@ -56,10 +60,18 @@ describe('the confirmation as it opens (review #5)', () => {
     expect(open({ savedCardId: 'pm-1' }, [card, main])).toMatchObject({ savedCardId: 'pm-1' });
   });
 
+  it('never asks to save the card when the customer keeps as many methods as the cap allows', () => {
+    const wants = { ...emptyCheckinForm, cardSource: 'new' as const, saveNewCard: true };
+    const room = { availableMethods: ['credit_card'] as const, savedCards: [], canSaveCard: true };
+    expect(resolveForm(wants, room).saveNewCard).toBe(true);
+    expect(resolveForm(wants, { ...room, canSaveCard: false }).saveNewCard).toBe(false);
+  });
+
   it('chooses no method when the tenant takes none', () => {
-    expect(resolveForm(emptyCheckinForm, { availableMethods: [], savedCards: [] }).method).toBe(
-      null,
-    );
+    expect(
+      resolveForm(emptyCheckinForm, { availableMethods: [], savedCards: [], canSaveCard: true })
+        .method,
+    ).toBe(null);
   });
 });
 

@@ -46,6 +46,11 @@ export type CheckinOptions = {
   /** The methods this tenant takes, in the server's order (checkout preview). */
   availableMethods: readonly PaymentMethod[];
   savedCards: readonly SavedCard[];
+  /**
+   * Whether the customer may keep one more method (the server's `room_for_another`): at the cap
+   * "save this card" is off and says why, and the payment asks for no saving.
+   */
+  canSaveCard: boolean;
 };
 
 export function resolveForm(form: CheckinForm, options: CheckinOptions): ResolvedCheckinForm {
@@ -56,6 +61,7 @@ export function resolveForm(form: CheckinForm, options: CheckinOptions): Resolve
     method: form.method ?? availableMethods[0] ?? null,
     cardSource: form.cardSource ?? (main ? 'saved' : 'new'),
     savedCardId: form.savedCardId ?? main?.id ?? null,
+    saveNewCard: form.saveNewCard && options.canSaveCard,
   };
 }
 
