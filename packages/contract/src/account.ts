@@ -22,10 +22,11 @@ const text = (max: number) =>
 /**
  * A required text of one line (a name, a subject): no line break either. A line break in the
  * contact form's name wrote a line of its own in the organisation's e-mail, one that could pass
- * for the sender line (session 36).
+ * for the sender line (session 36). NEL (U+0085) is a line break too, in Unicode and in some mail
+ * clients (session 38).
  */
 const line = (max: number) =>
-  text(max).refine((v) => !/[\r\n\u2028\u2029]/.test(v), {
+  text(max).refine((v) => !/[\r\n\u0085\u2028\u2029]/.test(v), {
     error: FieldError.invalidCharacters,
     abort: true,
   });

@@ -98,15 +98,23 @@ export function createInvoiceThreadRepository() {
         `SELECT 1 FROM customers WHERE tenant_id = ${tenant} AND id = $1 FOR UPDATE`,
         [customerId],
       );
+      // Only those still the customer's: one about an invoice the provider moved to another
+      // customer is no longer theirs to see or close, so it takes none of their places.
       const rows = await sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM invoice_threads
-          WHERE tenant_id = ${tenant} AND customer_id = $1 AND status = 'open'`,
+        `SELECT count(*)::int AS n FROM invoice_threads t
+          WHERE t.tenant_id = ${tenant} AND t.customer_id = $1 AND t.status = 'open'
+            AND ${invoiceStillTheirs}`,
         [customerId],
       );
       return rows[0]?.n ?? 0;
     },
 
-    async findOpenByInvoice(
+    /**
+     * The open conversation about the invoice, locked for a new message: a close committing
+     * meanwhile is waited for and seen (the row is checked again), so a message never lands in a
+     * conversation the organisation closed.
+     */
+    async lockOpenByInvoice(
       sql: SqlQuery,
       customerId: string,
       invoiceId: string,
@@ -114,7 +122,8 @@ export function createInvoiceThreadRepository() {
       const rows = await sql.query<ThreadRow>(
         `SELECT ${threadColumns} FROM invoice_threads t
           WHERE t.tenant_id = ${tenant} AND t.customer_id = $1 AND t.invoice_id = $2
-            AND t.status = 'open'`,
+            AND t.status = 'open'
+          FOR UPDATE`,
         [customerId, invoiceId],
       );
       return rows[0];
@@ -150,10 +159,19 @@ export function createInvoiceThreadRepository() {
       return rows[0];
     },
 
+    /**
+     * Writes a message. Messages of a tenant are written one transaction at a time (a lock held
+     * until the commit, taken before the message's time is read), so they become visible in the
+     * order of their `created_at`: the organisation's feed, read forward from the last message it
+     * saw, never passes one that commits later with an earlier time.
+     */
     async insertMessage(
       sql: SqlQuery,
       m: { threadId: string; author: TThreadAuthor; authorName: string; body: string },
     ): Promise<MessageRow> {
+      await sql.query(
+        `SELECT pg_advisory_xact_lock(hashtext('invoice-thread-messages:' || ${tenant}))`,
+      );
       const rows = await sql.query<MessageRow>(
         `WITH m AS (
            INSERT INTO invoice_thread_messages (tenant_id, thread_id, author, author_name, body)

@@ -156,7 +156,7 @@ export function createInvoiceThreadService(deps: {
           return undefined;
         await checkRate(actor);
         const open = await repository.lockAndCountOpen(sql, actor.customerId);
-        let thread = await repository.findOpenByInvoice(sql, actor.customerId, body.invoice_id);
+        let thread = await repository.lockOpenByInvoice(sql, actor.customerId, body.invoice_id);
         if (!thread) {
           if (open >= customerLimits.openInvoiceThreads) {
             throw new AppError(409, ErrorCode.invoiceThreadLimit, 'Too many open conversations');
