@@ -41,7 +41,10 @@ export type InstalmentRow = {
   amount_cents: number;
   status: string;
   method: string;
-  /** yyyy-mm-dd: the day the provider moved it to this customer; null if always theirs. */
+  /**
+   * yyyy-mm-dd: the day it became this customer's, moved to them or first sent by the provider
+   * (since session 38); null for one sent before and never moved.
+   */
   customer_since: string | null;
 };
 
@@ -54,11 +57,12 @@ const announcedToPayer = `EXISTS (SELECT 1 FROM auto_pay_notices n
                     AND n.customer_id = e.customer_id)`;
 
 /**
- * An instalment the provider moved to this customer (migration 040) is charged to their card only
- * once they were told, where the tenant gives notice (`$5` days), or, without notices, only if it
- * became theirs before it fell due. Moved on or after its due date, or too late for a notice before
- * the sweep that charges it, it is left for them to pay by hand, like arrears at opt-in: before
- * session 37 the new owner's card was charged for it at the next sweep, unannounced.
+ * An instalment the provider moved to this customer (migration 040) or sent since session 38 is
+ * charged to their card only once they were told, where the tenant gives notice (`$5` days), or,
+ * without notices, only if it became theirs before it fell due. Moved or sent on or after its due
+ * date, or too late for a notice before the sweep that charges it, it is left for them to pay by
+ * hand, like arrears at opt-in: before session 37 the new owner's card was charged for it at the
+ * next sweep, unannounced, and before session 38 so was an invoice that arrived already due.
  */
 const chargeableIfMoved = `(e.customer_since IS NULL OR CASE WHEN $5::int > 0 THEN ${announcedToPayer}
                               ELSE e.due_date > e.customer_since END)`;

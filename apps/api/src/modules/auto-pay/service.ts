@@ -37,9 +37,17 @@ export type ChargeOutcome =
 /** yyyy-mm-dd -> yyyymmdd (the contract's dates). */
 const compact = (iso: string) => iso.replace(/-/g, '');
 
-/** A direct debit is collected by the bank: the card never pays it (it would be charged twice). */
-const isDirectDebit = (i: Pick<InstalmentRow, 'method'>) =>
-  instalmentMethodKind(i.method) === 'direct_debit';
+/**
+ * Whether the card may pay the instalment by itself: one the customer pays (card, transfer, cash)
+ * or whose method the provider left empty. Never a direct debit, which the bank collects (the
+ * money would be taken twice), nor a method written in words the portal does not know, which may
+ * be one: before session 38 only the known wordings of a direct debit were left out, and "Rebut
+ * domiciliat" (Catalan) was charged to the card as well.
+ */
+const cardMayPay = (i: Pick<InstalmentRow, 'method'>) => {
+  const kind = instalmentMethodKind(i.method);
+  return kind === 'card' || kind === 'bank_transfer' || kind === 'cash' || i.method.trim() === '';
+};
 
 /** Why a card cannot pay by itself on `today` (yyyy-mm-dd), or null. */
 export function cardProblem(
@@ -79,9 +87,7 @@ export function createAutoPayService(db: Database) {
       const allowed = settings?.auto_pay ?? false;
       const on = allowed && current !== undefined;
       const covered = on
-        ? (await repository.upcoming(sql, actor.customerId, today))
-            .filter((i) => !isDirectDebit(i))
-            .slice(0, 50)
+        ? (await repository.upcoming(sql, actor.customerId, today)).filter(cardMayPay).slice(0, 50)
         : [];
       return {
         allowed,
@@ -170,7 +176,7 @@ export function createAutoPayCharger(deps: {
       if (!instalment || instalment.status !== 'pending' || instalment.due_date > today) {
         return 'skipped' as const;
       }
-      if (isDirectDebit(instalment)) return 'skipped' as const;
+      if (!cardMayPay(instalment)) return 'skipped' as const;
       const last = await repository.lastCharge(sql, instalment.id);
       if ((last?.attempt_no ?? 0) >= job.attemptNo) return 'duplicate' as const;
       // Charge n follows a declined charge n - 1 only, and stays within the tenant's retries.
@@ -232,7 +238,7 @@ export function createAutoPayCharger(deps: {
         days: settings.auto_pay_notice_days,
       });
       const recorded = [];
-      for (const instalment of candidates.filter((i) => !isDirectDebit(i))) {
+      for (const instalment of candidates.filter(cardMayPay)) {
         if (!(await repository.insertNotice(sql, instalment.id, instalment.customer_id))) continue;
         const contact = await repository.contact(sql, instalment.customer_id);
         if (contact) recorded.push({ instalment, contact });
@@ -281,7 +287,7 @@ export function createAutoPayCharger(deps: {
             noticeDays: settings.auto_pay_notice_days,
           });
         });
-        for (const instalment of due.filter((i) => !isDirectDebit(i))) {
+        for (const instalment of due.filter(cardMayPay)) {
           await enqueue({
             tenantId,
             instalmentId: instalment.id,

@@ -397,9 +397,12 @@ export function createIngestionRepository() {
     /** The rows (same JSON) that are not stored yet, with their state. */
     async insertInstalments(sql: Sql, rowsJson: string, storedIds: TextArray): Promise<string[]> {
       const written = await sql.query<{ invoice_id: string }>(
-        storedTouched(`INSERT INTO instalments (tenant_id, invoice_id, seq, customer_id, due_date, amount_cents, method, status, paid_date)
+        // customer_since: theirs from today, Madrid, as a moved one (auto-pay charges an instalment
+        // that arrives already due only as it would a moved one: announced, or due after today).
+        storedTouched(`INSERT INTO instalments (tenant_id, invoice_id, seq, customer_id, due_date, amount_cents, method, status, paid_date, customer_since)
          SELECT ${tenant}, b.invoice_id, b.seq, c.id, b.due_date, b.amount_cents,
-                coalesce(b.method, ''), b.status, b.paid_date
+                coalesce(b.method, ''), b.status, b.paid_date,
+                (now() AT TIME ZONE 'Europe/Madrid')::date
            FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, customer_code text,
                 due_date date, amount_cents int8, method text, status text, paid_date date)
            JOIN customers c ON c.tenant_id = ${tenant} AND c.code = b.customer_code

@@ -6,7 +6,7 @@ const fold = (text: string) =>
 
 const kinds: [RegExp, TInstalmentMethodKind][] = [
   [
-    /^(domiciliacion|domiciliado|recibo domiciliado|adeudo|sepa|direct debit|domiciliacio|helbideratze)/,
+    /^(domiciliacion|domiciliado|recibo domiciliado|recibo bancario|cargo en cuenta|adeudo|sepa|direct debit|bank debit|domiciliacio|rebut domiciliat|rebut bancari|carrec en compte|helbideratze|zordunketa)/,
     'direct_debit',
   ],
   [/^(tarjeta|targeta|card|txartel)/, 'card'],

@@ -105,7 +105,8 @@ export function createPaymentMethodRepository() {
       );
     },
     /** What counts against the caps of customer-limits.ts. */
-    async usage(sql: SqlQuery, customerId: string) {
+    /** What counts against the caps; `exceptAttempt`: a card addition that counts itself out. */
+    async usage(sql: SqlQuery, customerId: string, exceptAttempt: string | null = null) {
       const rows = await sql.query<{
         methods: number;
         pending_requests: number;
@@ -117,8 +118,9 @@ export function createPaymentMethodRepository() {
            (SELECT count(*)::int FROM payment_method_requests WHERE tenant_id = current_setting('app.tenant_id')
               AND customer_id = $1 AND status = 'pending') AS pending_requests,
            (SELECT count(*)::int FROM payment_attempts WHERE tenant_id = current_setting('app.tenant_id')
-              AND customer_id = $1 AND kind = 'card_verification' AND status = 'pending') AS pending_card_attempts`,
-        [customerId],
+              AND customer_id = $1 AND kind = 'card_verification' AND status = 'pending'
+              AND ($2::text IS NULL OR id::text <> $2)) AS pending_card_attempts`,
+        [customerId, exceptAttempt],
       );
       return rows[0] ?? { methods: 0, pending_requests: 0, pending_card_attempts: 0 };
     },

@@ -94,10 +94,15 @@ export async function checkCustomerLimits(
  * customer's lock in the caller's transaction: a payment that asks to save its card saves it only
  * then (before session 36 it saved it past the cap, and the list grew without end).
  */
-export async function roomForAnotherMethod(sql: SqlQuery, customerId: string): Promise<boolean> {
+export async function roomForAnotherMethod(
+  sql: SqlQuery,
+  customerId: string,
+  /** The card addition whose card this is: its place under the cap is the card's own. */
+  ownAttempt: string | null = null,
+): Promise<boolean> {
   const repository = createPaymentMethodRepository();
   await repository.lockCustomer(sql, customerId);
-  return hasRoom(await repository.usage(sql, customerId));
+  return hasRoom(await repository.usage(sql, customerId, ownAttempt));
 }
 
 export function createPaymentMethodService(db: Database) {

@@ -195,8 +195,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   ): Promise<string | null> {
     const reference = params.Ds_Merchant_Identifier;
     if (!reference || reference === 'REQUIRED') return null;
-    // Room was checked at the start; another method may have taken it since.
-    if (!(await roomForAnotherMethod(sql, attempt.customer_id))) return null;
+    // Room was checked at the start; another method may have taken it since. A card addition
+    // held its place from the start: it counts itself out (before session 38 the tenth method,
+    // added as a card, was refused by its own place and the gateway's token lost).
+    const own = attempt.kind === 'card_verification' ? attempt.id : null;
+    if (!(await roomForAnotherMethod(sql, attempt.customer_id, own))) return null;
     const contact = await repository.customerContact(sql, attempt.customer_id);
     const expiry =
       params.Ds_ExpiryDate && /^\d{4}$/.test(params.Ds_ExpiryDate)
