@@ -392,10 +392,12 @@ export function createAuthRepository() {
      * confirmed change, or the provider's): reset links and invitations, sign-in links, e-mail
      * changes waiting for their link, and the Google/Apple/Microsoft accounts linked because they
      * vouched for that address (migration 013's customer_identities; linked again, by the new
-     * address, at the next such sign-in).
+     * address, at the next such sign-in), with the sessions such accounts opened: before session
+     * 38 the unlinked account's session kept working (and its refresh token renewing it).
+     * Answers the sessions (refresh families) it ended.
      */
-    async spendAfterEmailMoved(sql: Sql, customerIds: string[]): Promise<void> {
-      if (customerIds.length === 0) return;
+    async spendAfterEmailMoved(sql: Sql, customerIds: string[]): Promise<string[]> {
+      if (customerIds.length === 0) return [];
       for (const table of ['password_resets', 'sign_in_links', 'email_changes']) {
         await sql.query(
           `UPDATE ${table} SET used_at = now()
@@ -409,6 +411,15 @@ export function createAuthRepository() {
           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id::text = ANY($1)`,
         [customerIds],
       );
+      // Every provider account of theirs is unlinked above, so every session opened through one.
+      const ended = await sql.query<{ family_id: string }>(
+        endFamilies(`customer_id::text = ANY($1) AND family_id IN (
+          SELECT id FROM customer_sessions
+           WHERE tenant_id = current_setting('app.tenant_id') AND customer_id::text = ANY($1)
+             AND method = 'external')`),
+        [customerIds],
+      );
+      return ended.map((r) => r.family_id);
     },
     /**
      * What was begun with the old password and not finished ends when it changes: a second-factor

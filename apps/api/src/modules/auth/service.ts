@@ -886,9 +886,9 @@ export function createAuthService({
           // Links mailed to the old address (a reset, a sign-in link) no longer open the account,
           // nor a provider's account linked because it vouched for that address: whoever still
           // reads that mailbox is who the owner may be moving away from.
-          await repository.spendAfterEmailMoved(sql, [customer.id]);
+          const ended = await repository.spendAfterEmailMoved(sql, [customer.id]);
           await webhookEvents.customerEmailChanged(sql, customer.id, customer.email);
-          return { email: row.new_email };
+          return { email: row.new_email, ended };
         })
         .catch((error: unknown) => {
           // Two customers confirming the same address at once: the index refuses the second.
@@ -900,7 +900,8 @@ export function createAuthService({
       if (outcome === 'expired')
         throw new AppError(400, ErrorCode.emailChangeExpired, 'E-mail change link expired');
       if (outcome === 'taken') throw new FieldValidationError({ email: [FieldError.emailTaken] });
-      return outcome;
+      await revocations.revoked(tenantId, outcome.ended);
+      return { email: outcome.email };
     },
 
     async resetPassword(

@@ -18,6 +18,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
   const returnMails = createReturnMailSender({ db: ctx.db, mailer: ctx.mailer, log: app.log });
   const service = createIngestionService({
     db: ctx.db,
+    revocations: ctx.revocations,
     returns: {
       apply: returnInstalmentsFromStatus,
       sendMails: (tenantId, ids) =>

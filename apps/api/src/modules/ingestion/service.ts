@@ -1,4 +1,5 @@
 import { signInEmailMoved } from '../auth/email-moved.ts';
+import type { Revocations } from '../auth/revocations.ts';
 import { ErrorCode, FieldError } from '@portal/contract';
 import type {
   TBatchResult,
@@ -192,7 +193,16 @@ export function createInvoiceIngestion({ db }: { db: Database }) {
   };
 }
 
-export function createIngestionService({ db, returns }: { db: Database; returns: StatusReturns }) {
+export function createIngestionService({
+  db,
+  returns,
+  revocations,
+}: {
+  db: Database;
+  returns: StatusReturns;
+  /** Told of the sessions a customer's move to another address ended, once committed. */
+  revocations?: Pick<Revocations, 'revoked'>;
+}) {
   const repository = createIngestionRepository();
 
   const resolveCustomers = (
@@ -212,7 +222,7 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
       for (const i of repeatedIndexes(customers.map((c) => c.code)))
         errors.add(`customers.${i}.code`, FieldError.duplicate);
 
-      return db.withTenant(tenantId, async (sql) => {
+      const { result, ended } = await db.withTenant(tenantId, async (sql) => {
         // Lowered as the database lowers them, for every comparison below.
         const emails = await repository.lowerEmails(
           sql,
@@ -251,7 +261,7 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
         // A customer moved to another sign-in address: the old mailbox's links and the provider
         // accounts it vouched for no longer open the account (session 34's review).
         const newEmailOf = new Map(customers.map((c, i) => [c.code, emails[i]]));
-        await signInEmailMoved(
+        const ended = await signInEmailMoved(
           sql,
           stored
             .filter((s) => newEmailOf.has(s.code) && newEmailOf.get(s.code) !== s.email)
@@ -264,13 +274,18 @@ export function createIngestionService({ db, returns }: { db: Database; returns:
         );
         const updated = written.filter((code) => existingCodes.has(code)).length;
         return {
-          created: created.length,
-          updated,
-          unchanged: customers.length - created.length - updated,
-          invited,
-          kept,
+          result: {
+            created: created.length,
+            updated,
+            unchanged: customers.length - created.length - updated,
+            invited,
+            kept,
+          },
+          ended,
         };
       });
+      await revocations?.revoked(tenantId, ended);
+      return result;
     },
 
     /**
