@@ -311,7 +311,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     routes.secondFactorConfirm,
     async ({ request, body }) => {
       requireOffered(request);
-      const codes = await secondFactor.confirm(request.tenant.id, request.customerId, body.code);
+      const codes = await secondFactor.confirm(customerOf(request), body.code);
       await tellOwner(request.tenant.id, request.customerId, { kind: 'second-factor-on' });
       return { recovery_codes: codes };
     },
@@ -321,12 +321,7 @@ export default async function authRoutes(app: FastifyInstance, ctx: AppContext) 
     app,
     routes.secondFactorDisable,
     async ({ request, body }) => {
-      await secondFactor.disable(
-        request.tenant.id,
-        request.customerId,
-        body.code,
-        request.tenant.second_factor,
-      );
+      await secondFactor.disable(customerOf(request), body.code, request.tenant.second_factor);
       return { message: 'Second factor turned off' };
     },
     { preValidation: [ctx.requireCustomer] },

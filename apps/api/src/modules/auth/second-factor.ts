@@ -18,6 +18,15 @@ export const challengeMinutes = 5;
 export const maxChallengeFailures = 5;
 /** Codes tried on one account, from any challenge, in the window: then 429 (decision 028). */
 export const codeAttemptsPerAccount: readonly [number, number] = [10, 15 * 60];
+/**
+ * Codes tried from the profile (turning it on or off, signed in already): a budget of their own,
+ * per session and per account, that the sign-in step does not read. Before session 38 they spent
+ * the sign-in's: a stolen session's wrong codes kept the owner from signing in anywhere new.
+ */
+export const profileCodeAttempts = {
+  perSession: [5, 15 * 60],
+  perAccount: [10, 15 * 60],
+} as const satisfies Record<string, readonly [number, number]>;
 export const recoveryCodeCount = 10;
 
 /** What a sign-in by password or link answers when a code is still needed. */
@@ -113,17 +122,28 @@ export function createSecondFactor({
     return codes;
   }
 
-  async function throttle(tenantId: string, customerId: string) {
-    const [limit, window] = codeAttemptsPerAccount;
-    const verdict = await limiter.hit(
-      `2fa:acct:${tenantId}:${customerId}`,
-      limit * limitScale,
-      window,
-    );
+  async function spend(key: string, [limit, window]: readonly [number, number]) {
+    const verdict = await limiter.hit(key, limit * limitScale, window);
     if (!verdict.allowed)
       throw new AppError(429, ErrorCode.rateLimited, 'Too many attempts', {
         'retry-after': String(verdict.retryAfterSeconds),
       });
+  }
+
+  /** A code of the sign-in step. */
+  const throttle = (tenantId: string, customerId: string) =>
+    spend(`2fa:acct:${tenantId}:${customerId}`, codeAttemptsPerAccount);
+
+  /** A code from the profile: the session's budget, then the account's profile budget. */
+  async function throttleProfile(who: { tenantId: string; customerId: string; sessionId: string }) {
+    await spend(
+      `2fa:profile:sess:${who.tenantId}:${who.sessionId}`,
+      profileCodeAttempts.perSession,
+    );
+    await spend(
+      `2fa:profile:acct:${who.tenantId}:${who.customerId}`,
+      profileCodeAttempts.perAccount,
+    );
   }
 
   /**
@@ -264,8 +284,12 @@ export function createSecondFactor({
     },
 
     /** The profile: the first code from the app turns it on; answers the recovery codes, once. */
-    async confirm(tenantId: string, customerId: string, code: string): Promise<string[]> {
-      await throttle(tenantId, customerId);
+    async confirm(
+      who: { tenantId: string; customerId: string; sessionId: string },
+      code: string,
+    ): Promise<string[]> {
+      const { tenantId, customerId } = who;
+      await throttleProfile(who);
       const codes = await db.withTenant(tenantId, async (sql) => {
         const totp = await repository.findTotp(sql, customerId);
         if (!totp || totp.confirmed_at) return undefined;
@@ -278,14 +302,14 @@ export function createSecondFactor({
 
     /** The profile: a current code (or a recovery code) turns it off, unless the tenant requires it. */
     async disable(
-      tenantId: string,
-      customerId: string,
+      who: { tenantId: string; customerId: string; sessionId: string },
       code: string,
       policy: TSecondFactorPolicy,
     ): Promise<void> {
+      const { tenantId, customerId } = who;
       if (policy === 'required')
         throw new AppError(409, ErrorCode.secondFactorRequired, 'This portal requires it');
-      await throttle(tenantId, customerId);
+      await throttleProfile(who);
       const ok = await db.withTenant(tenantId, async (sql) => {
         const verdict = await check(sql, tenantId, customerId, code, false);
         if (verdict === 'wrong') return false;
