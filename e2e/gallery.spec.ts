@@ -265,6 +265,31 @@ test.describe('gallery: Bizum', () => {
     await checkInPlace(page, 'payment-checkin-bizum');
   });
 
+  test('payment-checkin-card-cap: the new card at the cap of saved methods, no axe violations or overflow', async ({
+    page,
+  }) => {
+    // The list answers as it does for a customer who keeps ten methods (customer-limits.test.ts
+    // proves the server's answer); filling this shared demo customer's list would change what the
+    // specs beside this one see.
+    await page.route('**/api/1.0/payment-methods', async (route) => {
+      // From Node, which does not resolve *.localhost as the browser does.
+      const at = new URL(route.request().url());
+      const response = await route.fetch({
+        url: `http://127.0.0.1:${at.port}${at.pathname}`,
+        headers: { ...route.request().headers(), host: at.host },
+      });
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...body, room_for_another: false } });
+    });
+    await signInThroughApi(page, account);
+    await page.goto(`${account.tenant.origin}${await checkinOfAnUnpaidInvoice(page)}`);
+    await settled(page);
+    await page.getByRole('tab', { name: 'Nueva tarjeta' }).click();
+    await expect(page.getByRole('checkbox', { name: /Guardar esta tarjeta/ })).toBeDisabled();
+    await expect(page.getByText(/el máximo: esta tarjeta no se guardará/)).toBeVisible();
+    await checkInPlace(page, 'payment-checkin-card-cap');
+  });
+
   test("redsys-sim-bizum: the simulator's Bizum pages, no axe violations or overflow", async ({
     page,
   }) => {
