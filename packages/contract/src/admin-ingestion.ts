@@ -198,7 +198,11 @@ export type TIngestCustomersResult = z.infer<typeof ZIngestCustomersResult>;
 // ---- Invoices ----
 
 export const ZIngestInvoiceLine = z.strictObject({
-  line_no: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(100_000),
+  line_no: z
+    .number(FieldError.invalidType)
+    .int(FieldError.invalidType)
+    .min(1, FieldError.tooSmall)
+    .max(100_000, FieldError.tooBig),
   /** Who the line is for (a family member, a student...). */
   person: text(200),
   concept: z
@@ -240,7 +244,11 @@ function paidDateRule(
 export const ZIngestInstalment = z
   .strictObject({
     /** The instalment's number within its invoice (1, 2, ...). */
-    seq: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(1000),
+    seq: z
+      .number(FieldError.invalidType)
+      .int(FieldError.invalidType)
+      .min(1, FieldError.tooSmall)
+      .max(1000, FieldError.tooBig),
     due_date: ZIsoDate,
     amount_cents: ZPositiveCents,
     /** How it is collected ("Domiciliación", "Transferencia"); kept as it is when absent. */
@@ -312,7 +320,11 @@ export type TIngestInvoicesRequest = z.input<typeof ZIngestInvoicesRequest>;
 export const ZInstalmentStatusChange = z
   .strictObject({
     invoice_id: ZKey,
-    seq: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(1000),
+    seq: z
+      .number(FieldError.invalidType)
+      .int(FieldError.invalidType)
+      .min(1, FieldError.tooSmall)
+      .max(1000, FieldError.tooBig),
     status: ZInstalmentStatus,
     /** Required with `paid`, refused otherwise. */
     paid_date: ZIsoDate.optional(),

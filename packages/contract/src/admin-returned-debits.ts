@@ -15,7 +15,11 @@ export const ZReturnedDebitReport = z.strictObject({
     .trim()
     .min(1, FieldError.required)
     .max(64, FieldError.tooLong),
-  seq: z.number(FieldError.invalidType).int(FieldError.invalidType).min(1).max(1000),
+  seq: z
+    .number(FieldError.invalidType)
+    .int(FieldError.invalidType)
+    .min(1, FieldError.tooSmall)
+    .max(1000, FieldError.tooBig),
   return_date: ZIsoDate,
   /** The SEPA R-transaction reason (ISO 20022), e.g. `AM04` insufficient funds. */
   reason_code: z

@@ -11,7 +11,8 @@ import { pdfFont } from '../../lib/pdf-fonts.ts';
 
 /** es-ES formats whatever the language, as the invoice PDF (Spanish number and date formats). */
 export const money = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' });
-export const euros = (cents: number): string => money.format(cents / 100);
+/** Zero is 0,00 €, never -0,00 € (a total negated for a column, with nothing in it). */
+export const euros = (cents: number): string => money.format(cents === 0 ? 0 : cents / 100);
 export const formatApiDate = (api: string | null): string =>
   api && /^\d{8}$/.test(api) ? `${api.slice(6, 8)}/${api.slice(4, 6)}/${api.slice(0, 4)}` : '';
 

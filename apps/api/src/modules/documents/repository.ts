@@ -86,7 +86,10 @@ export function createDocumentRepository() {
                   ORDER BY n.received_at LIMIT 1) AS merchant_parameters,
                 (SELECT coalesce(json_agg(json_build_object(
                           'invoice_id', e.invoice_id, 'seq', e.seq,
-                          'due_date', to_char(e.due_date, 'YYYYMMDD'), 'amount_cents', i.amount_cents,
+                          -- What the payment paid of it: the instalment's amount when the provider
+                          -- lowered it before a late authorisation paid it (the rest was refunded).
+                          'due_date', to_char(e.due_date, 'YYYYMMDD'),
+                          'amount_cents', LEAST(e.amount_cents, i.amount_cents),
                           'fee_cents', i.fee_cents)
                           ORDER BY e.invoice_id, e.seq), '[]'::json)
                    FROM payment_attempt_items i
