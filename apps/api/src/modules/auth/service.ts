@@ -836,6 +836,9 @@ export function createAuthService({
       const token = newOpaqueToken();
       const taken = await db.withTenant(tenantId, async (sql) => {
         if (await repository.findCustomerByEmail(sql, newEmail)) return true;
+        // The latest request is the one: an earlier link (a mistyped address, say) no longer
+        // moves the account (before session 38 both confirmed for 24 hours).
+        await repository.spendEmailChangesOf(sql, customerId);
         await repository.insertEmailChange(sql, {
           customerId,
           newEmail,

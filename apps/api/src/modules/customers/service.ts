@@ -31,22 +31,31 @@ export function lockFiscalData(
 }
 
 /**
- * Writes approved fiscal data to the customer (a decision of the organisation). The fields it
- * changes are kept from a stale provider write like the customer's contact data
- * (docs/decisions/035).
+ * Writes approved fiscal data to the customer (a decision of the organisation): the fields the
+ * customer asked to change (`requested` against `previous`, the data they saw when asking); the
+ * others keep what the customer has now, which the provider may have changed since (before
+ * session 38 the whole snapshot was written back, and the provider's newer value, marked as the
+ * portal's, was then held back from its next write). The fields it changes are kept from a stale
+ * provider write like the customer's contact data (docs/decisions/035).
  */
 export async function applyFiscalData(
   sql: SqlQuery,
   customerId: string,
-  data: TFiscalData,
+  request: { requested: TFiscalData; previous: TFiscalData },
 ): Promise<void> {
   const repository = createCustomerRepository();
   const stored = await repository.lockFiscalData(sql, customerId);
+  const asked = fiscalDataFields.filter(
+    (field) => request.requested[field] !== request.previous[field],
+  );
+  const data: TFiscalData = { ...request.requested };
+  for (const field of fiscalDataFields)
+    if (!asked.includes(field)) data[field] = stored?.[field] ?? request.previous[field];
   await repository.updateFiscalData(sql, customerId, data);
   await repository.markPortalChanges(
     sql,
     customerId,
-    fiscalDataFields.filter((field) => (stored?.[field] ?? '') !== data[field]),
+    asked.filter((field) => (stored?.[field] ?? '') !== data[field]),
   );
 }
 

@@ -175,7 +175,7 @@ export function createFiscalDataService(deps: {
         if (!request) throw notFound('Fiscal data request');
         if (request.status !== 'pending') throw closed(request.status);
         if (decision.decision === 'approved')
-          await applyFiscalData(sql, request.customer_id, request.requested);
+          await applyFiscalData(sql, request.customer_id, request);
         if (!(await repository.close(sql, request.id, decision.decision, reason)))
           throw closed(request.status);
         await createNotification(sql, {
