@@ -1,4 +1,7 @@
 /**
+ * Also (session 38, last tests): an instalment the provider sends already due, and methods that
+ * may be a direct debit in words the portal does not know.
+ *
  * Session 37 review (account lifecycle, auto-pay), fixed since (migration 040): an invoice the provider moves to another customer on or
  * after its due date is charged to the new customer's saved card at once, with no auto-pay notice
  * ever sent to them.
@@ -57,7 +60,7 @@ describe.each(engines())(
     };
     const today = todayIso();
 
-    const putInvoice = (id: string, customerCode: string, dueDate: string) =>
+    const putInvoice = (id: string, customerCode: string, dueDate: string, method = 'Tarjeta') =>
       app.inject({
         method: 'PUT',
         url: '/demo/api/1.0/admin/invoices',
@@ -74,7 +77,7 @@ describe.each(engines())(
               lines: [
                 { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: 4200, vat_rate: 0 },
               ],
-              instalments: [{ seq: 1, due_date: dueDate, amount_cents: 4200, method: 'Tarjeta' }],
+              instalments: [{ seq: 1, due_date: dueDate, amount_cents: 4200, method }],
             },
           ],
         },
@@ -230,5 +233,71 @@ describe.each(engines())(
         "arrears moved into the account charged to the new owner's card at once",
       ).toEqual([]);
     });
+
+    it('does not charge, unannounced, an instalment that arrived already due (session 38)', async () => {
+      // The customer turned auto-pay on a month ago.
+      await db.withOwner((sql) =>
+        sql.query(
+          `UPDATE auto_pay_cards SET since = $2::date WHERE tenant_id = 'demo' AND customer_id = $1`,
+          [me.user.id, addDays(today, -30)],
+        ),
+      );
+      // Today the provider sends an invoice whose instalment fell due five days ago: no notice
+      // can go out for it (notices go to instalments due after today).
+      const invoiceId = 'REVIEW3-AP-LATE-INVOICE';
+      expect((await putInvoice(invoiceId, me.user.code, addDays(today, -5))).statusCode).toBe(200);
+      const instalment = await instalmentOf(invoiceId);
+      const run = charger();
+      expect(await run.sendNotices('demo', today)).toBe(0);
+      const jobs: AutoPayJob[] = [];
+      await run.sweep(async (job) => {
+        jobs.push(job);
+      }, noon(today));
+      expect(
+        jobs.filter((j) => j.instalmentId === instalment),
+        'arrears of a new invoice are charged to the card unannounced',
+      ).toEqual([]);
+    });
+
+    it.each([
+      ['Rebut domiciliat', 'REVIEW3-AP-REBUT-DOMICILIAT'],
+      // A wording the portal does not know may be a direct debit too: the card leaves it alone.
+      ['Giro bancario', 'REVIEW3-AP-GIRO'],
+    ])(
+      'leaves a %j instalment to the bank: the card does not pay it too (session 38)',
+      async (method, invoiceId) => {
+        // Without notices, so that only the method keeps the card from paying it.
+        await db.withOwner((sql) =>
+          sql.query(`UPDATE tenants SET auto_pay_notice_days = 0 WHERE id = 'demo'`),
+        );
+        try {
+          const dueDate = addDays(today, 2);
+          const put = await putInvoice(invoiceId, me.user.code, dueDate, method);
+          expect(put.statusCode, put.body).toBe(200);
+          const instalment = await instalmentOf(invoiceId);
+          const jobs: AutoPayJob[] = [];
+          await charger().sweep(async (job) => {
+            jobs.push(job);
+          }, noon(dueDate));
+          expect(
+            jobs.filter((j) => j.instalmentId === instalment),
+            'a direct debit charged to the card as well',
+          ).toEqual([]);
+          // The same invoice paid by card is charged: the method alone made the difference.
+          const byCard = await putInvoice(`${invoiceId}-CARD`, me.user.code, dueDate);
+          expect(byCard.statusCode, byCard.body).toBe(200);
+          const cardInstalment = await instalmentOf(`${invoiceId}-CARD`);
+          const cardJobs: AutoPayJob[] = [];
+          await charger().sweep(async (job) => {
+            cardJobs.push(job);
+          }, noon(dueDate));
+          expect(cardJobs.map((j) => j.instalmentId)).toContain(cardInstalment);
+        } finally {
+          await db.withOwner((sql) =>
+            sql.query(`UPDATE tenants SET auto_pay_notice_days = 3 WHERE id = 'demo'`),
+          );
+        }
+      },
+    );
   },
 );

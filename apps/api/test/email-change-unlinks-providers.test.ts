@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThroughProvider } from '../../../tools/oidc-http-login.ts';
 import { startTestIssuers } from '../../../tools/test-oidc-provider.ts';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
+import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { engines } from './engines.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
@@ -114,5 +115,42 @@ describe.each(engines())('an identity linked by the old address, on $name', (eng
       later.statusCode,
       `the old address's provider account after the e-mail change: ${later.body.slice(0, 200)}`,
     ).not.toBe(200);
+
+    // 4. And the session it opened in step 1 ends with the link, on every instance (session 38:
+    //    it kept working, its refresh token renewing it for up to 30 days); the owner's stays.
+    const sessionOf = (accessToken: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/demo/api/1.0/sessions',
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+    const intruder = first.json<{ access_token: string }>().access_token;
+    expect((await sessionOf(intruder)).statusCode, "the unlinked account's session").toBe(401);
+    expect((await sessionOf(me.token)).statusCode).toBe(200);
+  });
+
+  it("ends the provider account's sessions when the provider's batch moves the address (session 38)", async () => {
+    const address = 'owner.private@demo.test';
+    const me = await signedIn(app, 'demo', address);
+    const intruder = await signInWithGoogle(address);
+    expect(intruder.statusCode, intruder.body).toBe(200);
+    const { key } = await env.db.withTenant('demo', (sql) => createApiKey(sql, 'move'));
+    const moved = await app.inject({
+      method: 'PUT',
+      url: '/demo/api/1.0/admin/customers',
+      headers: { authorization: `Bearer ${key}` },
+      payload: {
+        customers: [{ code: me.user.code, email: 'moved.by.provider@demo.test', name: 'Laura' }],
+      },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const still = await app.inject({
+      method: 'GET',
+      url: '/demo/api/1.0/sessions',
+      headers: {
+        authorization: `Bearer ${intruder.json<{ access_token: string }>().access_token}`,
+      },
+    });
+    expect(still.statusCode, 'session opened by the unlinked provider account').toBe(401);
   });
 });

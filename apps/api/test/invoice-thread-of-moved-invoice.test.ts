@@ -1,3 +1,4 @@
+import { customerLimits } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -115,6 +116,23 @@ describe.each(engines())(
       expect(listed.json<{ threads: { invoice_id: string }[] }>().threads).not.toContainEqual(
         expect.objectContaining({ invoice_id: invoiceId }),
       );
+    });
+
+    it("takes none of the first customer's five places (session 38: it kept one, unseen)", async () => {
+      const own = await fx.db.withTenant('demo', (sql) =>
+        sql.query<{ id: string }>(
+          `SELECT i.id FROM invoices i JOIN customers c ON c.tenant_id = i.tenant_id AND c.id = i.customer_id
+            WHERE c.id = $1 ORDER BY i.invoice_date DESC, i.id LIMIT $2`,
+          [me.user.id, customerLimits.openInvoiceThreads],
+        ),
+      );
+      expect(own).toHaveLength(customerLimits.openInvoiceThreads);
+      const codes: number[] = [];
+      for (const { id } of own)
+        codes.push(
+          (await me.post('/invoice-threads', { invoice_id: id, message: 'Otra duda' })).statusCode,
+        );
+      expect(codes).toEqual(own.map(() => 201));
     });
   },
 );
