@@ -191,4 +191,28 @@ describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
     );
     expect(open).toEqual([]);
   });
+
+  it('spends the earlier request when the customer asks again (session 38: both links worked)', async () => {
+    // A typo in the first address, noticed at once: the first link, in a mailbox that may be a
+    // stranger's, must no longer move the account there.
+    const who = await signedIn(app, 'demo', secondEmail);
+    const typo = 'segundo.typo@demo.test';
+    const meant = 'segundo.meant@demo.test';
+    expect((await request({ email: typo, current_password: demoPassword }, who)).statusCode).toBe(
+      202,
+    );
+    const first = tokenIn((await env.smtp.waitFor(typo, 10_000, 'email-change')).raw);
+    expect((await request({ email: meant, current_password: demoPassword }, who)).statusCode).toBe(
+      202,
+    );
+    const second = tokenIn((await env.smtp.waitFor(meant, 10_000, 'email-change')).raw);
+    const stale = await confirm(first);
+    expect(stale.statusCode, stale.body).toBe(422);
+    expect(stale.json<{ errors: Record<string, string[]> }>().errors.token).toEqual([
+      'invalid_token',
+    ]);
+    const done = await confirm(second);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ email: meant });
+  });
 });

@@ -88,6 +88,37 @@ describe.each(engines())('the cap of saved methods and "save this card" on $name
     return status.json<{ status: string; card_saved?: boolean }>();
   };
 
+  it('saves the card of an addition that took the last place (session 38: its own place refused it)', async () => {
+    await fillUpTo(customerLimits.paymentMethods - 1);
+    const res = await me.post('/payment-methods/card', { alias: 'Décima' });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json<{ payment_id: string }>().payment_id;
+    const p = decodeMerchantParameters(
+      res.json<{ redsys_params: { Ds_MerchantParameters: string } }>().redsys_params
+        .Ds_MerchantParameters,
+    );
+    const note = signedNotification(p, '0000', {
+      Ds_Amount: '0',
+      Ds_TransactionType: '7',
+      Ds_Merchant_Identifier: 'e'.repeat(40),
+      Ds_Merchant_Cof_Txnid: '2110222140220',
+      Ds_ExpiryDate: '3012',
+      Ds_Card_Number: '454881******0004',
+      Ds_Card_Brand: '1',
+    });
+    expect((await postNotification(app, note)).statusCode).toBe(200);
+    const status = (await me.get(`/redsys/payment/${id}/status`)).json<{
+      status: string;
+      card_saved: boolean;
+    }>();
+    // Before: { status: 'failed', card_saved: false } and no card (the token Redsys made lost).
+    expect({ status: status.status, card_saved: status.card_saved }).toEqual({
+      status: 'paid',
+      card_saved: true,
+    });
+    expect((await methods()).length).toBe(customerLimits.paymentMethods);
+  });
+
   it(`takes the payment but saves no card at the cap of ${customerLimits.paymentMethods}`, async () => {
     await fillUpTo(customerLimits.paymentMethods);
     // Control: the card form is refused at the cap.
