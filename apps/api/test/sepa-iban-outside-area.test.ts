@@ -60,6 +60,7 @@ describe.each(engines())('a bank account outside SEPA, on $name', (engine) => {
         iban,
         holder: 'Laura García Martín',
         nif: '12345678Z',
+        entity: 'Banco de fuera',
         mandate_accepted: true,
         mandate_language: 'es',
       },

@@ -5,6 +5,7 @@ import { emailPattern, ZEmail, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
 import { hasUnsafeText } from './input-safety.ts';
 import { isSpanishTaxId } from './tax-id.ts';
+import { spanishBankOf } from './spanish-banks.ts';
 import { ZSepaMandateAcceptance } from './sepa-mandates.ts';
 
 /** A required text: trimmed, not empty, bounded. */
@@ -139,27 +140,41 @@ export type TPaymentMethodsResponse = z.infer<typeof ZPaymentMethodsResponse>;
 export const ZPaymentMethodParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Add a bank account (spec §5: all required; IBAN checksum; NIF/NIE/CIF). */
-export const ZAddBankAccountRequest = z.object({
-  iban: text(42)
-    .refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), {
-      error: FieldError.invalidIban,
-      abort: true,
-    })
-    // An account is saved to be debited under its SEPA mandate: one outside the SEPA area cannot
-    // be, and its mandate replaced the working one (session 37).
-    .refine(
-      (v) => isSEPACountry((electronicFormatIBAN(v) ?? '').slice(0, 2)),
-      FieldError.ibanNotSepa,
-    ),
-  // The debtor's name, on one line: a line break drew what looked like the mandate's own NIF and
-  // IBAN fields inside its debtor box (session 37).
-  holder: line(120),
-  nif: text(20).refine(isSpanishTaxId, FieldError.invalidNif),
-  /** Derived from the IBAN's bank code when known; otherwise what the customer typed. */
-  entity: z.string().trim().max(120, FieldError.tooLong).optional(),
-  alias: z.string().trim().max(60, FieldError.tooLong).optional(),
-  ...ZSepaMandateAcceptance,
-});
+export const ZAddBankAccountRequest = z
+  .object({
+    iban: text(42)
+      .refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), {
+        error: FieldError.invalidIban,
+        abort: true,
+      })
+      // An account is saved to be debited under its SEPA mandate: one outside the SEPA area cannot
+      // be, and its mandate replaced the working one (session 37).
+      .refine(
+        (v) => isSEPACountry((electronicFormatIBAN(v) ?? '').slice(0, 2)),
+        FieldError.ibanNotSepa,
+      ),
+    // The debtor's name, on one line: a line break drew what looked like the mandate's own NIF and
+    // IBAN fields inside its debtor box (session 37).
+    holder: line(120),
+    nif: text(20).refine(isSpanishTaxId, FieldError.invalidNif),
+    /**
+     * Derived from the IBAN's bank code when known; otherwise what the customer typed, then
+     * required (spec §5: all required; the web form asks for it in the same case).
+     */
+    entity: z.string().trim().max(120, FieldError.tooLong).optional(),
+    alias: z.string().trim().max(60, FieldError.tooLong).optional(),
+    ...ZSepaMandateAcceptance,
+  })
+  .refine(
+    // Before session 38 an account whose IBAN names no known bank was saved with no entity.
+    (v) =>
+      Boolean(
+        spanishBankOf(electronicFormatIBAN(typeof v.iban === 'string' ? v.iban : '') ?? ''),
+      ) ||
+      (typeof v.entity === 'string' && v.entity.trim() !== ''),
+    // Checked once the fields are valid (the web form says it beside the other fields' errors).
+    { path: ['entity'], error: FieldError.required },
+  );
 export type TAddBankAccountRequest = z.input<typeof ZAddBankAccountRequest>;
 
 /**

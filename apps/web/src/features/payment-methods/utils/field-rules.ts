@@ -38,7 +38,7 @@ export function requiredText(value: string, max: number): FieldErrorCode | undef
 export function validateHolder(value: string): FieldErrorCode | undefined {
   return (
     requiredText(value, maxLengths.holder) ??
-    (/[\r\n\u2028\u2029]/.test(value) ? 'invalid_characters' : undefined)
+    (/[\r\n\u0085\u2028\u2029]/.test(value) ? 'invalid_characters' : undefined)
   );
 }
 
