@@ -36,11 +36,48 @@ function fonts(): [string, Font][] {
   return loaded;
 }
 
-/** Registers the portal's fonts on a new document and starts it in the regular one. */
+const covered = new Map<number, boolean>();
+
+/**
+ * The text with every character the fonts cannot draw (Chinese, emoji...) as "?": before session
+ * 38 each was drawn as an empty box and written in the text layer as NUL (a name copied from the
+ * PDF came out broken). Line breaks and spaces stay.
+ */
+export function printable(text: string): string {
+  const regular = fonts()[0]?.[1];
+  if (!regular || /^[\x20-\x7e\n]*$/.test(text)) return text;
+  let out = '';
+  for (const character of text) {
+    const point = character.codePointAt(0) ?? 0;
+    let known = covered.get(point);
+    if (known === undefined) {
+      known = point < 0x20 || regular.hasGlyphForCodePoint(point);
+      covered.set(point, known);
+    }
+    out += known ? character : '?';
+  }
+  return out;
+}
+
+/**
+ * Registers the portal's fonts on a new document and starts it in the regular one; its text (and
+ * what measures it) goes through `printable`.
+ */
 export function usePdfFonts(doc: PDFKit.PDFDocument): PDFKit.PDFDocument {
   for (const [name, font] of fonts())
     // pdfkit takes a parsed fontkit font (`layout` is what it looks for); its types say only
     // a path or bytes.
     doc.registerFont(name, font as unknown as Buffer);
+  const text = doc.text.bind(doc);
+  const heightOfString = doc.heightOfString.bind(doc);
+  const widthOfString = doc.widthOfString.bind(doc);
+  // pdfkit's overloads (text alone, with a position, with options) all take the text first.
+  doc.text = ((value: unknown, ...rest: unknown[]) =>
+    (text as (...args: unknown[]) => PDFKit.PDFDocument)(
+      typeof value === 'string' ? printable(value) : value,
+      ...rest,
+    )) as typeof doc.text;
+  doc.heightOfString = (value, options) => heightOfString(printable(value), options);
+  doc.widthOfString = (value, options) => widthOfString(printable(value), options);
   return doc.font(pdfFont.regular);
 }

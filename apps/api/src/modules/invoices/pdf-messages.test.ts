@@ -10,7 +10,7 @@ const languages = ['es', 'ca', 'en', 'eu'] as const;
 /** Words the same in Spanish and in that language, so not a Spanish leftover. */
 const sameWord: Record<(typeof languages)[number], string[]> = {
   es: [],
-  ca: ['FACTURA', 'Número', 'NIF', 'IVA', 'Total'],
+  ca: ['FACTURA', 'FACTURA RECTIFICATIVA', 'Número', 'NIF', 'IVA', 'Total'],
   en: ['Total'],
   eu: [],
 };

@@ -8,6 +8,8 @@ import type { Language } from '../mail/messages.ts';
 export const pdfMessages = {
   es: {
     invoice: 'FACTURA',
+    creditNote: 'FACTURA RECTIFICATIVA',
+    returnFees: 'Gastos de devolución',
     number: 'Número',
     date: 'Fecha',
     customer: 'Cliente',
@@ -42,6 +44,8 @@ export const pdfMessages = {
   },
   ca: {
     invoice: 'FACTURA',
+    creditNote: 'FACTURA RECTIFICATIVA',
+    returnFees: 'Despeses de devolució',
     number: 'Número',
     date: 'Data',
     customer: 'Client',
@@ -76,6 +80,8 @@ export const pdfMessages = {
   },
   en: {
     invoice: 'INVOICE',
+    creditNote: 'CREDIT NOTE',
+    returnFees: 'Return fees',
     number: 'Number',
     date: 'Date',
     customer: 'Customer',
@@ -110,6 +116,8 @@ export const pdfMessages = {
   },
   eu: {
     invoice: 'FAKTURA',
+    creditNote: 'FAKTURA ZUZENTZAILEA',
+    returnFees: 'Itzulketa-gastuak',
     number: 'Zenbakia',
     date: 'Data',
     customer: 'Bezeroa',

@@ -121,20 +121,47 @@ export function drawIssuer(
   return doc.y;
 }
 
+/** Cents of an amount in euros, half away from zero. */
+const cents = (euros: number) => Math.sign(euros) * Math.round(Math.abs(euros) * 100);
+
+/**
+ * The base and VAT of each rate of the lines (RD 1619/2012 art. 6: the tax broken down by rate),
+ * when the lines carry more than one rate and their VAT, rate by rate in cents, adds up to the
+ * provider's to the cent; else one base and one VAT, the provider's (`rate` null): the PDF never
+ * prints figures that disagree with the invoice's own.
+ */
+function vatBreakdown(
+  invoice: TInvoiceDetail,
+): { rate: number | null; base: number; vat: number }[] {
+  const single = [{ rate: null, base: invoice.base, vat: invoice.iva }];
+  const bases = new Map<number, number>();
+  for (const line of invoice.lines)
+    bases.set(line.iva, (bases.get(line.iva) ?? 0) + cents(line.amount));
+  if (bases.size < 2) return single;
+  const rates = [...bases]
+    .sort(([a], [b]) => b - a)
+    .map(([rate, base]) => ({ rate, base, vat: cents((base * rate) / 10_000) }));
+  const sum = (key: 'base' | 'vat') => rates.reduce((total, r) => total + r[key], 0);
+  if (sum('vat') !== cents(invoice.iva) || sum('base') !== cents(invoice.base)) return single;
+  return rates.map((r) => ({ rate: r.rate, base: r.base / 100, vat: r.vat / 100 }));
+}
+
 export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   const { invoice, tenant, customer, todayApi } = input;
   if (!isPdfLanguage(input.language)) throw new TypeError('The PDF has no such language');
   const m = pdfMessages[input.language];
   const color = `#${tenant.primary_color.replace(/^#/, '')}`;
-  const doc = newPdfDocument(`${m.invoice} ${invoice.invoice_id}`, tenant, input.createdAt);
+  // A credit note says it is one (a rectifying invoice, RD 1619/2012 art. 15), as the web's badge.
+  const title = invoice.state === 'credit_note' ? m.creditNote : m.invoice;
+  const doc = newPdfDocument(`${title} ${invoice.invoice_id}`, tenant, input.createdAt);
   const left = pdfLeft;
   const width = doc.page.width - 96;
 
   // Header: the colour band, the logo, then the issuer's fiscal identity.
-  drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 300 });
+  const issuerEnd = drawIssuer(doc, tenant, { color, nifLabel: m.nif, width: 300 });
 
   doc.font(pdfFont.bold).fontSize(20).fillColor(color);
-  doc.text(m.invoice, left + 300, 34, { width: width - 300, align: 'right' });
+  doc.text(title, left + 300, 34, { width: width - 300, align: 'right' });
   doc.font(pdfFont.regular).fontSize(10).fillColor('#18181b');
   doc.text(`${m.number}: ${invoice.invoice_id}`, left + 300, doc.y + 2, {
     width: width - 300,
@@ -151,9 +178,25 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
       .text(m.cancelledInvoice, { width: width - 300, align: 'right' });
   }
 
-  // Customer.
-  let y = Math.max(doc.y, 110) + 16;
-  doc.roundedRect(left, y, width, 86, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
+  // Customer: below the issuer's identity and the invoice's number, as tall as what it holds (a
+  // long name or address ran over the NIF and out of the box before session 38).
+  let y = Math.max(doc.y, issuerEnd, 110) + 16;
+  const customerLines = [
+    customer.nif ? `${m.nif}: ${customer.nif}` : '',
+    customer.address,
+    [customer.postal_code, customer.city, customer.province].filter(Boolean).join(' · '),
+    [customer.country, customer.email].filter(Boolean).join(' · '),
+  ].filter(Boolean);
+  const nameHeight = doc
+    .font(pdfFont.bold)
+    .fontSize(11)
+    .heightOfString(customer.name, { width: width - 24 });
+  const detailsHeight = doc
+    .font(pdfFont.regular)
+    .fontSize(9)
+    .heightOfString(customerLines.join('\n'), { width: width - 24 });
+  const boxHeight = Math.max(86, 22 + nameHeight + 3 + detailsHeight + 12);
+  doc.roundedRect(left, y, width, boxHeight, 6).fillAndStroke('#f4f4f5', '#e4e4e7');
   doc
     .fillColor('#71717a')
     .font(pdfFont.bold)
@@ -165,14 +208,8 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
     .fontSize(11)
     .text(customer.name, left + 12, y + 22, { width: width - 24 });
   doc.font(pdfFont.regular).fontSize(9).fillColor('#3f3f46');
-  const customerLines = [
-    customer.nif ? `${m.nif}: ${customer.nif}` : '',
-    customer.address,
-    [customer.postal_code, customer.city, customer.province].filter(Boolean).join(' · '),
-    [customer.country, customer.email].filter(Boolean).join(' · '),
-  ].filter(Boolean);
-  doc.text(customerLines.join('\n'), left + 12, y + 37, { width: width - 24 });
-  y += 104;
+  doc.text(customerLines.join('\n'), left + 12, y + 22 + nameHeight + 3, { width: width - 24 });
+  y += boxHeight + 18;
 
   // Lines.
   const concept = { label: m.concept, x: left, w: width - 300, align: 'left' as const };
@@ -225,11 +262,23 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
   // Totals.
   y += 8;
   const totals: [string, number, boolean][] = [
-    [m.base, invoice.base, false],
-    [m.vatAmount, invoice.iva, false],
+    ...vatBreakdown(invoice).flatMap(({ rate, base, vat }): [string, number, boolean][] =>
+      rate === null
+        ? [
+            [m.base, base, false],
+            [m.vatAmount, vat, false],
+          ]
+        : [
+            [`${m.base} ${formatQuantity(rate)} %`, base, false],
+            [`${m.vatAmount} ${formatQuantity(rate)} %`, vat, false],
+          ],
+    ),
     [m.total, invoice.total, true],
   ];
-  if (invoice.pending > 0 && invoice.status !== 2) totals.push([m.pending, invoice.pending, true]);
+  // The bank's fees of returned debits the tenant charges are owed too (what "Pagar" asks).
+  const fees = invoice.to_pay - invoice.pending;
+  if (fees > 0.0049 && invoice.status !== 2) totals.push([m.returnFees, fees, false]);
+  if (invoice.to_pay > 0 && invoice.status !== 2) totals.push([m.pending, invoice.to_pay, true]);
   for (const [label, value, strong] of totals) {
     doc
       .font(strong ? pdfFont.bold : pdfFont.regular)
@@ -249,13 +298,16 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
     }
     doc.font(pdfFont.bold).fontSize(11).fillColor(color).text(m.instalments, left, y);
     y += 18;
-    doc.font(pdfFont.bold).fontSize(8).fillColor('#71717a');
-    doc.text(m.dueDate.toUpperCase(), left, y, { width: 100 });
-    doc.text(m.method.toUpperCase(), left + 100, y, { width: 170 });
-    doc.text(m.amount.toUpperCase(), left + 270, y, { width: 90, align: 'right' });
-    doc.text(m.state.toUpperCase(), left + 380, y, { width: width - 380 });
-    y += 14;
-    doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
+    const headings = (top: number) => {
+      doc.font(pdfFont.bold).fontSize(8).fillColor('#71717a');
+      doc.text(m.dueDate.toUpperCase(), left, top, { width: 100 });
+      doc.text(m.method.toUpperCase(), left + 100, top, { width: 170 });
+      doc.text(m.amount.toUpperCase(), left + 270, top, { width: 90, align: 'right' });
+      doc.text(m.state.toUpperCase(), left + 380, top, { width: width - 380 });
+      doc.font(pdfFont.regular).fontSize(9).fillColor('#18181b');
+      return top + 14;
+    };
+    y = headings(y);
     for (const p of invoice.payments) {
       const state =
         p.state === 'paid'
@@ -267,13 +319,27 @@ export function renderInvoicePdf(input: PdfInput): PDFKit.PDFDocument {
               : p.duedate < todayApi
                 ? m.overdue
                 : m.pendingState;
+      const method = p.method_kind === 'other' ? p.method : m.methods[p.method_kind];
+      const fee = p.returned?.fee_charged ? p.returned.fee : 0;
+      const stateText = fee > 0 ? `${state} (+${money.format(fee)})` : state;
+      // Each row as tall as its tallest cell, on a page of its own with the headings again when
+      // it does not fit (before session 38 a long method ran over the next row, and instalments
+      // past the page's end each drew a cell per page).
+      const rowHeight =
+        Math.max(
+          doc.heightOfString(method, { width: 170 }),
+          doc.heightOfString(stateText, { width: width - 380 }),
+          12,
+        ) + 3;
+      if (y + rowHeight > doc.page.height - 60) {
+        doc.addPage();
+        y = headings(48);
+      }
       doc.text(formatDate(p.duedate), left, y, { width: 100 });
-      doc.text(p.method_kind === 'other' ? p.method : m.methods[p.method_kind], left + 100, y, {
-        width: 170,
-      });
+      doc.text(method, left + 100, y, { width: 170 });
       doc.text(money.format(p.import), left + 270, y, { width: 90, align: 'right' });
-      doc.text(state, left + 380, y, { width: width - 380 });
-      y += 15;
+      doc.text(stateText, left + 380, y, { width: width - 380 });
+      y += rowHeight;
     }
   }
 

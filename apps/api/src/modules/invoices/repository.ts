@@ -373,9 +373,15 @@ export function createInvoiceRepository() {
            FROM tenants WHERE id = current_setting('app.tenant_id')`,
       );
       const [customer] = await sql.query<PdfCustomer & { language: Language }>(
+        // One address whole: the postal one when it has a street, else the main one (before
+        // session 38 field by field, so a Paris street read "España" and a street of one address
+        // the postcode and province of the other).
         `SELECT coalesce(nullif(invoice_name, ''), trim(name || ' ' || last_name)) AS name, nif,
-                coalesce(nullif(shipping_address, ''), address) AS address, shipping_cp AS postal_code,
-                coalesce(nullif(shipping_city, ''), city) AS city, shipping_province AS province, country,
+                CASE WHEN shipping_address <> '' THEN shipping_address ELSE address END AS address,
+                CASE WHEN shipping_address <> '' THEN shipping_cp ELSE '' END AS postal_code,
+                CASE WHEN shipping_address <> '' THEN shipping_city ELSE city END AS city,
+                CASE WHEN shipping_address <> '' THEN shipping_province ELSE '' END AS province,
+                CASE WHEN shipping_address <> '' THEN shipping_country ELSE country END AS country,
                 coalesce(nullif(invoice_email, ''), email) AS email, language
            FROM customers WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
         [customerId],

@@ -1,0 +1,185 @@
+import type { TInvoiceDetail } from '@portal/contract';
+import { describe, expect, it } from 'vitest';
+import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
+import { pdfText } from './pdf-text.ts';
+
+/*
+ * Review of the invoice PDF's figures against the invoice detail the API serves
+ * (apps/api/src/modules/invoices/pdf.ts, "Totals" and "Instalments").
+ */
+
+function input(invoice: Partial<TInvoiceDetail>): PdfInput {
+  return {
+    invoice: {
+      invoice_id: 'F2026-00083',
+      invoice_date: '20260301',
+      base: 10,
+      iva: 2.1,
+      total: 12.1,
+      import: 12.1,
+      pending: 12.1,
+      to_pay: 12.1,
+      customer_name: 'Laura García',
+      status: 1,
+      state: 'pending',
+      lines: [],
+      payments: [],
+      ...invoice,
+    },
+    tenant: {
+      company_name: 'Demo Fitness',
+      legal_name: 'Demo Fitness S.L.',
+      legal_nif: 'B12345678',
+      legal_address: 'Carrer Major 1, Girona',
+      contact_email: 'secretaria@demo.test',
+      primary_color: '0a7a55',
+      logo_mime: null,
+      logo_data: null,
+    },
+    customer: {
+      name: 'Laura García',
+      nif: '12345678Z',
+      address: 'Carrer Nou 2',
+      postal_code: '17001',
+      city: 'Girona',
+      province: 'Girona',
+      country: 'España',
+      email: 'cliente@demo.test',
+    },
+    language: 'es',
+    todayApi: '20260310',
+    createdAt: new Date('2026-03-10T10:00:00Z'),
+  };
+}
+
+describe('the invoice PDF states what the invoice detail serves', () => {
+  it('breaks the VAT down by rate when the lines carry different rates', async () => {
+    // A school: the monthly fee at 21 % and the canteen at 10 %. RD 1619/2012 art. 6.2 asks for
+    // the base of each rate and art. 6.1 g-h its rate and its tax; the PDF gives one "IVA" total.
+    const text = await pdfText(
+      await renderInvoicePdfBytes(
+        input({
+          base: 150,
+          iva: 26,
+          total: 176,
+          import: 176,
+          pending: 176,
+          to_pay: 176,
+          lines: [
+            {
+              person: 'Pau',
+              concept: 'Cuota',
+              quota: 'Marzo',
+              quantity: 1,
+              unit_price: 100,
+              iva: 21,
+              amount: 100,
+            },
+            {
+              person: 'Pau',
+              concept: 'Comedor',
+              quota: 'Marzo',
+              quantity: 1,
+              unit_price: 50,
+              iva: 10,
+              amount: 50,
+            },
+          ],
+        }),
+      ),
+    );
+    // The tax of each rate: 21 % of 100,00 and 10 % of 50,00.
+    expect(text).toMatch(/(^|\s)21,00 €/);
+    expect(text).toMatch(/(^|\s)5,00 €/);
+  });
+
+  it("shows the bank's fee of a returned direct debit that the customer is charged", async () => {
+    // The page (ReturnedDebitNote) and "Pagar" (to_pay) both include the 3,50 € fee; the PDF says
+    // only "Devuelto" and "Pendiente de pago 6,05 €".
+    const text = await pdfText(
+      await renderInvoicePdfBytes(
+        input({
+          base: 10,
+          iva: 2.1,
+          total: 12.1,
+          pending: 6.05,
+          to_pay: 9.55,
+          state: 'returned',
+          lines: [
+            {
+              person: 'Pau',
+              concept: 'Cuota',
+              quota: 'Marzo',
+              quantity: 1,
+              unit_price: 10,
+              iva: 21,
+              amount: 10,
+            },
+          ],
+          payments: [
+            {
+              payment_id: 'p1',
+              duedate: '20260205',
+              method: 'Domiciliación bancaria',
+              method_kind: 'direct_debit',
+              import: 6.05,
+              paiddate: '20260205',
+              state: 'paid',
+              status: 'paid',
+            },
+            {
+              payment_id: 'p2',
+              duedate: '20260305',
+              method: 'Domiciliación bancaria',
+              method_kind: 'direct_debit',
+              import: 6.05,
+              paiddate: null,
+              state: 'returned',
+              status: 'returned',
+              returned: {
+                return_date: '20260308',
+                reason_code: 'AM04',
+                fee: 3.5,
+                fee_charged: true,
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    expect(text).toContain('Devuelto');
+    expect(text).toContain('3,50 €');
+  });
+
+  it('says a credit note is one, not "FACTURA" with negative amounts', async () => {
+    // The API serves state `credit_note` (the page's badge reads "Abono"); a rectifying invoice
+    // must say so (RD 1619/2012 art. 15).
+    const text = await pdfText(
+      await renderInvoicePdfBytes(
+        input({
+          base: -50,
+          iva: -10.5,
+          total: -60.5,
+          import: -60.5,
+          pending: 0,
+          to_pay: 0,
+          status: 0,
+          state: 'credit_note',
+          lines: [
+            {
+              person: 'Pau',
+              concept: 'Devolución cuota',
+              quota: 'Marzo',
+              quantity: 1,
+              unit_price: -50,
+              iva: 21,
+              amount: -50,
+            },
+          ],
+        }),
+      ),
+    );
+    expect(text).toContain('-60,50 €');
+    expect(text).toMatch(/abono|rectificativa/i);
+  });
+});
