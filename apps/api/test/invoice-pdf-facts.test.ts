@@ -2,6 +2,7 @@ import type { TInvoiceDetail } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
 import { pdfText } from './pdf-text.ts';
+import { samplePdfCustomer, samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's figures against the invoice detail the API serves
@@ -26,26 +27,8 @@ function input(invoice: Partial<TInvoiceDetail>): PdfInput {
       payments: [],
       ...invoice,
     },
-    tenant: {
-      company_name: 'Demo Fitness',
-      legal_name: 'Demo Fitness S.L.',
-      legal_nif: 'B12345678',
-      legal_address: 'Carrer Major 1, Girona',
-      contact_email: 'secretaria@demo.test',
-      primary_color: '0a7a55',
-      logo_mime: null,
-      logo_data: null,
-    },
-    customer: {
-      name: 'Laura García',
-      nif: '12345678Z',
-      address: 'Carrer Nou 2',
-      postal_code: '17001',
-      city: 'Girona',
-      province: 'Girona',
-      country: 'España',
-      email: 'cliente@demo.test',
-    },
+    tenant: samplePdfTenant(),
+    customer: samplePdfCustomer(),
     language: 'es',
     todayApi: '20260310',
     createdAt: new Date('2026-03-10T10:00:00Z'),

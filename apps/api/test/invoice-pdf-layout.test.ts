@@ -2,6 +2,7 @@ import type { TInvoiceDetail, TInvoicePayment } from '@portal/contract';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
+import { samplePdfCustomer, samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's layout (apps/api/src/modules/invoices/pdf.ts): text drawn at fixed
@@ -85,26 +86,8 @@ function input(): PdfInput {
   };
   return {
     invoice,
-    tenant: {
-      company_name: 'Demo Fitness',
-      legal_name: 'Demo Fitness S.L.',
-      legal_nif: 'B12345678',
-      legal_address: 'Carrer Major 1, Girona',
-      contact_email: 'secretaria@demo.test',
-      primary_color: '0a7a55',
-      logo_mime: null,
-      logo_data: null,
-    },
-    customer: {
-      name: 'Laura García',
-      nif: '12345678Z',
-      address: 'Carrer Nou 2',
-      postal_code: '17001',
-      city: 'Girona',
-      province: 'Girona',
-      country: 'España',
-      email: 'cliente@demo.test',
-    },
+    tenant: samplePdfTenant(),
+    customer: samplePdfCustomer(),
     language: 'es',
     todayApi: '20260310',
     createdAt: new Date('2026-03-10T10:00:00Z'),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
 import { renderMandatePdfBytes } from '../src/modules/mandates/pdf.ts';
 import { pdfText } from './pdf-text.ts';
+import { samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * Review of the PDFs' characters (lib/pdf-fonts.ts): Arimo covers Latin, Greek and Cyrillic, but
@@ -40,16 +41,7 @@ const invoice: TInvoiceDetail = {
 
 const input: PdfInput = {
   invoice,
-  tenant: {
-    company_name: 'Demo Fitness',
-    legal_name: 'Demo Fitness S.L.',
-    legal_nif: 'B12345678',
-    legal_address: 'Carrer Major 1, Girona',
-    contact_email: 'secretaria@demo.test',
-    primary_color: '0a7a55',
-    logo_mime: null,
-    logo_data: null,
-  },
+  tenant: samplePdfTenant(),
   customer: {
     name: '王伟 (Wang Wei)',
     nif: 'X1234567L',

@@ -1,0 +1,25 @@
+import type { PdfCustomer, PdfTenant } from '../src/modules/invoices/pdf.ts';
+
+/** A tenant as the invoice PDF prints it: the PDF tests' issuer (a copy each, to change freely). */
+export const samplePdfTenant = (): PdfTenant => ({
+  company_name: 'Demo Fitness',
+  legal_name: 'Demo Fitness S.L.',
+  legal_nif: 'B12345678',
+  legal_address: 'Carrer Major 1, Girona',
+  contact_email: 'secretaria@demo.test',
+  primary_color: '0a7a55',
+  logo_mime: null,
+  logo_data: null,
+});
+
+/** The PDF tests' recipient (a copy each). */
+export const samplePdfCustomer = (): PdfCustomer => ({
+  name: 'Laura García',
+  nif: '12345678Z',
+  address: 'Carrer Nou 2',
+  postal_code: '17001',
+  city: 'Girona',
+  province: 'Girona',
+  country: 'España',
+  email: 'cliente@demo.test',
+});
