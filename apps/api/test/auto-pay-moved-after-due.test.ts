@@ -113,6 +113,14 @@ describe.each(engines())(
         }),
         log: quiet,
       });
+    /** The customer turned auto-pay on `days` days from today (negative: ago). */
+    const autoPayOnSince = (customerId: string, days: number) =>
+      db.withOwner((sql) =>
+        sql.query(
+          `UPDATE auto_pay_cards SET since = $2::date WHERE tenant_id = 'demo' AND customer_id = $1`,
+          [customerId, addDays(today, days)],
+        ),
+      );
     const noticeAddress = async (customerId: string) =>
       (
         await db.withOwner((sql) =>
@@ -202,12 +210,7 @@ describe.each(engines())(
 
     it("does not charge arrears moved into a customer's account, unannounced", async () => {
       // The new owner turned auto-pay on a month ago.
-      await db.withOwner((sql) =>
-        sql.query(
-          `UPDATE auto_pay_cards SET since = $2::date WHERE tenant_id = 'demo' AND customer_id = $1`,
-          [other.user.id, addDays(today, -30)],
-        ),
-      );
+      await autoPayOnSince(other.user.id, -30);
       // An instalment of the first customer, overdue for 10 days (their auto-pay, on since today,
       // rightly leaves it alone: arrears are not charged).
       const invoiceId = 'REVIEW-AP-MOVED-OVERDUE';
@@ -236,12 +239,7 @@ describe.each(engines())(
 
     it('does not charge, unannounced, an instalment that arrived already due (session 38)', async () => {
       // The customer turned auto-pay on a month ago.
-      await db.withOwner((sql) =>
-        sql.query(
-          `UPDATE auto_pay_cards SET since = $2::date WHERE tenant_id = 'demo' AND customer_id = $1`,
-          [me.user.id, addDays(today, -30)],
-        ),
-      );
+      await autoPayOnSince(me.user.id, -30);
       // Today the provider sends an invoice whose instalment fell due five days ago: no notice
       // can go out for it (notices go to instalments due after today).
       const invoiceId = 'REVIEW3-AP-LATE-INVOICE';

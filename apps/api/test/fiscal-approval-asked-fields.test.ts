@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { providerRecordOf } from './provider-record.ts';
 import { signedIn } from './session.ts';
 
 /**
@@ -57,29 +58,7 @@ describe.each(engines())('approving a fiscal data request on $name', (engine) =>
       url: '/demo/api/1.0/admin/customers',
       headers: { authorization: `Bearer ${key}` },
       payload: {
-        customers: [
-          {
-            code: me.user.code,
-            email: p.email,
-            name: p.name,
-            last_name: p.lastName,
-            nif: p.nif,
-            address: p.address,
-            city: 'Toledo',
-            country: p.country,
-            shipping_cp: p.shipping_cp,
-            shipping_province: p.shipping_province,
-            shipping_city: p.shipping_city,
-            shipping_country: p.shipping_country,
-            shipping_address: p.shipping_address,
-            phone: p.phone,
-            contact_name: p.contact_name,
-            invoice_email: p.invoice_email,
-            invoice_name: p.invoice_name,
-            payment_method_label: p.forma_pago,
-            entry_date: p.entry_date,
-          },
-        ],
+        customers: [{ ...providerRecordOf(me.user.code, p), city: 'Toledo' }],
       },
     });
     expect(put.statusCode, put.body).toBe(200);

@@ -2,7 +2,7 @@ import type { TInvoiceDetail } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
 import { pdfText } from './pdf-text.ts';
-import { samplePdfCustomer, samplePdfTenant } from './sample-pdf-parties.ts';
+import { samplePdfCustomer, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's figures against the invoice detail the API serves
@@ -49,24 +49,8 @@ describe('the invoice PDF states what the invoice detail serves', () => {
           pending: 176,
           to_pay: 176,
           lines: [
-            {
-              person: 'Pau',
-              concept: 'Cuota',
-              quota: 'Marzo',
-              quantity: 1,
-              unit_price: 100,
-              iva: 21,
-              amount: 100,
-            },
-            {
-              person: 'Pau',
-              concept: 'Comedor',
-              quota: 'Marzo',
-              quantity: 1,
-              unit_price: 50,
-              iva: 10,
-              amount: 50,
-            },
+            samplePdfLine({ price: 100 }),
+            samplePdfLine({ concept: 'Comedor', price: 50, iva: 10 }),
           ],
         }),
       ),
@@ -88,17 +72,7 @@ describe('the invoice PDF states what the invoice detail serves', () => {
           pending: 6.05,
           to_pay: 9.55,
           state: 'returned',
-          lines: [
-            {
-              person: 'Pau',
-              concept: 'Cuota',
-              quota: 'Marzo',
-              quantity: 1,
-              unit_price: 10,
-              iva: 21,
-              amount: 10,
-            },
-          ],
+          lines: [samplePdfLine()],
           payments: [
             {
               payment_id: 'p1',
@@ -148,17 +122,7 @@ describe('the invoice PDF states what the invoice detail serves', () => {
           to_pay: 0,
           status: 0,
           state: 'credit_note',
-          lines: [
-            {
-              person: 'Pau',
-              concept: 'Devolución cuota',
-              quota: 'Marzo',
-              quantity: 1,
-              unit_price: -50,
-              iva: 21,
-              amount: -50,
-            },
-          ],
+          lines: [samplePdfLine({ concept: 'Devolución cuota', price: -50 })],
         }),
       ),
     );

@@ -2,7 +2,7 @@ import type { TInvoiceDetail, TInvoicePayment } from '@portal/contract';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
-import { samplePdfCustomer, samplePdfTenant } from './sample-pdf-parties.ts';
+import { samplePdfCustomer, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's layout (apps/api/src/modules/invoices/pdf.ts): text drawn at fixed
@@ -60,17 +60,7 @@ function input(): PdfInput {
     customer_name: 'Laura García',
     status: 1,
     state: 'pending',
-    lines: [
-      {
-        person: 'Pau',
-        concept: 'Cuota',
-        quota: 'Marzo',
-        quantity: 1,
-        unit_price: 10,
-        iva: 21,
-        amount: 10,
-      },
-    ],
+    lines: [samplePdfLine()],
     payments: [
       {
         payment_id: 'p1',

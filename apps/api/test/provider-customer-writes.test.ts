@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { providerRecordOf } from './provider-record.ts';
 import { signedIn } from './session.ts';
 
 type Kept = { code: string; field: string; changed_at: string };
@@ -30,27 +31,7 @@ describe.each(engines())(
       me = await signedIn(app, 'demo');
       key = (await db.withTenant('demo', (sql) => createApiKey(sql, 'writes test'))).key;
       const p = await profile();
-      providerCopy = {
-        code: me.user.code,
-        email: p.email,
-        name: p.name,
-        last_name: p.lastName,
-        nif: p.nif,
-        address: p.address,
-        city: p.city,
-        country: p.country,
-        shipping_cp: p.shipping_cp,
-        shipping_province: p.shipping_province,
-        shipping_city: p.shipping_city,
-        shipping_country: p.shipping_country,
-        shipping_address: p.shipping_address,
-        phone: p.phone,
-        contact_name: p.contact_name,
-        invoice_email: p.invoice_email,
-        invoice_name: p.invoice_name,
-        payment_method_label: p.forma_pago,
-        entry_date: p.entry_date,
-      };
+      providerCopy = providerRecordOf(me.user.code, p);
     });
     afterAll(async () => {
       await app.close();

@@ -23,3 +23,14 @@ export const samplePdfCustomer = (): PdfCustomer => ({
   country: 'España',
   email: 'cliente@demo.test',
 });
+
+/** One line of a sample invoice: a month's fee of 10 € at 21 %, or what `line` says. */
+export const samplePdfLine = (line: { concept?: string; price?: number; iva?: number } = {}) => ({
+  person: 'Pau',
+  concept: line.concept ?? 'Cuota',
+  quota: 'Marzo',
+  quantity: 1,
+  unit_price: line.price ?? 10,
+  iva: line.iva ?? 21,
+  amount: line.price ?? 10,
+});
