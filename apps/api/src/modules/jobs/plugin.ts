@@ -58,9 +58,10 @@ export default async function jobs(app: FastifyInstance, { ctx }: { ctx: AppCont
     labelNames: ['queue', 'state'],
     registers: [ctx.metrics.registry],
     async collect() {
+      const counts = await ctx.metrics.scrapeRead(() => ctx.db.withOwner(countJobsByState));
+      if (!counts) return;
       this.reset();
-      for (const { queue, state, count } of await ctx.db.withOwner(countJobsByState))
-        this.set({ queue, state }, count);
+      for (const { queue, state, count } of counts) this.set({ queue, state }, count);
     },
   });
 }

@@ -19,7 +19,17 @@ export type Metrics = {
   countPayment(outcome: string, source: 'notification' | 'reconciler' | 'auto-pay'): void;
   /** A background job's run, by job and result. */
   countJob(job: string, result: 'done' | 'failed'): void;
+  /**
+   * A database read made while scraping: undefined when it fails or takes over a second (counted
+   * in `portal_metrics_reads_failed_total`), so a database that is down or a pool that is full
+   * leaves its gauges at their last values instead of failing the whole scrape, the pool's and
+   * the event loop's metrics with it.
+   */
+  scrapeRead<T>(read: () => Promise<T>): Promise<T | undefined>;
 };
+
+/** How long a scrape waits for one of its database reads. */
+const scrapeReadMs = 1000;
 
 const backlogGauges: [keyof Backlog, string, string][] = [
   [
@@ -136,11 +146,36 @@ export function createMetrics(
     });
   }
   // One statement for every backlog gauge, read once per scrape.
-  let backlog: Promise<Backlog> | null = null;
+  let backlog: Promise<Backlog | undefined> | null = null;
+  const readsFailed = new Counter({
+    name: 'portal_metrics_reads_failed_total',
+    help: 'Database reads of a scrape that failed or took over a second: the backlog and job gauges kept their last values',
+    registers: [registry],
+    // Counted with this scrape's own backlog read (prom-client collects the metrics together).
+    async collect() {
+      await backlog;
+    },
+  });
+  const scrapeRead = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        read(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timed out')), scrapeReadMs);
+        }),
+      ]);
+    } catch {
+      readsFailed.inc();
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const readOnce = () => {
-    backlog ??= db
-      .withOwner((sql) => readBacklog(sql, staleAfterMinutes))
-      .finally(() => setTimeout(() => (backlog = null), 1000).unref());
+    backlog ??= scrapeRead(() =>
+      db.withOwner((sql) => readBacklog(sql, staleAfterMinutes)),
+    ).finally(() => setTimeout(() => (backlog = null), 1000).unref());
     return backlog;
   };
   for (const [key, name, help] of backlogGauges) {
@@ -149,7 +184,8 @@ export function createMetrics(
       help,
       registers: [registry],
       async collect() {
-        this.set((await readOnce())[key]);
+        const read = await readOnce();
+        if (read) this.set(read[key]);
       },
     });
   }
@@ -160,5 +196,6 @@ export function createMetrics(
     countNotification: (outcome) => notifications.inc({ outcome }),
     countPayment: (outcome, source) => payments.inc({ outcome, source }),
     countJob: (job, result) => jobs.inc({ job, result }),
+    scrapeRead,
   };
 }

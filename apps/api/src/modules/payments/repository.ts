@@ -265,13 +265,24 @@ export function createPaymentRepository(box: SecretBox) {
         'ids' in by
           ? 'id::text = ANY($2)'
           : `invoice_id = ANY($2) AND status IN ${unpaidStates} AND NOT ${invoiceCancelled}`;
+      const from = `FROM instalments
+          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}`;
+      const params = [customerId, 'ids' in by ? by.ids : by.invoices];
+      // Locked first, read after, in two statements (as returned-debits' and ingestion's
+      // lockInstalments): a statement that waited for a lock reads its subqueries with the
+      // snapshot taken before waiting, so a start queued behind a returned debit's report read
+      // the instalment `returned` but its bank fee 0, and the fee was never collected. The read
+      // keeps to the rows locked.
+      const locked = await sql.query<{ id: string }>(
+        `SELECT id ${from} ORDER BY invoice_id, seq FOR UPDATE`,
+        params,
+      );
       const rows = await sql.query<PayableRow>(
         `SELECT id, invoice_id, amount_cents, ${chargedFeeSql('instalments')} AS fee_cents,
                 ${statusUnlessCancelled} AS status
-           FROM instalments
-          WHERE tenant_id = current_setting('app.tenant_id') AND customer_id = $1 AND ${where}
-          ORDER BY invoice_id, seq FOR UPDATE`,
-        [customerId, 'ids' in by ? by.ids : by.invoices],
+           ${from} AND id = ANY($3::uuid[])
+          ORDER BY invoice_id, seq`,
+        [...params, locked.map((r) => r.id)],
       );
       return rows.map((r) => ({
         ...r,
