@@ -147,6 +147,13 @@ describe.each(engines())('contact data the customer changes, on $name', (engine)
     ['shipping_cp', '28001!', 'invalid_format'],
     ['shipping_address', 'Calle\u0000Mayor', 'invalid_characters'],
     ['shipping_city', 'x'.repeat(101), 'too_long'],
+    // One line each: the invoice PDF prints the postal address as its recipient's, and a line
+    // break added a line there that read as the recipient's NIF (session 39).
+    ['shipping_city', 'Madrid\nNIF: 99999999R', 'invalid_characters'],
+    ['shipping_city', 'Madrid\u0085NIF: 99999999R', 'invalid_characters'],
+    ['shipping_address', 'Calle Mayor 12\r\nNIF: 99999999R', 'invalid_characters'],
+    ['shipping_province', 'Madrid\u2028NIF: 99999999R', 'invalid_characters'],
+    ['shipping_country', 'España\u2029NIF: 99999999R', 'invalid_characters'],
   ])('refuses %s = %j with a 422 (%s), writing nothing', async (field, value, code) => {
     const before = await current();
     const count = (await changes()).length;

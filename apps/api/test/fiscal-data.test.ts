@@ -189,6 +189,15 @@ describe.each(engines())('fiscal data requests on $name', (engine) => {
     ['invoice_name', '   ', 'required'],
     ['address', 'x'.repeat(301), 'too_long'],
     ['city', 'Madrid\u0000', 'invalid_characters'],
+    // Each is one line on every screen, invoice PDF and ERP record: a line break in an approved
+    // name drew a forged "NIF: …" line under it in the invoice's recipient box (session 39).
+    ['invoice_name', 'Laura García\nNIF: 99999999R', 'invalid_characters'],
+    ['invoice_name', 'Laura García\r\nNIF: 99999999R', 'invalid_characters'],
+    ['invoice_name', 'Laura García\u0085NIF: 99999999R', 'invalid_characters'],
+    ['invoice_name', 'Laura García\u2028NIF: 99999999R', 'invalid_characters'],
+    ['address', 'Calle de Alcalá 200\nNIF: 99999999R', 'invalid_characters'],
+    ['city', 'Madrid\u2029NIF: 99999999R', 'invalid_characters'],
+    ['country', 'España\nNIF: 99999999R', 'invalid_characters'],
   ])('refuses %s = %j with a 422 (%s), asking nothing', async (field, value, code) => {
     const waiting = (await state()).pending;
     if (waiting) await withdraw(waiting.id);

@@ -3,42 +3,10 @@ import { z } from 'zod';
 import { languages } from './languages.ts';
 import { emailPattern, ZEmail, ZPage } from './common.ts';
 import { FieldError } from './errors.ts';
-import { hasUnsafeText } from './input-safety.ts';
+import { optionalLine, optionalText, requiredLine, requiredText } from './texts.ts';
 import { isSpanishTaxId } from './tax-id.ts';
 import { spanishBankOf } from './spanish-banks.ts';
 import { ZSepaMandateAcceptance } from './sepa-mandates.ts';
-
-/** A required text: trimmed, not empty, bounded. */
-const text = (max: number) =>
-  z
-    .string(FieldError.required)
-    .trim()
-    // abort: an empty field reports only "required", not also the format checks that follow.
-    .min(1, { error: FieldError.required, abort: true })
-    .max(max, { error: FieldError.tooLong, abort: true })
-    // What every call refuses (input-safety.ts), said by the schema too: the web app's forms check
-    // with this same schema before sending (decision 019).
-    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
-
-/**
- * A required text of one line (a name, a subject): no line break either. A line break in the
- * contact form's name wrote a line of its own in the organisation's e-mail, one that could pass
- * for the sender line (session 36). NEL (U+0085) is a line break too, in Unicode and in some mail
- * clients (session 38).
- */
-const line = (max: number) =>
-  text(max).refine((v) => !/[\r\n\u0085\u2028\u2029]/.test(v), {
-    error: FieldError.invalidCharacters,
-    abort: true,
-  });
-
-/** A text that may be left empty: trimmed, bounded, safe. */
-const optionalText = (max: number) =>
-  z
-    .string(FieldError.invalidType)
-    .trim()
-    .max(max, { error: FieldError.tooLong, abort: true })
-    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
 
 // ---- Contact data the customer keeps up to date (issue 23, item 1) ----
 
@@ -55,18 +23,18 @@ export const ZContactData = z.strictObject({
     (v) => v === '' || (phonePattern.test(v) && v.replace(/\D/g, '').length >= 6),
     FieldError.invalidFormat,
   ),
-  invoice_email: optionalText(254).refine(
+  invoice_email: optionalLine(254).refine(
     (v) => v === '' || emailPattern.test(v),
     FieldError.invalidEmail,
   ),
-  shipping_address: optionalText(300),
+  shipping_address: optionalLine(300),
   shipping_cp: optionalText(20).refine(
     (v) => v === '' || /^[0-9A-Za-z][0-9A-Za-z -]*$/.test(v),
     FieldError.invalidFormat,
   ),
-  shipping_city: optionalText(100),
-  shipping_province: optionalText(100),
-  shipping_country: optionalText(100),
+  shipping_city: optionalLine(100),
+  shipping_province: optionalLine(100),
+  shipping_country: optionalLine(100),
 });
 export type TContactData = z.infer<typeof ZContactData>;
 export const contactDataFields = Object.keys(ZContactData.shape) as (keyof TContactData)[];
@@ -142,7 +110,7 @@ export const ZPaymentMethodParams = z.object({ id: z.string().min(1).max(64) });
 /** Add a bank account (spec §5: all required; IBAN checksum; NIF/NIE/CIF). */
 export const ZAddBankAccountRequest = z
   .object({
-    iban: text(42)
+    iban: requiredText(42)
       .refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), {
         error: FieldError.invalidIban,
         abort: true,
@@ -155,8 +123,8 @@ export const ZAddBankAccountRequest = z
       ),
     // The debtor's name, on one line: a line break drew what looked like the mandate's own NIF and
     // IBAN fields inside its debtor box (session 37).
-    holder: line(120),
-    nif: text(20).refine(isSpanishTaxId, FieldError.invalidNif),
+    holder: requiredLine(120),
+    nif: requiredText(20).refine(isSpanishTaxId, FieldError.invalidNif),
     /**
      * Derived from the IBAN's bank code when known; otherwise what the customer typed, then
      * required (spec §5: all required; the web form asks for it in the same case).
@@ -187,7 +155,7 @@ export type TSignBankAccountMandateRequest = z.input<typeof ZSignBankAccountMand
 /** Edit a saved method: its alias, and the holder of a bank account. */
 export const ZUpdatePaymentMethodRequest = z.object({
   alias: z.string().trim().max(60, FieldError.tooLong).optional(),
-  holder: line(120).optional(),
+  holder: requiredLine(120).optional(),
 });
 
 export const ZPaymentMethodResponse = z.object({ method: ZPaymentMethod });
@@ -364,10 +332,10 @@ export const ZCountResponse = z.object({ count: z.number().int() });
 export const contactMessageMaxLength = 5000;
 
 export const ZContactRequest = z.object({
-  name: line(120),
-  company: line(120),
-  subject: line(200),
-  message: text(contactMessageMaxLength),
+  name: requiredLine(120),
+  company: requiredLine(120),
+  subject: requiredLine(200),
+  message: requiredText(contactMessageMaxLength),
   acceptPrivacy: z.literal(true, FieldError.privacyRequired),
 });
 export type TContactRequest = z.input<typeof ZContactRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FieldError } from './errors.ts';
-import { hasUnsafeText } from './input-safety.ts';
+import { optionalText, requiredLine } from './texts.ts';
 import { isSpanishTaxId } from './tax-id.ts';
 
 /**
@@ -12,38 +12,24 @@ import { isSpanishTaxId } from './tax-id.ts';
  * withdraws the waiting one first. docs/ingestion.md and docs/webhooks.md describe the provider's side.
  */
 
-// The same rules as account.ts's texts: trimmed, bounded, free of what every call refuses.
-const required = (max: number) =>
-  z
-    .string(FieldError.required)
-    .trim()
-    .min(1, { error: FieldError.required, abort: true })
-    .max(max, { error: FieldError.tooLong, abort: true })
-    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true });
-
 /** Longest comment of the customer, and longest reason of the organisation. */
 export const fiscalNoteMax = 500;
 
 /** The fiscal data of the profile's fiscal card (spec §3 "User info"), as the customer asks for it. */
 export const ZFiscalData = z.strictObject({
   /** The name or company name the invoices are made out to. */
-  invoice_name: required(200),
-  nif: required(20).refine(isSpanishTaxId, FieldError.invalidNif),
-  address: required(300),
-  city: required(100),
-  country: required(100),
+  invoice_name: requiredLine(200),
+  nif: requiredLine(20).refine(isSpanishTaxId, FieldError.invalidNif),
+  address: requiredLine(300),
+  city: requiredLine(100),
+  country: requiredLine(100),
 });
 export type TFiscalData = z.infer<typeof ZFiscalData>;
 export const fiscalDataFields = Object.keys(ZFiscalData.shape) as (keyof TFiscalData)[];
 
 export const ZFiscalDataChangeRequest = ZFiscalData.extend({
   /** What the customer wants the organisation to know (optional). */
-  comment: z
-    .string(FieldError.invalidType)
-    .trim()
-    .max(fiscalNoteMax, { error: FieldError.tooLong, abort: true })
-    .refine((v) => !hasUnsafeText(v), { error: FieldError.invalidCharacters, abort: true })
-    .optional(),
+  comment: optionalText(fiscalNoteMax).optional(),
 });
 export type TFiscalDataChangeRequest = z.input<typeof ZFiscalDataChangeRequest>;
 
