@@ -120,6 +120,8 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
     await db.close();
   });
 
+  // The attempts whose receipt e-mail was sent (the receipt mailer in production).
+  const receipts: string[] = [];
   const reconciler = (releaseAfterMinutes = 60) =>
     createReconciler({
       db,
@@ -129,7 +131,9 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
         secretBox: box,
         simulatorUrl: simUrl,
         notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
+        onPaid: async ({ attempt }) => {
+          receipts.push(attempt.id);
+        },
         log: { warn: () => {}, error: () => {} },
       }),
       // Test and production tenants reach the stand-in host; simulator tenants the simulator.
@@ -238,6 +242,8 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
       { attemptId: id, outcome: 'paid' },
     ]);
     expect(await statusOf(id)).toBe('paid');
+    // The customer gets the receipt, as a notification that paid would send (session 39: none).
+    expect(receipts).toEqual([id]);
     // It asked Redsys' SOAP service, in Redsys' shape: the simulator answers nothing else.
     const queries = simRequests.slice(asked);
     expect(queries).toHaveLength(1);

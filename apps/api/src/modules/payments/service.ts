@@ -1038,6 +1038,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         if (!gateway) return { outcome: 'not_configured' as const };
         return settle(sql, tenantId, params, gateway);
       });
+      // The receipt, as a notification that paid would send: a payment whose notification was
+      // lost (or a released one the re-check found authorised) went without one.
+      await sendReceipt(tenantId, settled);
       if (settled.autoPayDeclined) await sendAutoPayDecline(tenantId);
       return settled.outcome;
     },
