@@ -34,6 +34,13 @@ describe.each(engines())('late authorisations and ambiguous refunds on $name', (
   beforeAll(async () => {
     db = await engine.open();
     app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    // The provider listens: what the payment events tell it is read below.
+    await db.withOwner((sql) =>
+      sql.query(
+        `INSERT INTO webhook_endpoints (tenant_id, url, secret)
+         VALUES ('demo', 'https://erp.example.com/hooks', 'unused')`,
+      ),
+    );
     for (const tenant of ['1', 'demo']) {
       sessions[tenant] = await signedIn(app, tenant);
       keys[tenant] = (await db.withTenant(tenant, (sql) => createApiKey(sql, 'review'))).key;
@@ -269,6 +276,16 @@ describe.each(engines())('late authorisations and ambiguous refunds on $name', (
     const after = await instalment('demo', 'REV-F2B', 2);
     expect(after?.amount_cents).toBe(7000);
     expect(after?.status, 'a 70 € instalment recorded paid by a 50 € charge').not.toBe('paid');
+    // Nor does the provider's payment.succeeded list it: its ERP books what is listed as paid
+    // (session 39: it listed every instalment the payment was started for).
+    const [event] = await db.withOwner((sql) =>
+      sql.query<{ payload: { amount_cents: number; instalments: unknown[] } }>(
+        `SELECT payload FROM webhook_events
+          WHERE tenant_id = 'demo' AND type = 'payment.succeeded' AND payload->>'payment_id' = $1`,
+        [attempt.id],
+      ),
+    );
+    expect(event?.payload).toMatchObject({ amount_cents: 5000, instalments: [] });
     // The 50 € paid nothing: recorded, and refunded whole.
     expect(await attemptState('demo', attempt.id)).toMatchObject({
       status: 'paid',

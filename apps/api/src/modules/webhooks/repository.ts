@@ -195,7 +195,11 @@ export async function insertPaymentSettledEvent(sql: SqlQuery, attemptId: string
                        ORDER BY i.invoice_id, i.seq)
                   FROM payment_attempt_items pai
                   JOIN instalments i ON i.tenant_id = pai.tenant_id AND i.id = pai.instalment_id
-                 WHERE pai.tenant_id = a.tenant_id AND pai.attempt_id = a.id), '[]'::jsonb),
+                 -- Only those it paid (migration 037; NULL: recorded before it, read as paid):
+                 -- one already paid, owed another amount now or cancelled is part of the surplus
+                 -- (payment.overpaid), and the provider books what is listed here as paid.
+                 WHERE pai.tenant_id = a.tenant_id AND pai.attempt_id = a.id
+                   AND pai.paid IS NOT FALSE), '[]'::jsonb),
               'method', a.pay_method
             ) AS payload
        FROM payment_attempts a
