@@ -183,6 +183,9 @@ describe.each(engines())('late authorisations and ambiguous refunds on $name', (
     expect(await notices('demo', attempt.id)).toEqual([
       { type: 'payment_overpaid', invoices: ['REV-F1'] },
     ]);
+    // And so does the result page's status (session 39: it named none, reading the items).
+    const status = await sessions.demo?.get(`/redsys/payment/${attempt.id}/status`);
+    expect(status?.json()).toMatchObject({ status: 'paid', invoices: ['REV-F1'] });
   });
 
   it('one such attempt (superseded, asked by the reconciliation) does not stop later tenants from being reconciled', async () => {

@@ -159,6 +159,18 @@ export const retiredMerchantDays = 30;
  * The provider cancelled the instalment's invoice (`PUT /admin/invoices` with `cancelled`): none
  * of it is owed, whatever its instalments still say, so none of it is paid (422 not_payable).
  */
+/**
+ * The invoices attempt `a` was started for, sorted: as kept on it (migration 031: they outlive an
+ * instalment a batch removed, whose items go with it), or, for an attempt from before it, those of
+ * its items that are still there. What its notices, its overpayment and the customer's status page
+ * name (the status page read the items only, and named no invoice once one was removed).
+ */
+const attemptInvoicesSql = `(CASE WHEN cardinality(a.invoice_ids) > 0
+    THEN ARRAY(SELECT DISTINCT x FROM unnest(a.invoice_ids) x ORDER BY x)
+    ELSE ARRAY(SELECT DISTINCT e.invoice_id FROM payment_attempt_items i
+                 JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
+                WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id ORDER BY e.invoice_id) END)`;
+
 const invoiceCancelled = `EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = instalments.tenant_id
    AND v.id = instalments.invoice_id AND v.cancelled)`;
 const statusUnlessCancelled = `CASE WHEN ${invoiceCancelled} THEN 'cancelled' ELSE status END`;
@@ -586,10 +598,7 @@ export function createPaymentRepository(box: SecretBox) {
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.initiated_by, a.created_at,
                 a.settled_at, a.pay_method, a.ds_response,
-                coalesce((SELECT array_agg(DISTINCT e.invoice_id ORDER BY e.invoice_id)
-                            FROM payment_attempt_items i JOIN instalments e
-                              ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-                           WHERE i.tenant_id = a.tenant_id AND i.attempt_id = a.id), '{}') AS invoices,
+                ${attemptInvoicesSql} AS invoices,
                 (a.payment_method_id IS NOT NULL AND a.save_card) AS card_saved,
                 r.amount_cents AS refund_cents, r.status AS refund_status
            FROM payment_attempts a
@@ -688,20 +697,12 @@ export function createPaymentRepository(box: SecretBox) {
      * 031, those of its items that are still there.
      */
     async attemptInvoices(sql: SqlQuery, attemptId: string): Promise<string[]> {
-      const rows = await sql.query<{ invoice_id: string }>(
-        `SELECT unnest(a.invoice_ids) AS invoice_id FROM payment_attempts a
-          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = $1
-            AND cardinality(a.invoice_ids) > 0
-         UNION
-         SELECT e.invoice_id FROM payment_attempt_items i
-           JOIN instalments e ON e.tenant_id = i.tenant_id AND e.id = i.instalment_id
-           JOIN payment_attempts a ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
-          WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
-            AND cardinality(a.invoice_ids) = 0
-         ORDER BY 1`,
+      const rows = await sql.query<{ invoices: string[] }>(
+        `SELECT ${attemptInvoicesSql} AS invoices FROM payment_attempts a
+          WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = $1`,
         [attemptId],
       );
-      return rows.map((r) => r.invoice_id);
+      return rows[0]?.invoices ?? [];
     },
 
     async insertCard(
