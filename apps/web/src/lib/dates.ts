@@ -36,6 +36,37 @@ export function dayOf(date: Date): CalendarDay {
   return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
 }
 
+const madridClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Madrid',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * A moment on the organisation's clock (Europe/Madrid, PRODUCT.md): the calendar day the server
+ * dates things with (a notification's `date`, a message's day) and the time, `HH:MM` on 24 hours.
+ */
+export function madridMomentOf(date: Date): CalendarDay & { time: string } {
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    madridClock.formatToParts(date).find((p) => p.type === type)?.value ?? '';
+  return {
+    year: Number(part('year')),
+    month: Number(part('month')),
+    day: Number(part('day')),
+    time: `${part('hour')}:${part('minute')}`,
+  };
+}
+
+/** The calendar day before `day`. */
+export function dayBefore({ year, month, day }: CalendarDay): CalendarDay {
+  const date = new Date(Date.UTC(year, month - 1, day - 1));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
 /** Today as `yyyymmdd`, the form status rules compare due dates with. */
 export function todayApiDate(now: Date = new Date()): string {
   return formatApiDate(dayOf(now));

@@ -1,10 +1,13 @@
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { apiDateToInput, todayApiDate } from '@/lib/dates';
 import { useTranslation } from '@/lib/use-translation';
 import { cn } from '@/utils/cn';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 
 /** `yyyy-mm-dd` of a UTC date. */
 const isoOf = (date: Date): string => date.toISOString().slice(0, 10);
+/** Today as `yyyy-mm-dd`: the customer's calendar day (lib/dates.ts), never the UTC one. */
+const localToday = (): string => apiDateToInput(todayApiDate());
 const dateOf = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
 const isIso = (value: string | undefined): value is string =>
   Boolean(value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(dateOf(value).getTime()));
@@ -41,7 +44,7 @@ export function monthGrid(iso: string): (string | null)[][] {
 
 /** The years the year list offers: the allowed range, else ten years back to two ahead. */
 function yearsAround(current: number, min?: string, max?: string, today?: string): number[] {
-  const now = Number((today ?? isoOf(new Date())).slice(0, 4));
+  const now = Number((today ?? localToday()).slice(0, 4));
   const first = Math.min(current, isIso(min) ? Number(min.slice(0, 4)) : now - 10);
   const last = Math.max(current, isIso(max) ? Number(max.slice(0, 4)) : now + 2);
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
@@ -73,7 +76,7 @@ export function Calendar({
   min,
   max,
   onSelect,
-  today = isoOf(new Date()),
+  today = localToday(),
   autoFocus = false,
 }: CalendarProps) {
   const { t } = useTranslation();

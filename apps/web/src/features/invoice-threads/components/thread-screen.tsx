@@ -161,7 +161,7 @@ export function ThreadScreen({ threadId }: { threadId: string }) {
 }
 
 function MessageBubble({ message }: { message: ThreadMessage }) {
-  const { t, i18n } = useTranslation('threads');
+  const { t } = useTranslation('threads');
   const { companyName } = useVisualConfig();
   const isMine = message.author === 'customer';
   const who = isMine
@@ -182,7 +182,7 @@ function MessageBubble({ message }: { message: ThreadMessage }) {
         <header className="flex flex-wrap items-baseline justify-between gap-x-3 text-xs">
           <span className="font-semibold text-gray-800 dark:text-gray-200">{who}</span>
           <time dateTime={message.created_at} className="text-gray-600 dark:text-gray-300">
-            {formatWhen(message.created_at, i18n.resolvedLanguage)}
+            {formatWhen(message.created_at)}
           </time>
         </header>
         <p className="mt-1 text-sm break-words whitespace-pre-line">{message.body}</p>

@@ -79,7 +79,7 @@ export function ThreadsScreen() {
 }
 
 function ThreadItem({ thread }: { thread: ThreadSummary }) {
-  const { t, i18n } = useTranslation('threads');
+  const { t } = useTranslation('threads');
   const last = thread.last_message;
   const preview = last.author === 'customer' ? t('list.you', { text: last.body }) : last.body;
   return (
@@ -116,7 +116,7 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
             dateTime={last.created_at}
             className="mt-1 block text-xs text-gray-600 dark:text-gray-300"
           >
-            {formatWhen(last.created_at, i18n.resolvedLanguage)}
+            {formatWhen(last.created_at)}
           </time>
         </span>
         <ChevronRightIcon className="size-5 shrink-0 text-gray-500 dark:text-gray-400" />

@@ -1,4 +1,11 @@
-import { type CalendarDay, dayOf, formatApiDate, inputToApiDate, parseApiDate } from '@/lib/dates';
+import {
+  type CalendarDay,
+  dayBefore,
+  formatApiDate,
+  inputToApiDate,
+  madridMomentOf,
+  parseApiDate,
+} from '@/lib/dates';
 
 /** Spec §2 "Notifications": grouped by Today, Yesterday, otherwise the long date. */
 export type DayGroup<T> = {
@@ -16,17 +23,18 @@ export function parseNotificationDay(value: string): CalendarDay | null {
 }
 
 /**
- * The notifications by day, in the order they come (newest first). "Today" is the browser's
- * calendar day, as everywhere in the app (lib/dates.ts).
+ * The notifications by day, in the order they come (newest first). "Today" is Madrid's calendar
+ * day, the clock the server dates notifications with (spec §3): the browser's, elsewhere than
+ * Madrid (the Canaries an hour behind), put last night's under "Hoy" and this morning's under a
+ * date still to come (session 39).
  */
 export function groupByDay<T extends { date: string }>(
   items: readonly T[],
   now: Date = new Date(),
 ): DayGroup<T>[] {
-  const today = formatApiDate(dayOf(now));
-  const yesterday = formatApiDate(
-    dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1)),
-  );
+  const madridToday = madridMomentOf(now);
+  const today = formatApiDate(madridToday);
+  const yesterday = formatApiDate(dayBefore(madridToday));
   const groups = new Map<string, DayGroup<T>>();
   for (const item of items) {
     let group = groups.get(item.date);
