@@ -13,6 +13,7 @@ import {
   parseApiDate,
   previousMonthRange,
   todayApiDate,
+  formatMoment,
 } from './dates';
 
 describe('parseApiDate (spec §3: API dates are yyyymmdd strings)', () => {
@@ -141,5 +142,17 @@ describe('checkInputRange (spec §5 date inputs; the API refuses a reversed rang
       ok: false,
       errors: { to: 'invalidRange' },
     });
+  });
+});
+
+describe('formatMoment', () => {
+  it("writes a moment as spec §9 does, on Madrid's clock: dd/mm/yyyy HH:MM h", () => {
+    expect(formatMoment('2026-11-26T06:05:00.000Z')).toBe('26/11/2026 07:05 h');
+    // Summer time, past midnight in Madrid: the next day.
+    expect(formatMoment('2026-07-01T22:30:00.000Z')).toBe('02/07/2026 00:30 h');
+  });
+
+  it('gives nothing for what is not a moment', () => {
+    expect(formatMoment('nope')).toBe('');
   });
 });

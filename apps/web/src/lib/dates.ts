@@ -61,6 +61,18 @@ export function madridMomentOf(date: Date): CalendarDay & { time: string } {
   };
 }
 
+/**
+ * A moment (an ISO instant) as spec §9 writes it in every language, on Madrid's clock:
+ * `dd/mm/yyyy HH:MM h`, 24 hours; empty for what is not a moment. Intl's own styles wrote
+ * "12/1/26, 11:30 PM" in English (12 January, read in Spain) and put the year first in Basque.
+ */
+export function formatMoment(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const { year, month, day, time } = madridMomentOf(date);
+  return `${pad(day)}/${pad(month)}/${pad(year, 4)} ${time} h`;
+}
+
 /** The calendar day before `day`. */
 export function dayBefore({ year, month, day }: CalendarDay): CalendarDay {
   const date = new Date(Date.UTC(year, month - 1, day - 1));

@@ -74,7 +74,7 @@ describe('"Your devices" (issue 24)', () => {
     expect(within(first).getByText('Este dispositivo')).toBeTruthy();
     expect(within(first).queryByRole('button')).toBeNull();
     expect(second.textContent).toContain('Con un enlace por correo');
-    expect(second.textContent).toContain('Último uso: 26 nov 2026, 7:05');
+    expect(second.textContent).toContain('Último uso: 26/11/2026 07:05 h');
     expect(second.textContent).toContain('Red 83.45.120.*');
     expect(third.textContent).toContain('Navegador desconocido');
     expect(third.textContent).not.toContain('Red');

@@ -7,10 +7,10 @@ import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { paths } from '@/config/paths';
-import { getLanguage } from '@/lib/i18n';
 import { cn } from '@/utils/cn';
 import { type CustomerSession, useEndSessions, useSessions } from '../api/sessions';
-import { deviceName, formatMoment } from '../session-display';
+import { formatMoment } from '@/lib/dates';
+import { deviceName } from '../session-display';
 import { DeviceIcon } from './device-icons';
 
 type Outcome = { kind: 'ended'; device: string } | { kind: 'others'; count: number } | null;
@@ -132,7 +132,6 @@ function SessionRow({
   onEnd: (device: string) => void;
 }) {
   const { t } = useTranslation('sessions');
-  const language = getLanguage();
   const titleId = useId();
   const name = deviceName(session, t('unknownDevice'));
   return (
@@ -157,10 +156,10 @@ function SessionRow({
           )}
         </p>
         <div className="mt-1 space-y-0.5 text-sm text-gray-700 dark:text-gray-300">
-          <p>{t('lastUsed', { when: formatMoment(session.last_used_at, language) })}</p>
+          <p>{t('lastUsed', { when: formatMoment(session.last_used_at) })}</p>
           <p>
             {t(`method.${session.method}`)} ·{' '}
-            {t('signedIn', { when: formatMoment(session.created_at, language) })}
+            {t('signedIn', { when: formatMoment(session.created_at) })}
           </p>
           {session.network && <p>{t('network', { network: session.network })}</p>}
         </div>

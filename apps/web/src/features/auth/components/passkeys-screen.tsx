@@ -8,11 +8,10 @@ import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses } from '@/components/ui/surfaces';
 import { ApiError } from '@/lib/api-client';
-import { getLanguage } from '@/lib/i18n';
 import { cn } from '@/utils/cn';
 import type { Passkey } from '../api/passkeys';
 import { isWrongCurrentPassword, needsSignInAgain } from '../error-messages';
-import { formatMoment } from '../session-display';
+import { formatMoment } from '@/lib/dates';
 import { KeyIcon } from './device-icons';
 import { FormAlert, TextField } from './form-fields';
 import { SignInAgain } from './sign-in-again';
@@ -165,7 +164,11 @@ export function PasskeysScreen() {
                   setNotice({ tone: 'ok', text: t('passkeys.renamed') });
                   refresh();
                 }}
-                onRemove={() => setRemoving(passkey)}
+                onRemove={() => {
+                  // A new question: an earlier removal's failure is not this one's (session 39).
+                  remove.reset();
+                  setRemoving(passkey);
+                }}
               />
             ))}
           </ul>
@@ -226,7 +229,6 @@ function PasskeyRow({
   onRemove: () => void;
 }) {
   const { t } = useTranslation('sessions');
-  const language = getLanguage();
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name);
@@ -255,10 +257,10 @@ function PasskeyRow({
             {passkey.name}
           </p>
           <div className="mt-1 space-y-0.5 text-sm text-gray-700 dark:text-gray-300">
-            <p>{t('passkeys.created', { when: formatMoment(passkey.created_at, language) })}</p>
+            <p>{t('passkeys.created', { when: formatMoment(passkey.created_at) })}</p>
             <p>
               {passkey.last_used_at
-                ? t('passkeys.lastUsed', { when: formatMoment(passkey.last_used_at, language) })
+                ? t('passkeys.lastUsed', { when: formatMoment(passkey.last_used_at) })
                 : t('passkeys.neverUsed')}
             </p>
             {passkey.backed_up && <p>{t('passkeys.synced')}</p>}

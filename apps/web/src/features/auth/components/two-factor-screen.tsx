@@ -94,7 +94,12 @@ export function TwoFactorScreen() {
 
   const confirm = async (code: string) => {
     try {
-      setView({ kind: 'codes', codes: await confirmSecondFactor(code) });
+      const codes = await confirmSecondFactor(code);
+      // On from now, whether or not the customer presses "Ya los he guardado": one who left from
+      // the codes and came back within the cache's minute read "Desactivada" (session 39).
+      queryClient.setQueryData(statusKey, { enabled: true, recovery_codes_left: codes.length });
+      void queryClient.invalidateQueries({ queryKey: statusKey });
+      setView({ kind: 'codes', codes });
       titleRef.current?.focus();
       return null;
     } catch (error) {

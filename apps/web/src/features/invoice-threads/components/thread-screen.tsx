@@ -17,7 +17,7 @@ import { useThread, type ThreadMessage } from '../api/get-thread';
 import { threadsKey } from '../api/get-threads';
 import { useReplyThread } from '../api/reply-thread';
 import { sendFailureText } from '../utils/message-errors';
-import { formatWhen } from '../utils/when';
+import { formatMoment } from '@/lib/dates';
 import { MessageForm } from './message-form';
 
 /**
@@ -182,7 +182,7 @@ function MessageBubble({ message }: { message: ThreadMessage }) {
         <header className="flex flex-wrap items-baseline justify-between gap-x-3 text-xs">
           <span className="font-semibold text-gray-800 dark:text-gray-200">{who}</span>
           <time dateTime={message.created_at} className="text-gray-600 dark:text-gray-300">
-            {formatWhen(message.created_at)}
+            {formatMoment(message.created_at)}
           </time>
         </header>
         <p className="mt-1 text-sm break-words whitespace-pre-line">{message.body}</p>

@@ -11,7 +11,7 @@ import { useTranslation } from '@/lib/use-translation';
 import { useVisualConfig } from '@/lib/visual-config';
 import { cn } from '@/utils/cn';
 import { useThreadPages, type ThreadSummary } from '../api/get-threads';
-import { formatWhen } from '../utils/when';
+import { formatMoment } from '@/lib/dates';
 
 /**
  * "Mis consultas" (issue 23, item 7): the customer's conversations about invoices, newest activity
@@ -116,7 +116,7 @@ function ThreadItem({ thread }: { thread: ThreadSummary }) {
             dateTime={last.created_at}
             className="mt-1 block text-xs text-gray-600 dark:text-gray-300"
           >
-            {formatWhen(last.created_at)}
+            {formatMoment(last.created_at)}
           </time>
         </span>
         <ChevronRightIcon className="size-5 shrink-0 text-gray-500 dark:text-gray-400" />
