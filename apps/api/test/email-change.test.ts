@@ -216,3 +216,45 @@ describe.each(engines())('changing the sign-in e-mail on $name', (engine) => {
     expect(done.json()).toEqual({ email: meant });
   });
 });
+
+/**
+ * SECURITY.md: wrong passwords of a change spend the session's budget, "a thief's stolen session
+ * spends its own, so it cannot keep the owner from changing the password"; the e-mail change is
+ * "capped at 5 an hour per account". The cap is counted before the password is checked, so a
+ * stolen access token's five wrong guesses use up the owner's e-mail changes for the hour.
+ */
+describe.each(engines())('the e-mail change cap on $name', (engine) => {
+  let env: MailingApp;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    env = await openMailingApp(engine);
+    app = env.app;
+  });
+  afterAll(async () => env.close());
+
+  const request = (token: string, body: object) =>
+    app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/user/email-change',
+      headers: { authorization: `Bearer ${token}` },
+      payload: body,
+    });
+
+  it("a stolen session's wrong passwords do not spend the owner's e-mail changes", async () => {
+    const owner = await signedIn(app, 'demo');
+    const thief = await signedIn(app, 'demo');
+    for (let i = 0; i < 5; i++) {
+      const res = await request(thief.token, {
+        email: `thief-${i}@evil.example`,
+        current_password: `guess-${i}`,
+      });
+      expect(res.statusCode, res.body).toBe(422);
+    }
+    const mine = await request(owner.token, {
+      email: 'nueva.mia@demo.test',
+      current_password: demoPassword,
+    });
+    expect(mine.statusCode, mine.body).toBe(202);
+  });
+});

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { demoPassword, secondEmail } from '../src/db/seed/demo.ts';
-import { accountSlowdown } from '../src/modules/auth/service.ts';
+import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
+import { accountSlowdown, limits } from '../src/modules/auth/service.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
 import { buildTestApp, engines } from './engines.ts';
 
@@ -113,3 +113,47 @@ describe.each(engines())(
     });
   },
 );
+
+/**
+ * SECURITY.md: sign-in attempts are refused per account+address, 10 per 15 minutes ("a botnet of
+ * N addresses still gets 10 guesses per address"). The limiter keys the account by JavaScript's
+ * `toLowerCase()` of the address as typed, but the account is found with PostgreSQL's `lower()`:
+ * `clİente@demo.test` (a dotted capital I) is `cli̇ente@…` (i + U+0307) for JavaScript, a key of
+ * its own, and `cliente@demo.test`, the demo customer, for PostgreSQL. Each `i` of an address
+ * doubles the guesses one address gets (up to the per-address 30 a minute), and the account-wide
+ * slow-down and the 5-an-hour caps of reset and sign-in-link e-mails split the same way.
+ */
+describe.each(engines())('the account+address limit and a dotted capital I on $name', (engine) => {
+  let db: Database;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await engine.open();
+    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  const from = '10.61.0.7';
+  const login = (email: string, password: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/demo/api/1.0/login',
+      payload: { email, password },
+      remoteAddress: from,
+    });
+
+  it('takes no guess past the budget of one address, however the address is spelled', async () => {
+    const [budget] = limits.loginPerAccountAndIp;
+    for (let i = 0; i < budget; i++)
+      expect((await login(demoEmail, `Wrong-guess-${i}`)).statusCode).toBe(401);
+    expect((await login(demoEmail, demoPassword)).statusCode).toBe(429);
+
+    const variant = demoEmail.replace('i', '\u0130');
+    expect(variant).not.toBe(demoEmail);
+    const res = await login(variant, demoPassword);
+    // Session 39: 200, the customer signed in by the 12th guess from this address.
+    expect(res.statusCode, res.body).toBe(429);
+  });
+});

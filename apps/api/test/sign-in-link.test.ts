@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { demoEmail, secondEmail } from '../src/db/seed/demo.ts';
-import { limits } from '../src/modules/auth/service.ts';
+import { limits, signInLinkMinutes } from '../src/modules/auth/service.ts';
 import { issueSignInLinkFor } from '../src/modules/auth/sign-in-links.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
@@ -187,4 +187,15 @@ describe.each(engines())('sign-in links on $name', (engine) => {
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
   });
+});
+
+/**
+ * The cap of e-mails per address counts in fixed windows that start with the first link: a window
+ * no longer than a link lives means that while it refuses, every link it counted still signs in,
+ * so a stranger asking five links for someone's address cannot keep theirs away. An hour's window
+ * did, for the 45 minutes after the five 15-minute links expired (session 39).
+ */
+it('caps the links to one address over no longer than a link lives', () => {
+  const [, windowSeconds] = limits.signInLinkMailsPerAccount;
+  expect(windowSeconds).toBeLessThanOrEqual(signInLinkMinutes * 60);
 });

@@ -63,9 +63,12 @@ export const limits = {
   // stolen token no longer keeps the owner from changing the password that locks the thief out.
   changePerSession: [10, 15 * 60],
   changePerAccount: [30, 15 * 60],
-  // "Send me a link": like the password recovery, per IP, and a cap of e-mails per address.
+  // "Send me a link": like the password recovery, per IP, and a cap of e-mails per address whose
+  // window is a link's life (`signInLinkMinutes`): while it refuses, every link it counted still
+  // works, so a stranger asking for five cannot keep the owner's away (a window of an hour outlived
+  // the 15-minute links and did, for the rest of each hour: session 39).
   signInLinkPerIp: [10, 15 * 60],
-  signInLinkMailsPerAccount: [5, 60 * 60],
+  signInLinkMailsPerAccount: [5, signInLinkMinutes * 60],
   redeemLinkPerIp: [30, 15 * 60],
   // Guessing a "was this you?" link: its 256 bits make it hopeless; this keeps the table quiet.
   endLinkPerIp: [20, 15 * 60],
@@ -73,6 +76,18 @@ export const limits = {
   emailChangePerAccount: [5, 60 * 60],
   confirmEmailPerIp: [30, 15 * 60],
 } as const satisfies Record<string, readonly [number, number]>;
+
+/**
+ * An e-mail address as the limits count it: one key for every spelling the database finds the
+ * same customer by. PostgreSQL's lower() maps `İ` to `i` and a final `Σ` to `σ` (simple case
+ * mapping), JavaScript's toLowerCase() to `i̇` (i + U+0307) and `ς`: `clİente@…` was a key of its
+ * own for the limits while the lookup found `cliente@…`, and every `i` of an address doubled its
+ * guesses, its slow-down and its caps of e-mails (session 39). Folding more spellings into one key
+ * than the database does only makes a limit stricter.
+ */
+function limitKeyOfEmail(email: string): string {
+  return email.toLowerCase().replaceAll('i\u0307', 'i').replaceAll('ς', 'σ');
+}
 
 /**
  * The account-wide limit only slows down. It counts the attempts on one account from every IP in
@@ -371,7 +386,7 @@ export function createAuthService({
       policy: TSecondFactorPolicy = 'off',
     ): Promise<Session | Challenge> {
       const { ip } = origin;
-      const email = input.email.toLowerCase();
+      const email = limitKeyOfEmail(input.email);
       await enforce(`login:ip:${tenantId}:${limitAddress(ip)}`, limits.loginPerIp);
       await enforce(
         `login:pair:${tenantId}:${email}:${limitAddress(ip)}`,
@@ -577,7 +592,7 @@ export function createAuthService({
      * neither the answer nor its timing tells whether the address belongs to a customer.
      */
     async forgotPassword(tenantId: string, rawEmail: string, ip: string): Promise<void> {
-      const email = rawEmail.toLowerCase();
+      const email = limitKeyOfEmail(rawEmail);
       await enforce(`forgot:ip:${tenantId}:${limitAddress(ip)}`, limits.forgotPerIp);
       setImmediate(() => {
         void (async () => {
@@ -612,7 +627,7 @@ export function createAuthService({
       input: { email: string; remember?: boolean; next?: string },
       ip: string,
     ): Promise<void> {
-      const email = input.email.toLowerCase();
+      const email = limitKeyOfEmail(input.email);
       await enforce(`link:ip:${tenantId}:${limitAddress(ip)}`, limits.signInLinkPerIp);
       setImmediate(() => {
         void (async () => {
@@ -828,9 +843,11 @@ export function createAuthService({
       input: { email: string; current_password: string },
     ): Promise<{ email: string }> {
       const { tenantId, customerId } = who;
-      await enforce(`email-change:acct:${tenantId}:${customerId}`, limits.emailChangePerAccount);
       const newEmail = input.email.trim();
       const customer = await proveOwner(who, input.current_password, 'password or recent sign-in');
+      // Counted once the owner is proved: a stolen session's wrong passwords (counted by
+      // proveOwner's own budgets) spent the owner's changes for the hour (session 39).
+      await enforce(`email-change:acct:${tenantId}:${customerId}`, limits.emailChangePerAccount);
       if (newEmail.toLowerCase() === customer.email.toLowerCase())
         throw new FieldValidationError({ email: [FieldError.invalidValue] });
       const token = newOpaqueToken();
@@ -958,7 +975,7 @@ export function createAuthService({
       if (outcome === 'gone') throw new AppError(404, ErrorCode.userNotFound, 'User not found');
       // The owner proved who they are: whatever slowed sign-ins to this account ends, and this
       // IP's failed attempts are forgotten.
-      const email = input.email.toLowerCase();
+      const email = limitKeyOfEmail(input.email);
       await Promise.all([
         limiter.reset(`login:acct:${tenantId}:${email}`),
         // A thief with the old password kept every code of the account refused (429).
