@@ -650,8 +650,9 @@ export function createPaymentRepository(box: SecretBox) {
      *
      * An instalment is paid only while it is still the customer's and the charge covers it. Once
      * an attempt is released or superseded, a provider's batch may change the instalment: lowered,
-     * it is paid and the difference is surplus; raised above what was charged, or moved to another
-     * customer, it stays unpaid and its whole share of the charge is surplus (refunded).
+     * it is paid and the difference is surplus; raised above what was charged (a returned debit's
+     * bank fee added to it included), or moved to another customer, it stays unpaid and its whole
+     * share of the charge is surplus (refunded).
      */
     async payInstalments(
       sql: SqlQuery,
@@ -671,7 +672,11 @@ export function createPaymentRepository(box: SecretBox) {
                 ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
-            AND e.customer_id = a.customer_id AND e.amount_cents <= i.amount_cents
+            AND e.customer_id = a.customer_id
+            -- The charge covers what the instalment owes now, a returned debit's bank fee
+            -- included: a late charge started before the return paid it without the fee, and the
+            -- fee was owed by nobody once the instalment was paid (session 39).
+            AND e.amount_cents + ${chargedFeeSql('e')} <= i.amount_cents + i.fee_cents
             -- An invoice the provider cancelled while the payment was open is owed no more: what
             -- was charged for it is a surplus, refunded (before: kept, and the instalment 'paid').
             AND NOT EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
