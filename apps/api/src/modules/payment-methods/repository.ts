@@ -43,12 +43,23 @@ export function createPaymentMethodRepository() {
       id: string,
       lock = false,
     ): Promise<MethodRow | undefined> {
-      const rows = await sql.query<MethodRow>(
-        `SELECT ${columns} FROM payment_methods m
-          WHERE m.tenant_id = current_setting('app.tenant_id') AND m.customer_id = $1 AND m.id::text = $2
-            AND m.deleted_at IS NULL ${lock ? 'FOR UPDATE' : ''}`,
-        [customerId, id],
-      );
+      const where = `WHERE m.tenant_id = current_setting('app.tenant_id') AND m.customer_id = $1
+            AND m.id::text = $2 AND m.deleted_at IS NULL`;
+      // Locked first, read after, in two statements: a statement that waited for the lock reads
+      // its subqueries (the method's pending request, its mandate) with the snapshot taken before
+      // waiting, so an account was deleted while a request about it was being filed, the request
+      // left pending on a deleted method for ever (session 39).
+      if (lock) {
+        const locked = await sql.query(`SELECT 1 FROM payment_methods m ${where} FOR UPDATE`, [
+          customerId,
+          id,
+        ]);
+        if (locked.length === 0) return undefined;
+      }
+      const rows = await sql.query<MethodRow>(`SELECT ${columns} FROM payment_methods m ${where}`, [
+        customerId,
+        id,
+      ]);
       return rows[0];
     },
     async insertBankAccount(
