@@ -5,11 +5,13 @@ import {
   type TBankTransferInfo,
   type TPaymentMethod,
   type TSignBankAccountMandateRequest,
+  FieldError,
 } from '@portal/contract';
 import { normalizeTaxId } from '@portal/contract';
-import { electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
+import { electronicFormatIBAN, friendlyFormatIBAN, isSEPACountry } from 'ibantools';
+import { lineBreak } from '@portal/contract/texts';
 import type { Database, SqlQuery } from '../../db/database.ts';
-import { AppError, notFound } from '../../lib/app-error.ts';
+import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { createPaymentMethodRepository, type MethodRow } from './repository.ts';
 import { spanishBankOf } from '@portal/contract/spanish-banks';
 import { webhookEvents } from '../webhooks/events.ts';
@@ -105,6 +107,21 @@ export async function roomForAnotherMethod(
   return hasRoom(await repository.usage(sql, customerId, ownAttempt));
 }
 
+/**
+ * An account saved before today's rules (session 37: the SEPA area, a one-line holder) is checked
+ * by them again before a mandate is signed for it, as when it is added or edited: a Brazilian
+ * account got an active SEPA mandate that replaced the working one, and a holder of several lines
+ * drew forged fields in the mandate's debtor box (session 39). 422 on the field, nothing signed.
+ */
+function refuseUnsignable(iban: string, holder: string) {
+  const errors: Record<string, string[]> = {};
+  if (!isSEPACountry((electronicFormatIBAN(iban) ?? '').slice(0, 2))) {
+    errors.iban = [FieldError.ibanNotSepa];
+  }
+  if (lineBreak.test(holder)) errors.holder = [FieldError.invalidCharacters];
+  if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+}
+
 export function createPaymentMethodService(db: Database) {
   const repository = createPaymentMethodRepository();
   const one = async (actor: Actor, id: string) => {
@@ -183,6 +200,7 @@ export function createPaymentMethodService(db: Database) {
       await db.withTenant(actor.tenantId, async (sql) => {
         const row = await repository.find(sql, actor.customerId, id, true);
         if (!row || row.kind !== 'bank_account' || !row.iban) throw notFound('Bank account');
+        refuseUnsignable(row.iban, row.holder);
         const creditor = await sepaMandates.requireAcceptance(sql, body.mandate_accepted);
         if (!creditor) {
           throw new AppError(409, ErrorCode.mandatesUnavailable, 'No mandates in this portal');
