@@ -30,6 +30,7 @@ type Summary = {
   card_id: string | null;
   cards: { id: string; eligible: boolean; problem: string | null; enabled: boolean }[];
   instalments: { payment_id: string; invoice_id: string; due_date: string; amount_cents: number }[];
+  instalments_total: number;
   next_charge_date: string | null;
 };
 
@@ -237,12 +238,27 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
     expect(body.cards[0]?.enabled).toBe(true);
     // Only the card-paid one: direct debits are collected by the bank.
     expect(body.instalments.map((i) => i.payment_id)).toEqual([soon?.id]);
+    expect(body.instalments_total).toBe(1);
     expect(body.next_charge_date).toBe(addDays(today, 10).replace(/-/g, ''));
     expect((await summary()).card_id).toBe(cardId);
 
     const off = await put(me, cardId, false);
     expect(off.statusCode).toBe(200);
-    expect(off.json<Summary>()).toMatchObject({ card_id: null, instalments: [] });
+    expect(off.json<Summary>()).toMatchObject({
+      card_id: null,
+      instalments: [],
+      instalments_total: 0,
+    });
+  });
+
+  it('lists the first 50 instalments it will pay and counts them all', async () => {
+    const owed = await owe(60, addDays(today, 20));
+    expect(owed).toHaveLength(60);
+    expect((await put(me, cardId, true)).statusCode).toBe(200);
+    const state = await summary();
+    expect(state.instalments).toHaveLength(50);
+    // All 60, and none of the direct debits (every other pending one): the bank collects those.
+    expect(state.instalments_total).toBe(60);
   });
 
   it("refuses another customer's card, a bank account, and a card Redsys cannot charge alone", async () => {

@@ -49,6 +49,11 @@ export const ZAutoPayResponse = z.object({
   cards: z.array(ZAutoPayCard),
   /** Pending instalments due today or later that the card will pay (first 50), by due date. */
   instalments: z.array(ZAutoPayInstalment),
+  /**
+   * How many such instalments there are in all (`instalments` stops at 50): what "and N more"
+   * counts from. Never fewer than `instalments`.
+   */
+  instalments_total: z.number().int().nonnegative(),
   /** The due date of the first of them, when the next charge happens. */
   next_charge_date: z.string().nullable(),
 });

@@ -75,6 +75,15 @@ const numeric = <T extends { amount_cents: number; seq: number }>(rows: T[]): T[
 const invoiceNotCancelled = `NOT EXISTS (SELECT 1 FROM invoices v
    WHERE v.tenant_id = e.tenant_id AND v.id = e.invoice_id AND v.cancelled)`;
 
+/**
+ * The customer's (`$1`) pending instalments due from `$2` on, not held by a payment in progress:
+ * one condition for the list and its count, so the two cannot disagree.
+ */
+const upcomingOf = `e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+   AND e.status = 'pending' AND e.due_date >= $2::date AND ${invoiceNotCancelled}
+   AND NOT EXISTS (SELECT 1 FROM payment_attempt_items i
+                    WHERE i.tenant_id = e.tenant_id AND i.instalment_id = e.id AND i.active)`;
+
 const activeCardJoin = `JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
    AND m.customer_id = a.customer_id AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL`;
 
@@ -180,15 +189,28 @@ export function createAutoPayRepository() {
      */
     async upcoming(sql: SqlQuery, customerId: string, from: string): Promise<InstalmentRow[]> {
       const rows = await sql.query<InstalmentRow>(
-        `SELECT ${instalmentColumns} FROM instalments e
-          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
-            AND e.status = 'pending' AND e.due_date >= $2::date AND ${invoiceNotCancelled}
-            AND NOT EXISTS (SELECT 1 FROM payment_attempt_items i
-                             WHERE i.tenant_id = e.tenant_id AND i.instalment_id = e.id AND i.active)
+        `SELECT ${instalmentColumns} FROM instalments e WHERE ${upcomingOf}
           ORDER BY e.due_date, e.invoice_id, e.seq LIMIT 200`,
         [customerId, from],
       );
       return numeric(rows);
+    },
+
+    /**
+     * How many instalments `upcoming` would answer without its limit, per collection method: the
+     * service decides which methods the card pays (`instalmentMethodKind`, from the provider's
+     * free text), so the count is grouped by the few distinct texts rather than read row by row.
+     */
+    async upcomingCountByMethod(
+      sql: SqlQuery,
+      customerId: string,
+      from: string,
+    ): Promise<{ method: string; count: number }[]> {
+      return sql.query<{ method: string; count: number }>(
+        `SELECT e.method, count(*)::int AS count FROM instalments e WHERE ${upcomingOf}
+          GROUP BY e.method`,
+        [customerId, from],
+      );
     },
 
     /**

@@ -89,6 +89,13 @@ export function createAutoPayService(db: Database) {
       const covered = on
         ? (await repository.upcoming(sql, actor.customerId, today)).filter(cardMayPay).slice(0, 50)
         : [];
+      // The list stops at 50; the web app says how many more there are, so it needs them all
+      // counted (in SQL, grouped by method text, which `cardMayPay` judges as for the list).
+      const total = on
+        ? (await repository.upcomingCountByMethod(sql, actor.customerId, today))
+            .filter(cardMayPay)
+            .reduce((sum, group) => sum + group.count, 0)
+        : 0;
       return {
         allowed,
         notice_days: settings?.auto_pay_notice_days ?? 0,
@@ -104,6 +111,8 @@ export function createAutoPayService(db: Database) {
           due_date: compact(i.due_date),
           amount_cents: i.amount_cents,
         })),
+        // Never below the list's length: a row may change between the two reads.
+        instalments_total: Math.max(total, covered.length),
         next_charge_date: covered[0] ? compact(covered[0].due_date) : null,
       };
     });

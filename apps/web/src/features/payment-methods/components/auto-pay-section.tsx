@@ -122,7 +122,9 @@ function CoveredInstalments({ state }: { state: AutoPay }) {
   const t = usePaymentMethodsTexts();
   const listId = useId();
   const next = state.next_charge_date ? formatDate(state.next_charge_date) : null;
-  const rest = state.instalments.length - shown;
+  const listed = state.instalments.slice(0, shown);
+  // From the server's total: the list it sends stops at 50, so its length says nothing of the rest.
+  const rest = state.instalments_total - listed.length;
   return (
     <div className="space-y-3">
       {next && (
@@ -141,7 +143,7 @@ function CoveredInstalments({ state }: { state: AutoPay }) {
             aria-labelledby={listId}
             className="mt-2 divide-y divide-gray-200 rounded-lg ring-1 ring-gray-200 dark:divide-gray-700 dark:ring-gray-700"
           >
-            {state.instalments.slice(0, shown).map((i) => (
+            {listed.map((i) => (
               <li
                 key={i.payment_id}
                 className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2 text-sm"
