@@ -3,6 +3,7 @@ import { languages } from './languages.ts';
 import { ZPositiveAmount } from './common.ts';
 import { FieldError } from './errors.ts';
 import { ZPaymentStatus } from './invoices.ts';
+import { maxPaymentIds } from './payment-limits.ts';
 
 /**
  * Spec §3 "Checkin methods", and Bizum (through Redsys, issue 23) where the tenant takes it.
@@ -22,12 +23,12 @@ export const ZInitPaymentRequest = z.object({
   description: z.string().max(125, FieldError.tooLong).optional(),
   invoice_id: z.string().min(1, FieldError.required).max(64).optional(),
   payment_id: z.string().max(64).optional(),
-  payment_ids: z.array(z.string().max(64)).max(200).optional(),
+  payment_ids: z.array(z.string().max(64)).max(maxPaymentIds).optional(),
   currency: z.literal('EUR').optional(),
   success_url: z.string().max(2048).optional(),
   error_url: z.string().max(2048).optional(),
   user_id: z.string().max(64).optional(),
-  multiple_invoices: z.array(z.string().max(64)).max(200).optional(),
+  multiple_invoices: z.array(z.string().max(64)).max(maxPaymentIds).optional(),
   is_multiple_payment: z.boolean().optional(),
   /** Ask the gateway to keep the card (Redsys tokenisation) for later payments. */
   save_card: z.boolean().optional(),
@@ -54,8 +55,8 @@ export type TInitPaymentRequest = z.infer<typeof ZInitPaymentRequest>;
  */
 export const ZCheckoutPreviewRequest = z.object({
   invoice_id: z.string().min(1, FieldError.required).max(64).optional(),
-  multiple_invoices: z.array(z.string().max(64)).max(200).optional(),
-  payment_ids: z.array(z.string().max(64)).max(200).optional(),
+  multiple_invoices: z.array(z.string().max(64)).max(maxPaymentIds).optional(),
+  payment_ids: z.array(z.string().max(64)).max(maxPaymentIds).optional(),
 });
 export type TCheckoutPreviewRequest = z.infer<typeof ZCheckoutPreviewRequest>;
 

@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { maxPaymentIds } from '@portal/contract/payment-limits';
 import { useTranslation } from '@/lib/use-translation';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
@@ -85,7 +86,10 @@ export function CheckinScreen() {
   return <CheckinView key={search.toString()} target={query.target} />;
 }
 
-/** Spec §8: a confirmation opened without an invoice pays nothing. */
+/**
+ * Spec §8: a confirmation opened without an invoice pays nothing; nor one with more instalments
+ * than one payment takes, which says so.
+ */
 function InvalidCheckin({ errors }: { errors: CheckinQueryError[] }) {
   const { t } = useTranslation('checkout');
   return (
@@ -94,9 +98,9 @@ function InvalidCheckin({ errors }: { errors: CheckinQueryError[] }) {
         {errors.map((error) => (
           <li key={error}>
             <strong className="block font-semibold text-gray-900 dark:text-gray-50">
-              {t(`errors.${error}`)}
+              {t(`errors.${error}`, { max: maxPaymentIds })}
             </strong>
-            {t(`errors.details.${error}`)}
+            {t(`errors.details.${error}`, { max: maxPaymentIds })}
           </li>
         ))}
       </ul>

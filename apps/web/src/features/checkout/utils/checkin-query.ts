@@ -1,3 +1,4 @@
+import { maxPaymentIds } from '@portal/contract/payment-limits';
 import { paths } from '@/config/paths';
 import { fromCents, toCents } from '@/lib/money';
 
@@ -11,15 +12,18 @@ export type CheckinTarget =
   | { kind: 'invoices'; invoiceIds: string[] }
   | { kind: 'payments'; paymentIds: string[]; invoiceId?: string };
 
-/** Spec §8 "Card payment": "No se proporcionó ID de factura". */
-export type CheckinQueryError = 'missingInvoice';
+/**
+ * Spec §8 "Card payment": "No se proporcionó ID de factura"; `tooMany`: more instalments than one
+ * payment takes, said as such (before, it was taken for a missing invoice, and the customer sent
+ * back to pay the same selection again).
+ */
+export type CheckinQueryError = 'missingInvoice' | 'tooMany';
 
 export type CheckinQuery =
   { ok: true; target: CheckinTarget } | { ok: false; errors: CheckinQueryError[] };
 
-/** The contract's limits: ids of at most 64 characters, at most 200 of them. */
+/** The contract's limits: ids of at most 64 characters, at most `maxPaymentIds` of them. */
 const maxIdLength = 64;
-const maxIds = 200;
 
 /** `45.00`, `45`, `45,5` -> cents-exact positive amount; `null` for anything else (spec §5 "> 0"). */
 export function parseAmountParam(value: string | null): number | null {
@@ -29,18 +33,21 @@ export function parseAmountParam(value: string | null): number | null {
   return amount > 0 ? amount : null;
 }
 
+/** A comma-separated list's ids, trimmed and without repeats. */
+const splitIds = (value: string) => [
+  ...new Set(
+    value
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  ),
+];
+
 /** A comma-separated list of ids, trimmed and without repeats; `null` when one is not an id. */
 export function parseIdList(value: string | null): string[] | null {
   if (value === null) return [];
-  const ids = [
-    ...new Set(
-      value
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (ids.length > maxIds || ids.some((id) => id.length > maxIdLength)) return null;
+  const ids = splitIds(value);
+  if (ids.length > maxPaymentIds || ids.some((id) => id.length > maxIdLength)) return null;
   return ids;
 }
 
@@ -52,7 +59,14 @@ export function parseIdList(value: string | null): string[] | null {
 export function parseCheckinQuery(search: URLSearchParams): CheckinQuery {
   const errors: CheckinQueryError[] = [];
 
-  const paymentIds = parseIdList(search.get('payments'));
+  // The payments list does not link to more (SelectionBar), but an address from elsewhere (kept,
+  // typed, an older version) is told the limit rather than that nothing was chosen.
+  const payments = search.get('payments');
+  if (payments !== null && splitIds(payments).length > maxPaymentIds) {
+    return { ok: false, errors: ['tooMany'] };
+  }
+
+  const paymentIds = parseIdList(payments);
   const invoiceIds = parseIdList(search.get('invoiceId'));
   let target: CheckinTarget | null = null;
   if (paymentIds && paymentIds.length > 0) {

@@ -1,3 +1,5 @@
+import { useId } from 'react';
+import { maxPaymentIds } from '@portal/contract/payment-limits';
 import { useTranslation } from '@/lib/use-translation';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -11,12 +13,16 @@ import type { Selection } from './selection';
  * The running total of the select-to-pay mode (a polite live region), and the hand-over to the
  * payment screen with the chosen instalments and their total. Fixed above the bottom bar, and
  * placed in the page right after the rows, so "Pagar seleccionados" is the keyboard's next stop
- * after the last checkbox (not after the filters, footer and links, 24 Tabs later).
+ * after the last checkbox (not after the filters, footer and links, 24 Tabs later). Above the
+ * contract's instalments per payment it says so and does not hand over: the confirmation could
+ * not pay them, and the customer would go round in a loop.
  */
 export function SelectionBar({ selection }: { selection: Selection }) {
   const { t } = useTranslation('invoices');
   const total = sumAmounts(selection.values());
   const count = selection.size;
+  const tooMany = count > maxPaymentIds;
+  const tooManyId = useId();
   return (
     <div className="fixed inset-x-0 bottom-20 z-20 px-4 md:bottom-4 print:hidden">
       <div
@@ -34,8 +40,17 @@ export function SelectionBar({ selection }: { selection: Selection }) {
           <span className="block text-lg font-bold tabular-nums">
             {t('payments.total', { amount: formatAmount(total) })}
           </span>
+          {tooMany && (
+            <span id={tooManyId} className="block font-medium text-red-700 dark:text-red-300">
+              {t('payments.tooMany', { max: maxPaymentIds })}
+            </span>
+          )}
         </p>
-        {count > 0 ? (
+        {tooMany ? (
+          <Button disabled aria-describedby={tooManyId}>
+            {t('payments.paySelected')}
+          </Button>
+        ) : count > 0 ? (
           <Link
             to={paymentsCheckinHref([...selection.keys()], total)}
             className={buttonClasses('primary')}
