@@ -109,6 +109,27 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(saved.json()).toMatchObject({ errors: { card_id: ['invalid_value'] } });
   });
 
+  it('keeps no card with PayPal either: a saved one is a 422, not charged and recorded as PayPal', async () => {
+    // Session 39: the saved card was charged at the gateway and the payment written "PayPal".
+    await db.withOwner((sql) =>
+      sql.query(`UPDATE tenants SET redsys_pay_methods = '{C,z,p}' WHERE id = 'demo'`),
+    );
+    try {
+      const [item] = await unpaid();
+      for (const extra of [{ card_id: 'a-saved-card' }, { save_card: true }]) {
+        const res = await startBizum(item, me, { ...extra, method: 'paypal' });
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json()).toMatchObject({
+          errors: { [Object.keys(extra)[0] ?? '']: ['invalid_value'] },
+        });
+      }
+    } finally {
+      await db.withOwner((sql) =>
+        sql.query(`UPDATE tenants SET redsys_pay_methods = '{C,z}' WHERE id = 'demo'`),
+      );
+    }
+  });
+
   it('starts with Ds_Merchant_PayMethods=z, type 0 and no card reference', async () => {
     const [item] = await unpaid();
     const started = await startBizum(item);

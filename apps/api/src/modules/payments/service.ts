@@ -717,9 +717,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         if (body.method && !methodsOf(gateway).includes(body.method)) {
           throw new FieldValidationError({ method: [FieldError.invalidValue] });
         }
-        // Bizum keeps no card on file (redsys-notes §3: its reference is not a card): neither
-        // saving the card nor paying with a saved one goes with it.
-        if (body.method === 'bizum' && (body.save_card === true || body.card_id)) {
+        // Only a card keeps a card on file: Bizum's reference is not a card (redsys-notes §3), and
+        // PayPal pays with no card of ours; neither saving the card nor paying with a saved one
+        // goes with them (with PayPal the saved card was charged and recorded as PayPal: session 39).
+        if (
+          body.method &&
+          body.method !== 'credit_card' &&
+          (body.save_card === true || body.card_id)
+        ) {
           throw new FieldValidationError({
             [body.card_id ? 'card_id' : 'save_card']: [FieldError.invalidValue],
           });
