@@ -85,6 +85,8 @@ export function createReconciler(deps: {
       Ds_Response: operation.response ?? '',
       Ds_TransactionType: operation.transactionType,
       Ds_AuthorisationCode: operation.authorisationCode ?? '',
+      // The day the gateway charged (Madrid), which the payment is dated by, however late found.
+      Ds_Date: operation.date,
     };
   }
 

@@ -29,6 +29,7 @@ import type { Database, Sql, SqlQuery } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { centsToAmount, madridDateTime, todayIso } from '../../lib/dates.ts';
+import { chargedOn } from './paid-date.ts';
 import type { Language } from '../mail/messages.ts';
 import { gatewayOrigin } from './gateway-origin.ts';
 import { redsysLanguage } from './messages.ts';
@@ -377,7 +378,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const paid = await repository.payInstalments(
       sql,
       attempt.id,
-      todayIso(now()),
+      chargedOn(params.Ds_Date, attempt.created_at, now()),
       instalmentMethodText[payMethod],
     );
     await recordReturnFeesPaid(
