@@ -84,6 +84,16 @@ const upcomingOf = `e.tenant_id = current_setting('app.tenant_id') AND e.custome
    AND NOT EXISTS (SELECT 1 FROM payment_attempt_items i
                     WHERE i.tenant_id = e.tenant_id AND i.instalment_id = e.id AND i.active)`;
 
+/**
+ * Whether a payment of instalment `e` was let go without the gateway's answer and is still asked
+ * about (payments' `recheck_at`, a checkout by hand or a charge): Redsys may have taken it, and a
+ * charge now could take the money twice (session 39: a checkout the customer paid on Redsys' page,
+ * its notification lost, was followed by the card's automatic charge).
+ */
+const stillAskedAbout = `EXISTS (SELECT 1 FROM payment_attempt_items pi
+    JOIN payment_attempts pa ON pa.tenant_id = pi.tenant_id AND pa.id = pi.attempt_id
+   WHERE pi.tenant_id = e.tenant_id AND pi.instalment_id = e.id AND pa.recheck_at IS NOT NULL)`;
+
 const activeCardJoin = `JOIN payment_methods m ON m.tenant_id = a.tenant_id AND m.id = a.payment_method_id
    AND m.customer_id = a.customer_id AND m.kind = 'card' AND m.status = 'active' AND m.deleted_at IS NULL`;
 
@@ -238,6 +248,7 @@ export function createAutoPayRepository() {
             AND e.due_date <= $1::date AND e.due_date >= a.since AND ${invoiceNotCancelled}
             AND ${chargeableIfMoved}
             AND m.redsys_reference IS NOT NULL AND m.redsys_cof_txnid IS NOT NULL
+            AND NOT ${stillAskedAbout}
             AND (last.attempt_no IS NULL
                  OR (last.status = 'failed' AND last.recheck_at IS NULL AND last.attempt_no <= $2
                      AND last.created_at <= $4::timestamptz - make_interval(days => $3)))
@@ -270,6 +281,17 @@ export function createAutoPayRepository() {
         [id],
       );
       return numeric(rows)[0];
+    },
+
+    /** Whether a payment of the instalment is still asked about (see `stillAskedAbout`). */
+    async askedAbout(sql: SqlQuery, instalmentId: string): Promise<boolean> {
+      const rows = await sql.query(
+        `SELECT 1 FROM instalments e
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.id::text = $1
+            AND ${stillAskedAbout}`,
+        [instalmentId],
+      );
+      return rows.length > 0;
     },
 
     /**

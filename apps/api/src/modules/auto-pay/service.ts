@@ -192,6 +192,9 @@ export function createAutoPayCharger(deps: {
       if ((last?.attempt_no ?? 0) !== job.attemptNo - 1) return 'skipped' as const;
       // Not while Redsys may still have taken the last one (let go unanswered, still asked about).
       if (last && (last.status !== 'failed' || last.unanswered)) return 'skipped' as const;
+      // Nor while any payment of it is (a checkout by hand let go unanswered): the sweep charges
+      // it once the gateway has answered, if it is still owed then.
+      if (await repository.askedAbout(sql, instalment.id)) return 'skipped' as const;
       if (job.attemptNo > settings.auto_pay_retries + 1) return 'skipped' as const;
       const card = await repository.current(sql, instalment.customer_id);
       if (!card || cardProblem(card, today) !== null || instalment.due_date < card.since) {
