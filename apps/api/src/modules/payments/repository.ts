@@ -972,11 +972,21 @@ export function createPaymentRepository(box: SecretBox) {
      */
     async stalePending(sql: SqlQuery, minutes: number): Promise<AttemptRow[]> {
       return sql.query<AttemptRow>(
-        `SELECT ${attemptColumns} FROM payment_attempts
-          WHERE tenant_id = current_setting('app.tenant_id')
+        // Taken in turns by customer (each one's oldest first, then each one's second...): one
+        // customer starting and leaving checkouts by the hundred kept every run asking about
+        // theirs, and another customer's lost payment waited behind them for hours (session 39).
+        `WITH stale AS (
+           SELECT id, created_at,
+                  row_number() OVER (PARTITION BY customer_id ORDER BY created_at) AS turn
+             FROM payment_attempts
+            WHERE tenant_id = current_setting('app.tenant_id')
+              AND (status = 'pending' OR (status = 'superseded' AND settled_at IS NULL))
+              AND created_at < now() - make_interval(mins => $1)
+            ORDER BY turn, created_at LIMIT 50)
+         SELECT ${attemptColumns} FROM payment_attempts
+          WHERE tenant_id = current_setting('app.tenant_id') AND id IN (SELECT id FROM stale)
             AND (status = 'pending' OR (status = 'superseded' AND settled_at IS NULL))
-            AND created_at < now() - make_interval(mins => $1)
-          ORDER BY created_at LIMIT 50 FOR UPDATE SKIP LOCKED`,
+          ORDER BY created_at FOR UPDATE SKIP LOCKED`,
         [minutes],
       );
     },
@@ -1000,11 +1010,19 @@ export function createPaymentRepository(box: SecretBox) {
       q: { limit: number; nextInSeconds: number; days: number },
     ): Promise<AttemptRow[]> {
       return sql.query<AttemptRow>(
-        `WITH due AS (
-           SELECT id FROM payment_attempts
+        // In turns by customer too, as `stalePending`.
+        `WITH waiting AS (
+           SELECT id, recheck_at,
+                  row_number() OVER (PARTITION BY customer_id ORDER BY recheck_at) AS turn
+             FROM payment_attempts
             WHERE tenant_id = current_setting('app.tenant_id') AND recheck_at <= now()
               AND created_at > now() - make_interval(days => $3)
-            ORDER BY recheck_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+            ORDER BY turn, recheck_at LIMIT $1),
+         due AS (
+           SELECT id FROM payment_attempts
+            WHERE tenant_id = current_setting('app.tenant_id') AND id IN (SELECT id FROM waiting)
+              AND recheck_at <= now()
+            FOR UPDATE SKIP LOCKED),
          claimed AS (
            UPDATE payment_attempts a SET recheck_at = now() + make_interval(secs => $2)
              FROM due WHERE a.tenant_id = current_setting('app.tenant_id') AND a.id = due.id
