@@ -58,6 +58,8 @@ export type ReportedInstalment = {
   invoice_cancelled: boolean;
   /** The dates (`YYYY-MM-DD`) of the returns already recorded for it: a replay changes nothing. */
   return_dates: string[];
+  /** The day it was paid (`YYYY-MM-DD`), when it was. */
+  paid_date: string | null;
 };
 
 export type ReturnRecord = {
@@ -119,7 +121,8 @@ export function createReturnedDebitRepository() {
                 EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
                          AND v.id = e.invoice_id AND v.cancelled) AS invoice_cancelled,
                 ARRAY(SELECT to_char(r.return_date, 'YYYY-MM-DD') FROM instalment_returns r
-                       WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id) AS return_dates
+                       WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id) AS return_dates,
+                to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date
            ${from}`,
         params,
       );

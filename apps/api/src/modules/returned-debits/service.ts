@@ -39,6 +39,21 @@ export const genericReturnReason = 'MS03';
 type Log = { error: (obj: object, msg: string) => void };
 
 /**
+ * A return dated before the payment that settled the instalment, or before a return recorded
+ * already: the bank's file of an earlier presentation, or a date corrected. It is recorded, but
+ * undoes nothing that followed it: a debit is returned after it was collected, so it cannot reopen
+ * an instalment paid since (session 39: the customer was asked again, and e-mailed, to pay what a
+ * later presentation had collected), nor tell the customer again of a return they heard of.
+ */
+function olderThanWhatFollowed(instalment: ReportedInstalment, returnDate: string): boolean {
+  const paidSince =
+    instalment.status === 'paid' &&
+    instalment.paid_date !== null &&
+    returnDate < instalment.paid_date;
+  return paidSince || instalment.return_dates.some((d) => d > returnDate);
+}
+
+/**
  * Stores returns of locked, returnable instalments and tells the customer of each new one, in the
  * caller's transaction: the instalment becomes `returned` (owed again), the notification is
  * written and the e-mail queued (sent after the commit by `createReturnMailSender`, retried until
@@ -68,8 +83,10 @@ async function applyReturns(
   );
   const fresh = reopen
     ? items
-    : items.filter(({ instalment, report }) =>
-        createdKeys.has(`${instalment.id} ${report.return_date}`),
+    : items.filter(
+        ({ instalment, report }) =>
+          createdKeys.has(`${instalment.id} ${report.return_date}`) &&
+          !olderThanWhatFollowed(instalment, report.return_date),
       );
   // Only a new return makes the instalment owed again: a replay never undoes a payment.
   await markInstalmentsReturned(
