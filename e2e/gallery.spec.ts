@@ -127,6 +127,11 @@ const signedInScreens: Screen[] = [
   { name: 'notifications', path: '/my-notifications', axe: 'notifications.spec.ts' },
   { name: 'contact', path: '/contacto', axe: 'contact.spec.ts' },
   { name: 'payment-error', path: '/payment/error?payment_id=gallery' },
+  // More instalments than one payment takes: the confirmation says the limit (session 39).
+  {
+    name: 'payment-checkin-too-many',
+    path: `/payment-checkin?payments=${Array.from({ length: 201 }, (_, i) => `p${i}`).join(',')}`,
+  },
   { name: 'not-found-signed-in', path: '/esto-no-existe' },
   // The form only (read-only); the profile's pending and decided requests: fiscal-data.spec.ts.
   { name: 'fiscal-data', path: '/user-profile/fiscal-data' },
