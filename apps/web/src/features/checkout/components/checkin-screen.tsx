@@ -153,7 +153,11 @@ function CheckinView({ target }: { target: CheckinTarget }) {
   const { t } = useTranslation('checkout');
   const preview = useCheckoutPreview(target);
   const backHref = checkinBackHref(target);
-  if (preview.data) {
+  // A refusal of the fresh answer wins over the total held from before: paid meanwhile (Back from
+  // the gateway, another tab) or no longer the customer's, the held total offered a second payment
+  // (session 39). Only a failure to get an answer falls back on it.
+  const refused = preview.isError && previewErrorKind(preview.error) !== 'failed';
+  if (preview.data && !refused) {
     return <CheckinFormView target={target} preview={preview.data} onStale={preview.refetch} />;
   }
   if (preview.isError) {
