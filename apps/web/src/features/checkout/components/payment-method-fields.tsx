@@ -265,7 +265,9 @@ function NewCardPanel({
         <input
           type="checkbox"
           checked={form.saveNewCard}
-          onChange={(event) => onChange({ saveNewCard: event.target.checked })}
+          // Touching the new card's panel chooses the new card: saved cards that arrive later
+          // no longer take its place (they did, paying with the main card unsaved: session 39).
+          onChange={(event) => onChange({ saveNewCard: event.target.checked, cardSource: 'new' })}
           disabled={disabled || !canSaveCard}
           aria-describedby={hintId}
           className={checkboxClasses}
