@@ -314,6 +314,12 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
       }>();
       expect(preview.amount).toBe(34.25);
       expect(preview.instalments[0]).toMatchObject({ amount: 30.25, fee: 4 });
+      // "Mis pagos" serves the same for the row's "Pagar" and the selection's total (session 39:
+      // they summed the amount alone).
+      const row = (await me.post('/payments', { ...range, page: '1' }))
+        .json<{ payments: { payment_id: string; amount: number; to_pay?: number }[] }>()
+        .payments.find((p) => p.payment_id === payment?.payment_id);
+      expect(row).toMatchObject({ amount: 30.25, to_pay: 34.25 });
       // The instalment's amount alone is not what is owed now.
       const short = await me.post('/redsys/init-payment', {
         amount: 30.25,

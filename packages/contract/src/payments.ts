@@ -38,6 +38,12 @@ export const ZPayment = z.object({
   /** With status `returned`: the bank's return (reason code, fee), when the provider reported it. */
   returned: ZReturnedDebit.optional(),
   /**
+   * While it is owed (pending, overdue, returned): what paying it now costs, the amount plus the
+   * bank fee of its return where the tenant charges it, as the payment confirmation asks. What the
+   * selection's total and "Pagar" add up (they summed `amount`, short of the fee: session 39).
+   */
+  to_pay: ZAmount.optional(),
+  /**
    * Paid through the portal (card or Bizum): that completed payment's id, whose receipt is
    * `POST /documents/receipt`. Absent for instalments paid any other way (no receipt).
    */

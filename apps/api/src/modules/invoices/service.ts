@@ -100,6 +100,8 @@ export function toPayment(
   e: InstalmentRow & { receipt_id: string | null },
   todayApi: string,
 ): TPayment {
+  const status = paymentStatus(e, todayApi);
+  const owed = status === 'pending' || status === 'overdue' || status === 'returned';
   return {
     payment_id: e.id,
     invoice_id: e.invoice_id,
@@ -108,8 +110,9 @@ export function toPayment(
     ...(e.paid_date ? { paid_date: e.paid_date } : {}),
     method: e.method,
     method_kind: instalmentMethodKind(e.method),
-    status: paymentStatus(e, todayApi),
+    status,
     ...returnedDebit(e),
+    ...(owed ? { to_pay: centsToAmount(e.amount_cents + chargedReturnFeesCents([e])) } : {}),
     ...(e.receipt_id ? { receipt_id: e.receipt_id } : {}),
   };
 }

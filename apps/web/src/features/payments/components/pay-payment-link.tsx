@@ -14,16 +14,18 @@ export function PayPaymentLink({
   payment,
   className,
 }: {
-  payment: Pick<PaymentListItem, 'payment_id' | 'invoice_id' | 'amount'>;
+  payment: Pick<PaymentListItem, 'payment_id' | 'invoice_id' | 'amount' | 'to_pay'>;
   className?: string;
 }) {
   const { t } = useTranslation('invoices');
+  // What paying it costs now (a returned debit's charged fee included), as the server says.
+  const amount = payment.to_pay ?? payment.amount;
   return (
     <Link
-      to={paymentsCheckinHref([payment.payment_id], payment.amount)}
+      to={paymentsCheckinHref([payment.payment_id], amount)}
       aria-label={t('payments.payOne', {
         invoice: payment.invoice_id,
-        amount: formatAmount(payment.amount),
+        amount: formatAmount(amount),
       })}
       className={buttonClasses('primary', cn('relative z-10', className))}
     >

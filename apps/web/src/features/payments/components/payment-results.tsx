@@ -52,7 +52,8 @@ export function PaymentResults({
     selected: selection.has(payment.payment_id),
     onToggle: (selected) => {
       const next = new Map(selection);
-      if (selected) next.set(payment.payment_id, payment.amount);
+      // What paying it costs now, as the confirmation will ask (a returned debit's fee included).
+      if (selected) next.set(payment.payment_id, payment.to_pay ?? payment.amount);
       else next.delete(payment.payment_id);
       onSelectionChange(next);
     },
