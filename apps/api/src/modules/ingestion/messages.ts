@@ -64,7 +64,9 @@ export function invitationTexts(
 ): InvitationTexts {
   const lang = (language in invitationMessages ? language : 'es') as Language;
   const fill = (s: string) =>
-    s.replaceAll('{company}', values.company).replaceAll('{days}', String(values.days));
+    // Replacers, not strings: a `$` in the operator's company name is text, never a pattern
+    // (`Ca$$h` read as `Ca$h`, `$'` pulled the rest of the sentence in: session 39).
+    s.replaceAll('{company}', () => values.company).replaceAll('{days}', () => String(values.days));
   const source = invitationMessages[lang];
   return Object.fromEntries(
     Object.entries(source).map(([key, value]) => [key, fill(value)]),
