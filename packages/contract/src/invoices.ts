@@ -67,8 +67,10 @@ export const ZPaymentStatus = z.enum(['paid', 'pending', 'overdue', 'cancelled',
 export type TPaymentStatus = z.infer<typeof ZPaymentStatus>;
 
 /**
- * Spec §3 "Invoice list item": `amount` is what is still owed (0 when paid), `total` the invoice
- * total, `state` what the invoice is today (the web app never derives it).
+ * Spec §3 "Invoice list item": `amount` is what is still owed (0 when paid), a returned debit's
+ * bank fee included where the tenant charges it, as the summary, the balance and the detail's
+ * `to_pay` count it (session 39: the list left it out); `total` the invoice total, `state` what
+ * the invoice is today (the web app never derives it).
  */
 export const ZInvoiceListItem = z.object({
   invoice_id: z.string(),

@@ -120,7 +120,7 @@ const owedLateral = `LEFT JOIN LATERAL (
  * was paid (read from the same rows of the index: every instalment of the invoice).
  */
 const owedAndLateLateral = `LEFT JOIN LATERAL (
-    SELECT (sum(e.amount_cents) FILTER (WHERE e.status IN ${unpaidStates}))::int8 AS owed,
+    SELECT (sum(e.amount_cents + ${chargedFeeSql('e')}) FILTER (WHERE e.status IN ${unpaidStates}))::int8 AS owed,
            bool_or(e.due_date < $6::date) FILTER (WHERE e.status IN ${unpaidStates}) AS overdue,
            bool_or(e.status = 'returned') AS returned, bool_or(e.status = 'paid') AS any_paid,
            bool_and(e.status = 'cancelled') AS all_cancelled

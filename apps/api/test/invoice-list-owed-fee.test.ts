@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
+import { statementCsv } from './statement-csv.ts';
+
+/*
+ * Money facts (review 3): what is still owed of an invoice with a returned debit whose bank fee the
+ * tenant charges, in the invoice list beside every other screen.
+ *
+ * Session 36 made the summary count the fee ("what is pending counts a returned debit's fee the
+ * tenant charges, as the balance does", summary-return-fee.test.ts); the invoice's `to_pay`, its
+ * PDF ("Pendiente de pago"), the statement and `GET /balance` count it too. The list item's
+ * `amount`, "what is still owed" (contract `ZInvoiceListItem`), is `owed_cents` alone
+ * (invoices/service.ts `toListItem`, repository `owedAndLateLateral`): for a month holding this one
+ * invoice, home's summary says 53,50 € pending while the list of that month says "Pendiente:
+ * 50,00 €", and the row's "Pagar" carries 50,00 € to a checkout that then asks 53,50 €.
+ */
+describe.each(engines())(
+  'the list amount of an invoice with a charged return fee on $name',
+  (engine) => {
+    let fixture: ProviderFixture;
+
+    beforeAll(async () => {
+      fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
+      await fixture.db.withOwner((sql) =>
+        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
+      );
+    });
+    afterAll(async () => fixture.close());
+
+    const admin = (method: 'PUT' | 'POST', path: string, payload: object) =>
+      fixture.app.inject({
+        method,
+        url: `/demo/api/1.0/admin${path}`,
+        headers: { authorization: `Bearer ${fixture.apiKey}` },
+        payload,
+      });
+
+    it('owes in the list what the summary, the detail and the statement say is owed', async () => {
+      const { me, app } = fixture;
+      const id = 'R3F-LIST-FEE';
+      const put = await admin('PUT', '/invoices', {
+        invoices: [
+          {
+            id,
+            customer_code: me.user.code,
+            // A month of its own, long before the demo data.
+            invoice_date: '2010-04-01',
+            base_cents: 5000,
+            vat_cents: 0,
+            total_cents: 5000,
+            lines: [
+              { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: 5000, vat_rate: 0 },
+            ],
+            instalments: [
+              {
+                seq: 1,
+                due_date: '2010-04-05',
+                amount_cents: 2500,
+                method: 'Domiciliación',
+                status: 'paid',
+                paid_date: '2010-04-05',
+              },
+              {
+                seq: 2,
+                due_date: '2010-05-05',
+                amount_cents: 2500,
+                method: 'Domiciliación',
+                status: 'paid',
+                paid_date: '2010-05-05',
+              },
+            ],
+          },
+        ],
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      const returned = await admin('POST', '/instalments/returns', {
+        returns: [
+          {
+            invoice_id: id,
+            seq: 2,
+            return_date: '2010-05-09',
+            reason_code: 'AM04',
+            fee_cents: 350,
+          },
+        ],
+      });
+      expect(returned.statusCode, returned.body).toBe(200);
+
+      const month = { datefrom: '20100401', dateto: '20100430' };
+      const listed = (await me.post('/invoices', { ...month, page: '1' }))
+        .json<{ invoices: { invoice_id: string; amount: number }[] }>()
+        .invoices.find((i) => i.invoice_id === id);
+      const summary = (await me.post('/invoices/summary', month)).json<{
+        summary: { total_invoices: number; total_pending: number };
+      }>().summary;
+      const detail = (await me.post('/invoice', { invoice_id: id })).json<{
+        invoice: { to_pay: number };
+      }>().invoice;
+      const statement = await statementCsv(app, me, '20100401', '20150331');
+      // Control: every other place says 28,50 € is owed of it (25 € plus the 3,50 € fee).
+      expect({
+        summary: summary.total_pending,
+        toPay: detail.to_pay,
+        statement: statement.closing - statement.opening,
+      }).toEqual({ summary: 28.5, toPay: 28.5, statement: 2850 });
+      // Today: 25 (the fee left out of what the list says is owed).
+      expect(listed?.amount, 'the list says what the summary says is pending').toBe(
+        summary.total_pending,
+      );
+    });
+  },
+);
