@@ -666,23 +666,31 @@ export function createPaymentRepository(box: SecretBox) {
         amount_cents: number;
         fee_cents: number;
       }>(
-        `WITH paid AS (
+        `WITH owed AS (
+           -- The bank fee each instalment owes now, read before it is paid (paid, it owes none).
+           SELECT e.id, ${chargedFeeSql('e')} AS fee_cents FROM instalments e
+             JOIN payment_attempt_items i ON i.tenant_id = e.tenant_id AND i.instalment_id = e.id
+            WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1),
+         paid AS (
          UPDATE instalments e SET status = 'paid', paid_date = $2, method = $3
            FROM payment_attempt_items i JOIN payment_attempts a
                 ON a.tenant_id = i.tenant_id AND a.id = i.attempt_id
+                JOIN owed o ON o.id = i.instalment_id
           WHERE i.tenant_id = current_setting('app.tenant_id') AND i.attempt_id = $1
             AND e.tenant_id = i.tenant_id AND e.id = i.instalment_id AND e.status IN ${unpaidStates}
             AND e.customer_id = a.customer_id
             -- The charge covers what the instalment owes now, a returned debit's bank fee
             -- included: a late charge started before the return paid it without the fee, and the
             -- fee was owed by nobody once the instalment was paid (session 39).
-            AND e.amount_cents + ${chargedFeeSql('e')} <= i.amount_cents + i.fee_cents
+            AND e.amount_cents + o.fee_cents <= i.amount_cents + i.fee_cents
             -- An invoice the provider cancelled while the payment was open is owed no more: what
             -- was charged for it is a surplus, refunded (before: kept, and the instalment 'paid').
             AND NOT EXISTS (SELECT 1 FROM invoices v WHERE v.tenant_id = e.tenant_id
                               AND v.id = e.invoice_id AND v.cancelled)
-          RETURNING e.id, e.invoice_id, (e.amount_cents + i.fee_cents)::int8 AS amount_cents,
-                    i.fee_cents),
+          -- What it paid: the amount and the fee as owed now. A fee the provider lowered (or
+          -- stopped charging) since the start is a surplus, refunded: it was kept (session 39).
+          RETURNING e.id, e.invoice_id, (e.amount_cents + o.fee_cents)::int8 AS amount_cents,
+                    o.fee_cents),
          -- Which of its instalments this payment paid (migration 037): its receipt is theirs.
          marked AS (
            UPDATE payment_attempt_items x SET paid = x.instalment_id IN (SELECT id FROM paid)

@@ -384,7 +384,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     await recordReturnFeesPaid(
       sql,
       attempt.id,
-      paid.filter((i) => i.fee_cents > 0).map((i) => i.id),
+      paid.filter((i) => i.fee_cents > 0),
     );
     const appliedCents = paid.reduce((sum, i) => sum + i.amount_cents, 0);
     const surplusCents = attempt.amount_cents - appliedCents;

@@ -162,18 +162,24 @@ export function createReturnedDebitRepository() {
      * A card payment paid returned instalments with their fee: the latest return of each records
      * what was collected and by which payment (once: a replayed notification finds it recorded).
      */
-    async recordFeesPaid(sql: SqlQuery, attemptId: string, instalmentIds: string[]) {
+    /** The fee each instalment paid (what it owed when paid, not what the start asked). */
+    async recordFeesPaid(
+      sql: SqlQuery,
+      attemptId: string,
+      paid: { id: string; fee_cents: number }[],
+    ) {
       await sql.query(
-        `UPDATE instalment_returns r SET fee_paid_cents = i.fee_cents, paid_attempt_id = i.attempt_id
+        `UPDATE instalment_returns r SET fee_paid_cents = f.fee_cents, paid_attempt_id = i.attempt_id
            FROM payment_attempt_items i
-          WHERE i.tenant_id = ${tenant} AND i.attempt_id = $1 AND i.fee_cents > 0
-            AND i.instalment_id::text = ANY($2)
+           JOIN unnest($2::text[], $3::int8[]) AS f(instalment_id, fee_cents)
+             ON f.instalment_id = i.instalment_id::text
+          WHERE i.tenant_id = ${tenant} AND i.attempt_id = $1 AND f.fee_cents > 0
             AND r.tenant_id = i.tenant_id AND r.instalment_id = i.instalment_id
             AND r.paid_attempt_id IS NULL
             AND r.id = (SELECT l.id FROM instalment_returns l
                          WHERE l.tenant_id = i.tenant_id AND l.instalment_id = i.instalment_id
                          ORDER BY l.return_date DESC, l.created_at DESC LIMIT 1)`,
-        [attemptId, instalmentIds],
+        [attemptId, paid.map((p) => p.id), paid.map((p) => p.fee_cents)],
       );
     },
 

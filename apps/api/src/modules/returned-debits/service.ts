@@ -26,11 +26,9 @@ const keyOf = (invoiceId: string, seq: number) => `${invoiceId}\u0000${seq}`;
 export function recordReturnFeesPaid(
   sql: SqlQuery,
   attemptId: string,
-  instalmentIds: string[],
+  paid: { id: string; fee_cents: number }[],
 ): Promise<void> {
-  return instalmentIds.length === 0
-    ? Promise.resolve()
-    : repository.recordFeesPaid(sql, attemptId, instalmentIds);
+  return paid.length === 0 ? Promise.resolve() : repository.recordFeesPaid(sql, attemptId, paid);
 }
 
 /** The reason a return reported without one carries: "the bank gave no reason" (ISO 20022). */
