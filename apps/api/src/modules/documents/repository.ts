@@ -40,7 +40,10 @@ export type ReceiptListRow = {
  * second lock). A completed payment is a card payment attempt whose status is `paid`.
  */
 export function createDocumentRepository() {
-  const settledDay = `to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'YYYYMMDD')`;
+  // When the gateway charged it (migration 041), else when it was settled: the day its
+  // instalments were paid on, which "Mis pagos" and the statement show (session 39).
+  const chargedAt = `coalesce(a.charged_at, a.settled_at, a.created_at)`;
+  const settledDay = `to_char(${chargedAt} AT TIME ZONE 'Europe/Madrid', 'YYYYMMDD')`;
   /** The payment paid at least one instalment (see `listReceipts`). */
   const paidSomething = `EXISTS (
     SELECT 1 FROM payment_attempt_items p
@@ -65,7 +68,7 @@ export function createDocumentRepository() {
            FROM payment_attempts a
           WHERE a.tenant_id = current_setting('app.tenant_id') AND a.customer_id = $1
             AND a.kind = 'payment' AND a.status = 'paid' AND ${paidSomething}
-          ORDER BY coalesce(a.settled_at, a.created_at) DESC
+          ORDER BY ${chargedAt} DESC
           LIMIT 50`,
         [customerId],
       );
@@ -79,7 +82,7 @@ export function createDocumentRepository() {
       const rows = await sql.query<ReceiptRow>(
         `SELECT a.id::text AS id, a.order_number, a.amount_cents, a.ds_authorisation_code,
                 ${settledDay} AS date,
-                to_char(coalesce(a.settled_at, a.created_at) AT TIME ZONE 'Europe/Madrid', 'HH24:MI') AS time,
+                to_char(${chargedAt} AT TIME ZONE 'Europe/Madrid', 'HH24:MI') AS time,
                 m.card_masked, m.card_brand, a.pay_method,
                 (SELECT n.merchant_parameters FROM redsys_notifications n
                   WHERE n.tenant_id = a.tenant_id AND n.attempt_id = a.id AND n.outcome IN ('paid', 'overpaid')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargedOn } from './paid-date.ts';
+import { chargedMoment, chargedOn } from './paid-date.ts';
 
 describe('chargedOn', () => {
   const startedAt = new Date('2026-11-27T10:00:00Z');
@@ -18,5 +18,21 @@ describe('chargedOn', () => {
   it("reads both on Madrid's day: just past midnight there is the next day", () => {
     const lateNight = new Date('2026-11-30T23:30:00Z'); // 00:30 on 1 December in Madrid
     expect(chargedOn('01/12/2026', startedAt, lateNight)).toBe('2026-12-01');
+  });
+});
+
+describe('chargedMoment', () => {
+  const startedAt = new Date('2026-11-27T10:00:00Z');
+  const now = new Date('2026-11-30T10:00:00Z');
+
+  it("is the gateway's day and time, as either message writes them", () => {
+    expect(chargedMoment('27/11/2026', '23:58', startedAt, now)).toBe('2026-11-27 23:58');
+    expect(chargedMoment('2026-11-28', '09:05:41', startedAt, now)).toBe('2026-11-28 09:05');
+  });
+
+  it('is none without a day chargedOn takes or without a time', () => {
+    expect(chargedMoment('26/11/2026', '10:00', startedAt, now)).toBeNull();
+    expect(chargedMoment('27/11/2026', '24:00', startedAt, now)).toBeNull();
+    expect(chargedMoment('27/11/2026', undefined, startedAt, now)).toBeNull();
   });
 });

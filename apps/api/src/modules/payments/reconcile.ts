@@ -87,6 +87,7 @@ export function createReconciler(deps: {
       Ds_AuthorisationCode: operation.authorisationCode ?? '',
       // The day the gateway charged (Madrid), which the payment is dated by, however late found.
       Ds_Date: operation.date,
+      Ds_Hour: operation.hour,
     };
   }
 

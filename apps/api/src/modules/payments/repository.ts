@@ -589,6 +589,7 @@ export function createPaymentRepository(box: SecretBox) {
       const rows = await sql.query<
         AttemptRow & {
           invoices: string[];
+          charged_at: Date | null;
           card_saved: boolean;
           ds_response: string | null;
           refund_cents: number | null;
@@ -597,7 +598,7 @@ export function createPaymentRepository(box: SecretBox) {
       >(
         `SELECT a.id, a.customer_id, a.order_number, a.merchant_code, a.terminal, a.amount_cents, a.currency,
                 a.status, a.save_card, a.language, a.kind, a.card_alias, a.initiated_by, a.created_at,
-                a.settled_at, a.pay_method, a.ds_response,
+                a.settled_at, a.pay_method, a.ds_response, a.charged_at,
                 ${attemptInvoicesSql} AS invoices,
                 (a.payment_method_id IS NOT NULL AND a.save_card) AS card_saved,
                 r.amount_cents AS refund_cents, r.status AS refund_status
@@ -607,6 +608,15 @@ export function createPaymentRepository(box: SecretBox) {
         [customerId, id],
       );
       return rows[0];
+    },
+
+    /** The moment the gateway charged (`YYYY-MM-DD HH:MM`, Madrid), migration 041. */
+    async setChargedAt(sql: SqlQuery, id: string, moment: string): Promise<void> {
+      await sql.query(
+        `UPDATE payment_attempts SET charged_at = $2::timestamp AT TIME ZONE 'Europe/Madrid'
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1`,
+        [id, moment],
+      );
     },
 
     /** A pending attempt settled; answers whether it was still pending (and so changed). */

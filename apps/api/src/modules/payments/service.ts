@@ -29,7 +29,7 @@ import type { Database, Sql, SqlQuery } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
 import { AppError, FieldValidationError, notFound } from '../../lib/app-error.ts';
 import { centsToAmount, madridDateTime, todayIso } from '../../lib/dates.ts';
-import { chargedOn } from './paid-date.ts';
+import { chargedMoment, chargedOn } from './paid-date.ts';
 import type { Language } from '../mail/messages.ts';
 import { gatewayOrigin } from './gateway-origin.ts';
 import { redsysLanguage } from './messages.ts';
@@ -386,6 +386,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       attempt.id,
       paid.filter((i) => i.fee_cents > 0),
     );
+    // When the gateway charged, where it says: its receipt is dated so, as its instalments are.
+    const moment = chargedMoment(params.Ds_Date, params.Ds_Hour, attempt.created_at, now());
+    if (moment) await repository.setChargedAt(sql, attempt.id, moment);
     const appliedCents = paid.reduce((sum, i) => sum + i.amount_cents, 0);
     const surplusCents = attempt.amount_cents - appliedCents;
     const paidInvoices = [...new Set(paid.map((i) => i.invoice_id))].sort();
@@ -989,7 +992,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         failure: row.status === 'failed' ? failureOf(row.ds_response) : null,
         created_at: row.created_at.toISOString(),
         settled_at: row.settled_at ? row.settled_at.toISOString() : null,
-        ...madridDateTime(row.settled_at ?? row.created_at),
+        ...madridDateTime(row.charged_at ?? row.settled_at ?? row.created_at),
         refund:
           row.refund_cents !== null && row.refund_status !== null
             ? {
