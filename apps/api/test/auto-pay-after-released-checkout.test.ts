@@ -1,16 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { todayIso } from '../src/lib/dates.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createDeclineMailSender } from '../src/modules/auto-pay/declines.ts';
-import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
-import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
 import type { Mailer } from '../src/modules/mail/mailer.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
-import { openAutoPayFixture, resetAutoPay, type AutoPayFixture } from './auto-pay-fixture.ts';
+import {
+  openAutoPayFixture,
+  oweByCard,
+  resetAutoPay,
+  sweepOnce,
+  testCharger,
+  turnOnAutoPay,
+  type AutoPayFixture,
+} from './auto-pay-fixture.ts';
 import { engines } from './engines.ts';
+import { down, testPaymentService, testReconciler } from './lost-notifications.ts';
 
 /*
  * The customer's own checkout released without the
@@ -31,11 +32,6 @@ import { engines } from './engines.ts';
  * Should: auto-pay does not charge an instalment while an attempt of it released without a final
  * answer is still asked about (or 7 days pass).
  */
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
-/** Where nothing answers: a gateway whose query service is down. */
-const down = 'http://127.0.0.1:9';
-
 describe.each(engines())('auto-pay after a released checkout on $name', (engine) => {
   let fixture: AutoPayFixture;
   const mailer: Mailer = { send: async () => {} };
@@ -47,44 +43,16 @@ describe.each(engines())('auto-pay after a released checkout on $name', (engine)
   afterAll(async () => fixture.close());
   beforeEach(async () => resetAutoPay(fixture.db));
 
-  const payments = () =>
-    createPaymentService({
-      db: fixture.db,
-      secretBox: box,
-      simulatorUrl: fixture.simUrl,
-      notificationBaseUrl: down,
-      onPaid: async () => {},
-      log: quiet,
-    });
-  const charger = () => {
-    const redsys = createRedsysClient({ simulatorUrl: fixture.simUrl });
-    const mail = createAutoPayMailer(fixture.db, mailer);
-    return createAutoPayCharger({
-      db: fixture.db,
-      payments: payments(),
-      send: (gateway, input) => redsys.mitCharge(gateway, input),
-      mail,
-      declineMails: createDeclineMailSender({ db: fixture.db, mail, log: quiet }),
-      log: quiet,
-    });
-  };
-  const sweep = async () => {
-    const run = charger();
-    const jobs: AutoPayJob[] = [];
-    await run.sweep(async (job) => {
-      jobs.push(job);
-    });
-    return Promise.all(jobs.map((job) => run.charge(job)));
-  };
+  const sweep = async () =>
+    (await sweepOnce(testCharger(fixture.db, fixture.simUrl, mailer))).outcomes;
+  /** One run of the reconciliation; `gatewayUrl` where its queries go (`down`: nothing answers). */
   const reconcile = (gatewayUrl = fixture.simUrl) =>
-    createReconciler({
+    testReconciler({
       db: fixture.db,
-      secretBox: box,
-      service: payments(),
-      client: createRedsysClient({ simulatorUrl: gatewayUrl, timeoutMs: 2_000 }),
-      afterMinutes: 1,
+      gatewayUrl,
+      timeoutMs: 2_000,
       releaseAfterMinutes: 60,
-      log: quiet,
+      service: testPaymentService(fixture.db, fixture.simUrl),
     }).reconcileTenant('demo');
   const mitChargesOf = async (amountCents: number) => {
     const { charges } = (await (await fetch(`${fixture.simUrl}/__sim/mit-charges`)).json()) as {
@@ -102,29 +70,9 @@ describe.each(engines())('auto-pay after a released checkout on $name', (engine)
       ),
     );
     // One of the customer's instalments, pending, paid by card, due today.
-    const [owed] = await db.withOwner((sql) =>
-      sql.query<{ id: string; amount_cents: string }>(
-        `UPDATE instalments SET status = 'pending', paid_date = NULL, method = 'Tarjeta', due_date = $1
-          WHERE tenant_id = 'demo' AND id IN (
-            SELECT e.id FROM instalments e JOIN customers c
-              ON c.tenant_id = e.tenant_id AND c.id = e.customer_id
-             WHERE e.tenant_id = 'demo' AND c.email = 'cliente@demo.test' AND e.status = 'paid'
-               AND NOT EXISTS (SELECT 1 FROM auto_pay_charges x WHERE x.instalment_id = e.id)
-               AND NOT EXISTS (SELECT 1 FROM payment_attempt_items x WHERE x.instalment_id = e.id)
-             ORDER BY e.due_date DESC LIMIT 1)
-          RETURNING id, amount_cents`,
-        [today],
-      ),
-    );
-    if (!owed) throw new Error('no instalment to owe');
-    const amountCents = Number(owed.amount_cents);
-    const on = await app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: { enabled: true },
-    });
-    expect(on.statusCode, on.body).toBe(200);
+    const owed = await oweByCard(db, today);
+    const { amountCents } = owed;
+    await turnOnAutoPay(app, me, cardId);
     const chargedBefore = await mitChargesOf(amountCents);
 
     // The customer pays it by hand on the gateway's page; the notification is lost.

@@ -1,18 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createDeclineMailSender } from '../src/modules/auto-pay/declines.ts';
-import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
-import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
 import type { Mailer } from '../src/modules/mail/mailer.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient, type MitChargeResult } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
-import { openAutoPayFixture, resetAutoPay, type AutoPayFixture } from './auto-pay-fixture.ts';
+import {
+  openAutoPayFixture,
+  oweByCard,
+  resetAutoPay,
+  sweepOnce,
+  testCharger,
+  turnOnAutoPay,
+  type AutoPayFixture,
+} from './auto-pay-fixture.ts';
+import { down, testPaymentService, testReconciler } from './lost-notifications.ts';
 import type { signedIn } from './session.ts';
 
 /*
@@ -24,11 +25,7 @@ import type { signedIn } from './session.ts';
  * then the due date) is the control: auto-pay charges it.
  */
 
-const box = createSecretBox(randomBytes(32));
 const day = 24 * 60 * 60 * 1000;
-const quiet = { warn: () => {}, error: () => {} };
-/** Where nothing answers: a gateway whose query service is down. */
-const down = 'http://127.0.0.1:9';
 
 describe.each(engines())('auto-pay after an abandoned manual payment on $name', (engine) => {
   let db: Database;
@@ -48,68 +45,19 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
   beforeEach(async () => resetAutoPay(db));
 
   /** One of the demo customer's instalments, pending, paid by card, due today. */
-  const owe = async () => {
-    const [row] = await db.withOwner((sql) =>
-      sql.query<{ id: string; amount_cents: string }>(
-        `UPDATE instalments SET status = 'pending', paid_date = NULL, method = 'Tarjeta', due_date = $1
-          WHERE tenant_id = 'demo' AND id IN (
-            SELECT e.id FROM instalments e JOIN customers c
-              ON c.tenant_id = e.tenant_id AND c.id = e.customer_id
-             WHERE e.tenant_id = 'demo' AND c.email = 'cliente@demo.test' AND e.status = 'paid'
-               AND NOT EXISTS (SELECT 1 FROM auto_pay_charges x WHERE x.instalment_id = e.id)
-               AND NOT EXISTS (SELECT 1 FROM payment_attempt_items x WHERE x.instalment_id = e.id)
-             ORDER BY e.due_date DESC LIMIT 1)
-          RETURNING id, amount_cents`,
-        [today],
-      ),
-    );
-    if (!row) throw new Error('no instalment to owe');
-    return { id: row.id, amountCents: Number(row.amount_cents) };
-  };
+  const owe = () => oweByCard(db, today);
 
-  const payments = () =>
-    createPaymentService({
-      db,
-      secretBox: box,
-      simulatorUrl: simUrl,
-      notificationBaseUrl: down,
-      onPaid: async () => {},
-      log: quiet,
-    });
+  const payments = () => testPaymentService(db, simUrl);
   /** The charger; `lose` drops the gateway's answer (a timeout after Redsys got the charge). */
-  const charger = (lose = false) => {
-    const redsys = createRedsysClient({ simulatorUrl: simUrl });
-    const mail = createAutoPayMailer(db, mailer);
-    return createAutoPayCharger({
-      db,
-      payments: payments(),
-      send: async (gateway, input): Promise<MitChargeResult> => {
-        const answer = await redsys.mitCharge(gateway, input);
-        return lose ? { kind: 'unknown', reason: 'timeout' } : answer;
-      },
-      mail,
-      declineMails: createDeclineMailSender({ db, mail, log: quiet }),
-      log: quiet,
-    });
-  };
-  const sweep = async (run: ReturnType<typeof charger>, now = new Date()) => {
-    const jobs: AutoPayJob[] = [];
-    await run.sweep(async (job) => {
-      jobs.push(job);
-    }, now);
-    const outcomes = await Promise.all(jobs.map((job) => run.charge(job, now)));
-    return { jobs, outcomes };
-  };
+  const charger = (lose = false) => testCharger(db, simUrl, mailer, lose);
   /** One run of the reconciliation; `gatewayUrl` where its queries go (the simulator's unless told). */
   const reconcile = (gatewayUrl = simUrl) =>
-    createReconciler({
+    testReconciler({
       db,
-      secretBox: box,
-      service: payments(),
-      client: createRedsysClient({ simulatorUrl: gatewayUrl, timeoutMs: 2_000 }),
-      afterMinutes: 1,
+      gatewayUrl,
+      timeoutMs: 2_000,
       releaseAfterMinutes: 60,
-      log: quiet,
+      service: payments(),
     }).reconcileTenant('demo');
   /** Every open attempt of the tenant is older than the reconciliation's threshold. */
   const ageAttempts = () =>
@@ -126,7 +74,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
    * (and asks about it again later). Answers the charge's payment attempt.
    */
   const chargeLostThenReleased = async (instalmentId: string) => {
-    expect((await sweep(charger(true))).outcomes).toEqual(['unknown']);
+    expect((await sweepOnce(charger(true))).outcomes).toEqual(['unknown']);
     const [charge] = await db.withOwner((sql) =>
       sql.query<{ id: string }>(
         'SELECT payment_attempt_id AS id FROM auto_pay_charges WHERE instalment_id = $1',
@@ -151,15 +99,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ payment_id: string }>().payment_id;
   };
-  const autoPayOn = async () => {
-    const res = await app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: { enabled: true },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const autoPayOn = () => turnOnAutoPay(app, me, cardId);
   const instalmentStatus = async (id: string) =>
     (
       await db.withOwner((sql) =>
@@ -177,12 +117,12 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     await autoPayOn();
     const manual = await startByHand(item);
     // The manual payment holds the instalment: auto-pay waits.
-    expect((await sweep(charger())).outcomes).toEqual(['in_progress']);
+    expect((await sweepOnce(charger())).outcomes).toEqual(['in_progress']);
     // The customer never reached the card page: the reconciliation releases it (XML0024).
     await ageAttempts();
     expect(await reconcile()).toEqual([{ attemptId: manual, outcome: 'released' }]);
     // The next sweep charges it.
-    const next = await sweep(charger());
+    const next = await sweepOnce(charger());
     expect(next.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
     expect(next.outcomes).toEqual(['paid']);
     expect(await instalmentStatus(item.id)).toBe('paid');
@@ -199,7 +139,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     await autoPayOn();
 
     // Charge 1 goes out on the due date; the gateway declines it but its answer is lost.
-    const first = await sweep(charger(true));
+    const first = await sweepOnce(charger(true));
     expect(first.jobs).toEqual([{ tenantId: 'demo', instalmentId: item.id, attemptNo: 1 }]);
     expect(first.outcomes).toEqual(['unknown']);
     const [charge] = await db.withOwner((sql) =>
@@ -231,7 +171,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     // The charge was declined and the tenant allows 2 retries every 2 days: the retry (charge 2)
     // is due 2 days later, like any other declined charge.
     const later = new Date(Date.now() + 2 * day + 60_000);
-    const retry = await sweep(charger(), later);
+    const retry = await sweepOnce(charger(), later);
     expect({
       instalment: await instalmentStatus(item.id),
       retryJobs: retry.jobs,
@@ -270,7 +210,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
     // Settled: not asked about again.
     expect(await reconcile()).toEqual([]);
     const later = new Date(Date.now() + 2 * day + 60_000);
-    expect((await sweep(charger(), later)).jobs).toEqual([]);
+    expect((await sweepOnce(charger(), later)).jobs).toEqual([]);
   });
 
   /** What the gateway charged with the saved card (the simulator's record of MIT charges). */
@@ -314,13 +254,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
       ),
     );
     const item = await owe();
-    const res = await app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: { enabled: true },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await autoPayOn();
     const before = await chargedAtGateway(item.amountCents);
 
     const first = await chargeLostThenReleased(item.id);
@@ -337,7 +271,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
 
     // The retry day: the first charge's outcome is still unknown.
     const later = new Date(Date.now() + 2 * day + 60_000);
-    const retry = await sweep(charger(), later);
+    const retry = await sweepOnce(charger(), later);
 
     // The query service answers again: the first charge was authorised after all.
     await db.withOwner((sql) =>
@@ -379,7 +313,7 @@ describe.each(engines())('auto-pay after an abandoned manual payment on $name', 
         await gate;
       });
       await holding;
-      const charging = sweep(charger());
+      const charging = sweepOnce(charger());
       await new Promise((resolve) => setTimeout(resolve, 300));
       release();
       await removal;

@@ -1,22 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { openQueue } from '../src/db/job-queue.ts';
 import { todayIso } from '../src/lib/dates.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
 import { autoPayChargeQueue, chargeKey } from '../src/modules/auto-pay/jobs.ts';
 import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
 import { createDeclineMailSender } from '../src/modules/auto-pay/declines.ts';
 import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
 import { workPeriodicJobs, type PeriodicJob } from '../src/modules/jobs/periodic.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
+import { quiet, testPaymentService } from './lost-notifications.ts';
 
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -46,14 +42,7 @@ describe.each(engines())('auto-pay on the job queue ($name)', (engine) => {
   async function instance(worked: AutoPayJob[]) {
     const charger = createAutoPayCharger({
       db,
-      payments: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
+      payments: testPaymentService(db, simUrl),
       send: (gateway, input) =>
         createRedsysClient({ simulatorUrl: simUrl }).mitCharge(gateway, input),
       mail: createAutoPayMailer(db, { send: async () => {} }),

@@ -16,8 +16,10 @@ import { createRedsysClient, type MitChargeInput } from '../src/modules/payments
 import type { TenantGatewayRow } from '../src/modules/payments/repository.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { adminCommand } from './admin-run.ts';
+import { putAutoPay } from './auto-pay-fixture.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
+import { testPaymentService } from './lost-notifications.ts';
 
 /** The seeded Redsys keys are plaintext (sealed only at a server's start): every box opens them. */
 const box = createSecretBox(randomBytes(32));
@@ -124,13 +126,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
     });
   });
 
-  const put = (who: typeof me, id: string, enabled: boolean) =>
-    app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${id}/auto-pay`,
-      headers: { authorization: `Bearer ${who.token}` },
-      payload: { enabled },
-    });
+  const put = (who: typeof me, id: string, enabled: boolean) => putAutoPay(app, who, id, enabled);
   const summary = async (who = me) => (await who.get('/user/auto-pay')).json<Summary>();
   const visualConfig = async () =>
     (await app.inject('/demo/api/1.0/visual-config')).json<{ auto_pay: boolean }>();
@@ -158,14 +154,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
     const redsys = createRedsysClient({ simulatorUrl: simUrl });
     return createAutoPayCharger({
       db,
-      payments: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: createReceiptMailer(db, mailer),
-        log: quiet,
-      }),
+      payments: testPaymentService(db, simUrl, createReceiptMailer(db, mailer)),
       send: async (gateway, input) => {
         await send?.(gateway, input);
         return redsys.mitCharge(gateway, input);
@@ -417,14 +406,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
     const redsys = createRedsysClient({ simulatorUrl: simUrl });
     const lost = createAutoPayCharger({
       db,
-      payments: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
+      payments: testPaymentService(db, simUrl),
       send: async (gateway, input) => {
         await redsys.mitCharge(gateway, input);
         return { kind: 'unknown', reason: 'timeout' };
@@ -544,14 +526,7 @@ describe.each(engines())('auto-pay with a saved card on $name', (engine) => {
     const redsys = createRedsysClient({ simulatorUrl: simUrl });
     const refused = createAutoPayCharger({
       db,
-      payments: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
+      payments: testPaymentService(db, simUrl),
       send: (gateway, input) => redsys.mitCharge(gateway, input),
       mail: createAutoPayMailer(db, mailer),
       declineMails: down,

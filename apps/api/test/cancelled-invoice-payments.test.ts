@@ -1,19 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { createDeclineMailSender } from '../src/modules/auto-pay/declines.ts';
 import { createAutoPayMailer } from '../src/modules/auto-pay/mail.ts';
 import { createAutoPayCharger, type AutoPayJob } from '../src/modules/auto-pay/service.ts';
 import type { Mailer } from '../src/modules/mail/mailer.ts';
 import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
-import { openAutoPayFixture, resetAutoPay, type AutoPayFixture } from './auto-pay-fixture.ts';
+import {
+  openAutoPayFixture,
+  resetAutoPay,
+  turnOnAutoPay,
+  type AutoPayFixture,
+} from './auto-pay-fixture.ts';
 import type { signedIn } from './session.ts';
+import { quiet, testPaymentService } from './lost-notifications.ts';
 
 /*
  * Session 34's money review: an invoice the provider CANCELLED (PUT /admin/invoices with `cancelled: true`).
@@ -24,9 +27,6 @@ import type { signedIn } from './session.ts';
  * instalment's state only: auto-pay charges the customer's card for it, and a start (a stale tab)
  * takes the customer's money for it, recorded as paid with no refund.
  */
-
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
 
 describe.each(engines())('a cancelled invoice on $name', (engine) => {
   let db: Database;
@@ -92,14 +92,7 @@ describe.each(engines())('a cancelled invoice on $name', (engine) => {
     const mail = createAutoPayMailer(db, mailer);
     return createAutoPayCharger({
       db,
-      payments: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
+      payments: testPaymentService(db, simUrl),
       send: (gateway, input) =>
         createRedsysClient({ simulatorUrl: simUrl }).mitCharge(gateway, input),
       mail,
@@ -118,13 +111,7 @@ describe.each(engines())('a cancelled invoice on $name', (engine) => {
     const balance = (await me.get('/balance')).json<{ pay: { payment_ids: string[] } }>();
     expect(balance.pay.payment_ids).not.toContain(item.id);
 
-    const on = await app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: { enabled: true },
-    });
-    expect(on.statusCode, on.body).toBe(200);
+    await turnOnAutoPay(app, me, cardId);
     const run = charger();
     const jobs: AutoPayJob[] = [];
     await run.sweep(async (job) => {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * A card addition whose notification comes after the reconciliation asked about it saves its card.
@@ -28,16 +28,12 @@ describe.each(engines())('a card addition notified after the query on $name', (e
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ db, app, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   it('saves the card the late notification carries after the query answered it authorised', async () => {
     const res = await me.post('/payment-methods/card', { alias: 'Tarjeta tardía' });

@@ -15,24 +15,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines, openTestApp } from './engines.ts';
 import { signedIn } from './session.ts';
 
 const range = { datefrom: '20000101', dateto: '20991231' };
 
 describe.each(engines())('document links used as another kind of document on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ app, close } = await openTestApp(engine, { PUBLIC_URL: 'http://localhost:3000' }));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   it('answers 404, not 500, to an invoice-archive token opened as a statement', async () => {
     const me = await signedIn(app, 'demo');

@@ -79,3 +79,29 @@ export async function buildTestApp(
     ...(now ? { now } : {}),
   });
 }
+
+export type TestApp = {
+  db: Database;
+  app: Awaited<ReturnType<typeof buildTestApp>>;
+  close(): Promise<void>;
+};
+
+/**
+ * A private copy of the seeded database and the app on it (`overrides` to its configuration):
+ * what a test that only calls the API starts from; `close` stops the app, then drops the copy.
+ */
+export async function openTestApp(
+  engine: Engine,
+  overrides: Record<string, string> = {},
+): Promise<TestApp> {
+  const db = await engine.open();
+  const app = await buildTestApp(db, overrides);
+  return {
+    db,
+    app,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -6,6 +6,7 @@ import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { prepareInvoices } from '../src/modules/ingestion/prepare-invoices.ts';
 import { createIngestionService } from '../src/modules/ingestion/service.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { holdingCommit } from './lock-waits.ts';
 
 /**
  * Batches that meet (session 33's review; each failed before: a 500, or an invoice or a paid
@@ -14,25 +15,6 @@ import { buildTestApp, engines } from './engines.ts';
  * statements ran and before its COMMIT: exactly the state of a concurrent batch still in flight.
  * "Batch B" is a real `PUT /admin/...` call made meanwhile.
  */
-
-/** The Database `db`, whose next `withTenant` transaction waits for `gate` before it commits. */
-function holdingCommit(db: Database) {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let written!: () => void;
-  const ranStatements = new Promise<void>((resolve) => (written = resolve));
-  const held: Database = {
-    ...db,
-    withTenant: (tenantId, fn) =>
-      db.withTenant(tenantId, async (sql) => {
-        const result = await fn(sql);
-        written();
-        await gate;
-        return result;
-      }),
-  };
-  return { held, ranStatements, release };
-}
 
 const noReturns = {
   apply: async () => ({ updated: 0, mailIds: [] }),

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
 import { pdfText } from './pdf-text.ts';
-import { signedIn } from './session.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * Review of the recipient printed on the invoice PDF (invoices/repository.ts findPdfParties):
@@ -17,16 +17,12 @@ describe.each(engines())('the recipient address on the invoice PDF, on $name', (
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ db, app, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   async function customerBlock(): Promise<string> {
     const list = await me.post('/invoices', { datefrom: '20000101', dateto: '20991231', page: 1 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail } from '../src/db/seed/demo.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { engines } from './engines.ts';
+import { holdLock, untilLockWaits } from './lock-waits.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
 
@@ -25,25 +26,6 @@ describe.each(engines().filter((e) => e.name === 'postgres'))(
     let app: FastifyInstance;
     let key: string;
 
-    const waiting = async () =>
-      Number(
-        (
-          await env.db.withOwner((sql) =>
-            sql.query<{ n: string }>(
-              `SELECT count(*) AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            ),
-          )
-        )[0]?.n ?? 0,
-      );
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-
     beforeAll(async () => {
       env = await openMailingApp(engine);
       app = env.app;
@@ -64,29 +46,20 @@ describe.each(engines().filter((e) => e.name === 'postgres'))(
       expect(opened.statusCode, opened.body).toBe(201);
       const threadId = opened.json<{ thread: { id: string } }>().thread.id;
 
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let held!: () => void;
-      const holding = new Promise<void>((resolve) => (held = resolve));
-      const holder = env.db.withOwner(async (sql) => {
-        await sql.query(
-          "SELECT 1 FROM invoice_threads WHERE tenant_id = 'demo' AND id = $1 FOR UPDATE",
-          [threadId],
-        );
-        held();
-        await gate;
-      });
-      await holding;
+      const release = await holdLock(
+        env.db,
+        "SELECT 1 FROM invoice_threads WHERE tenant_id = 'demo' AND id = $1 FOR UPDATE",
+        [threadId],
+      );
       const close = app.inject({
         method: 'POST',
         url: `/demo/api/1.0/admin/invoice-threads/${threadId}/close`,
         headers: { authorization: `Bearer ${key}` },
       });
-      await until(async () => (await waiting()) >= 1, 'the close to wait');
+      await untilLockWaits(env.db, 1, 'the close to wait');
       const ask = me.post('/invoice-threads', { invoice_id: invoice?.id, message: 'Dos, tarde' });
-      await until(async () => (await waiting()) >= 2, 'the question to wait');
-      release();
-      await holder;
+      await untilLockWaits(env.db, 2, 'the question to wait');
+      await release();
       const closed = await close;
       expect(closed.statusCode, closed.body).toBe(200);
       expect(closed.json<{ thread: { status: string } }>().thread.status).toBe('closed');

@@ -18,7 +18,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines, openTestApp } from './engines.ts';
 import { signedIn } from './session.ts';
 
 const invoice = (id: string, customer_code: string) => ({
@@ -35,15 +35,12 @@ const invoice = (id: string, customer_code: string) => ({
 describe.each(engines())('invoice archive entry names on $name', (engine) => {
   let db: Database;
   let app: FastifyInstance;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, app, close } = await openTestApp(engine, { PUBLIC_URL: 'http://localhost:3000' }));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   it('gives each selected invoice its own file in the ZIP', async () => {
     const me = await signedIn(app, 'demo');

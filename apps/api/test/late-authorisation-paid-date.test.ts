@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { todayIso } from '../src/lib/dates.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
-import { firstUnpaid, startCheckout } from './checkout.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { firstUnpaid, payAtSimulator, startCheckout } from './checkout.ts';
+import { engines } from './engines.ts';
+import {
+  down,
+  openLostNotifications,
+  testReconciler,
+  type LostNotifications,
+} from './lost-notifications.ts';
 import { signedIn } from './session.ts';
 
 /*
@@ -26,81 +24,35 @@ import { signedIn } from './session.ts';
  * Should: a charge found through the query is dated by the gateway's `Ds_Date` (Madrid), as the
  * notification path is dated the day it comes (the day of the charge).
  */
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
-const down = 'http://127.0.0.1:9';
 const day = 24 * 60 * 60 * 1000;
 
 describe.each(engines())('the paid date of a charge found by the re-check on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let sim: FastifyInstance;
-  let simUrl: string;
-  let me: Awaited<ReturnType<typeof signedIn>>;
   // The gateway's clock: three days ago while the customer pays.
   let simNow = new Date(Date.now() - 3 * day);
+  let gateway: LostNotifications;
+  let me: Awaited<ReturnType<typeof signedIn>>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    sim = buildSimulator({
-      notificationAttempts: 1,
-      notificationTimeoutMs: 500,
-      now: () => simNow,
-    });
-    await sim.listen({ host: '127.0.0.1', port: 0 });
-    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    app = await buildTestApp(db, { REDSYS_SIMULATOR_URL: simUrl, NOTIFICATION_URL: down });
-    me = await signedIn(app, 'demo');
+    gateway = await openLostNotifications(engine, { now: () => simNow });
+    me = await signedIn(gateway.app, 'demo');
   });
-  afterAll(async () => {
-    await app.close();
-    await sim.close();
-    await db.close();
-  });
+  afterAll(async () => gateway.close());
 
   const reconcile = (gatewayUrl: string) =>
-    createReconciler({
-      db,
-      secretBox: box,
-      service: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: gatewayUrl,
-        notificationBaseUrl: down,
-        onPaid: async () => {},
-        log: quiet,
-      }),
-      client: createRedsysClient({ simulatorUrl: gatewayUrl, timeoutMs: 2_000 }),
-      afterMinutes: 1,
+    testReconciler({
+      db: gateway.db,
+      gatewayUrl,
+      timeoutMs: 2_000,
       releaseAfterMinutes: 60,
-      log: quiet,
     }).reconcileTenant('demo');
 
   it('dates the instalment by the day the gateway charged it, not the day it was found', async () => {
+    const { db, sim, simUrl } = gateway;
     const item = await firstUnpaid(me);
     const { id, form } = await startCheckout(me, item);
     const paidOn = todayIso(simNow);
     // Three days ago: the customer pays on the gateway's page; the notification is lost.
-    const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
-    const page = await sim.inject({
-      method: 'POST',
-      url: '/sis/realizarPago',
-      payload: new URLSearchParams(form).toString(),
-      headers: urlencoded,
-    });
-    const action = /action="([^"]*tarjeta)"/.exec(page.body)?.[1] ?? '';
-    const paid = await sim.inject({
-      method: 'POST',
-      url: new URL(action, simUrl).pathname,
-      payload: new URLSearchParams({
-        card_number: '4548812049400004',
-        expiry: '12/30',
-        cvc: '123',
-        action: 'pay',
-      }).toString(),
-      headers: urlencoded,
-    });
-    expect([200, 302, 303]).toContain(paid.statusCode);
+    await payAtSimulator(sim, simUrl, form);
     simNow = new Date();
     // The query service did not answer then: the reconciliation let the checkout go (asked later).
     await db.withOwner((sql) =>

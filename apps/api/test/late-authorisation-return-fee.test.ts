@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
+import { testPaymentService } from './lost-notifications.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 
@@ -25,24 +23,14 @@ import { postNotification, signedNotification } from './redsys-notification.ts';
  * (the instalment `returned`, 53.50 € asked, the 50 € refunded as a surplus) or is recorded paid.
  */
 
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
-
 describe.each(engines())(
   'a late authorisation after a returned debit with a fee, on $name',
   (engine) => {
     let fixture: ProviderFixture;
-    let service: ReturnType<typeof createPaymentService>;
+    let service: ReturnType<typeof testPaymentService>;
     beforeAll(async () => {
       fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
-      service = createPaymentService({
-        db: fixture.db,
-        secretBox: box,
-        simulatorUrl: 'http://127.0.0.1:9',
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      });
+      service = testPaymentService(fixture.db);
       await fixture.db.withOwner((sql) =>
         sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
       );
@@ -50,7 +38,7 @@ describe.each(engines())(
     afterAll(async () => fixture.close());
 
     it('does not let the bank fee disappear', async () => {
-      const { db, app, me, apiKey } = fixture;
+      const { app, me, apiKey } = fixture;
       const put = await fixture.putInvoice('RVD-LATE-FEE', 5000, { method: 'Domiciliación' });
       expect(put.statusCode, put.body).toBe(200);
       const item = await fixture.instalmentOf('RVD-LATE-FEE');
@@ -88,15 +76,7 @@ describe.each(engines())(
       const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
       expect((await postNotification(app, signedNotification(p, '0000'))).statusCode).toBe(200);
 
-      const [after] = await db.withOwner((sql) =>
-        sql.query<{ status: string; fee_paid_cents: string | null }>(
-          `SELECT e.status, r.fee_paid_cents::text AS fee_paid_cents
-           FROM instalments e
-           JOIN instalment_returns r ON r.tenant_id = e.tenant_id AND r.instalment_id = e.id
-          WHERE e.tenant_id = 'demo' AND e.id::text = $1`,
-          [item.id],
-        ),
-      );
+      const after = await fixture.returnOf(item.id);
       const preview = await me.post('/redsys/checkout-preview', { payment_ids: [item.id] });
       const stillOwed =
         preview.statusCode === 200 ? preview.json<{ amount: number }>().amount : null;

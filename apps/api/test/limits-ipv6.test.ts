@@ -1,26 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
 import { limits } from '../src/modules/auth/service.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines, openTestApp } from './engines.ts';
 
 /**
  * The sign-in limits count an IPv6 client by its /64 (lib/limit-address.ts): one host holds a whole
  * /64 and can take a new address for every guess (session 33's review: it was never limited).
  */
 describe.each(engines())('password guessing from one IPv6 /64 on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ app, close } = await openTestApp(engine, { PUBLIC_URL: 'http://localhost:3000' }));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   const guess = (n: number, from: string) =>
     app.inject({

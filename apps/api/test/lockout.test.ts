@@ -4,7 +4,7 @@ import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword, secondEmail } from '../src/db/seed/demo.ts';
 import { accountSlowdown, limits } from '../src/modules/auth/service.ts';
 import { startSmtp } from '../../../tools/test-smtp.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { buildTestApp, engines, openTestApp, type TestApp } from './engines.ts';
 
 const victim = secondEmail;
 const ownerPassword = demoPassword;
@@ -124,20 +124,15 @@ describe.each(engines())(
  * slow-down and the 5-an-hour caps of reset and sign-in-link e-mails split the same way.
  */
 describe.each(engines())('the account+address limit and a dotted capital I on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
+  let opened: TestApp;
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    opened = await openTestApp(engine, { PUBLIC_URL: 'http://localhost:3000' });
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => opened.close());
 
   const from = '10.61.0.7';
   const login = (email: string, password: string) =>
-    app.inject({
+    opened.app.inject({
       method: 'POST',
       url: '/demo/api/1.0/login',
       payload: { email, password },

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { addBankAccount } from './bank-account.ts';
+import { engines } from './engines.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * Session 37 review (SEPA mandates and bank accounts), fixed since: a mandate keeps pointing at its deleted bank account.
@@ -22,33 +22,17 @@ import { signedIn } from './session.ts';
 describe.each(engines())(
   'the account of a mandate whose account was deleted, on $name',
   (engine) => {
-    let db: Database;
     let app: FastifyInstance;
     let me: Awaited<ReturnType<typeof signedIn>>;
+    let close: () => Promise<void>;
 
     beforeAll(async () => {
-      db = await engine.open();
-      app = await buildTestApp(db);
-      me = await signedIn(app, 'demo');
+      ({ app, me, close } = await openSignedInApp(engine));
     });
-    afterAll(async () => {
-      await app.close();
-      await db.close();
-    });
+    afterAll(async () => close());
 
     it('answers payment_method_id null once the account is deleted', async () => {
-      const added = await app.inject({
-        method: 'POST',
-        url: '/demo/api/1.0/payment-methods/bank-account',
-        headers: { authorization: `Bearer ${me.token}` },
-        payload: {
-          iban: 'ES91 2100 0418 4502 0005 1332',
-          holder: 'Laura García Martín',
-          nif: '12345678Z',
-          mandate_accepted: true,
-          mandate_language: 'es',
-        },
-      });
+      const added = await addBankAccount(me);
       expect(added.statusCode, added.body).toBe(201);
       const accountId = added.json<{ method: { id: string } }>().method.id;
       type Listed = { id: string; status: string; payment_method_id: string | null };

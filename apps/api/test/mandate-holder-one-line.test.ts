@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
 import { pdfText } from './pdf-text.ts';
-import { signedIn } from './session.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * Session 37 review (SEPA mandates and bank accounts), fixed since: the account holder, the mandate's debtor name, takes
@@ -28,16 +28,12 @@ describe.each(engines())('a line break in a bank account holder, on $name', (eng
   let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ db, app, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   const mandateCount = async () => {
     const [row] = await db.withTenant('demo', (sql) =>

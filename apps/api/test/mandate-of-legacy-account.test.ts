@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { openSignedInApp, type SignedInApp } from './session.ts';
 
 /*
  * A SEPA mandate signed for a bank account saved before session 37's checks.
@@ -36,30 +34,23 @@ const legacy = [
 describe.each(engines())(
   'signing the mandate of an account saved before the checks, on $name',
   (engine) => {
-    let db: Database;
-    let app: FastifyInstance;
-    let me: Awaited<ReturnType<typeof signedIn>>;
-
+    let fixture: SignedInApp;
     beforeAll(async () => {
-      db = await engine.open();
-      app = await buildTestApp(db);
-      me = await signedIn(app, 'demo');
+      fixture = await openSignedInApp(engine);
     });
-    afterAll(async () => {
-      await app.close();
-      await db.close();
-    });
+    afterAll(async () => fixture.close());
 
     const mandates = async () =>
-      await db.withOwner((sql) =>
+      await fixture.db.withOwner((sql) =>
         sql.query<{ payment_method_id: string; status: string; debtor_name: string; iban: string }>(
           `SELECT payment_method_id::text, status, debtor_name, iban FROM sepa_mandates
             WHERE tenant_id = 'demo' AND customer_id::text = $1`,
-          [me.user.id],
+          [fixture.me.user.id],
         ),
       );
 
     it.each(legacy)('does not sign a mandate for $what', async ({ iban, holder }) => {
+      const { db, app, me } = fixture;
       const [row] = await db.withOwner((sql) =>
         sql.query<{ id: string }>(
           `INSERT INTO payment_methods (tenant_id, customer_id, kind, alias, holder, iban, nif, entity, status)

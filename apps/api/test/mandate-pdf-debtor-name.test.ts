@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { addBankAccount } from './bank-account.ts';
+import { engines } from './engines.ts';
 import { pdfText } from './pdf-text.ts';
-import { signedIn } from './session.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * Session 37 review (SEPA mandates and bank accounts): the mandate PDF garbles a debtor's name outside WinAnsi.
@@ -23,35 +23,19 @@ import { signedIn } from './session.ts';
 const names = ['Ștefan Țurcanu Popescu', 'Łukasz Żółć Wróbel'];
 
 describe.each(engines())('the debtor name on the mandate PDF, on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ app, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   it.each(names)(
     'prints %s as signed (or refuses it up front)',
     async (holder) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/demo/api/1.0/payment-methods/bank-account',
-        headers: { authorization: `Bearer ${me.token}` },
-        payload: {
-          iban: 'ES91 2100 0418 4502 0005 1332',
-          holder,
-          nif: '12345678Z',
-          mandate_accepted: true,
-          mandate_language: 'es',
-        },
-      });
+      const res = await addBankAccount(me, { holder });
       if (res.statusCode === 422) {
         // The other acceptable fix: such a name is refused before anything is signed.
         expect(Object.keys(res.json().errors ?? {})).toEqual(['holder']);

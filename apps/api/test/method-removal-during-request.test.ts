@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBankAccount } from './bank-account.ts';
 import { engines } from './engines.ts';
+import { holdLock, untilLockWaits } from './lock-waits.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 
 /*
@@ -31,66 +33,28 @@ describe.skipIf(postgres.length === 0).each(postgres)(
     });
     afterAll(async () => fixture.close());
 
-    const waiting = async () =>
-      Number(
-        (
-          await fixture.db.withOwner((sql) =>
-            sql.query<{ n: string }>(
-              `SELECT count(*) AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            ),
-          )
-        )[0]?.n ?? 0,
-      );
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-
     it('does not delete an account whose verification request is being filed', async () => {
       const { db, app, me } = fixture;
-      const added = await app.inject({
-        method: 'POST',
-        url: '/demo/api/1.0/payment-methods/bank-account',
-        headers: { authorization: `Bearer ${me.token}` },
-        payload: {
-          iban: 'ES91 2100 0418 4502 0005 1332',
-          holder: 'Laura García Martín',
-          nif: '12345678Z',
-          mandate_accepted: true,
-          mandate_language: 'es',
-        },
-      });
+      const added = await addBankAccount(me);
       expect(added.statusCode, added.body).toBe(201);
       const method = added.json<{ method: { id: string; status: string; is_main: boolean } }>()
         .method;
       expect(method).toMatchObject({ status: 'unverified', is_main: false });
 
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const blocker = db.withOwner(async (sql) => {
-        await sql.query('SELECT id FROM payment_methods WHERE id::text = $1 FOR UPDATE', [
-          method.id,
-        ]);
-        locked();
-        await released;
-      });
-      await isLocked;
+      const release = await holdLock(
+        db,
+        'SELECT id FROM payment_methods WHERE id::text = $1 FOR UPDATE',
+        [method.id],
+      );
       const filed = me.post(`/payment-methods/${method.id}/verification-request`, {});
-      await until(async () => (await waiting()) >= 1, 'the request to wait');
+      await untilLockWaits(db, 1, 'the request to wait');
       const removed = app.inject({
         method: 'DELETE',
         url: `/demo/api/1.0/payment-methods/${method.id}`,
         headers: { authorization: `Bearer ${me.token}` },
       });
-      await until(async () => (await waiting()) >= 2, 'the removal to wait');
-      release();
-      await blocker;
+      await untilLockWaits(db, 2, 'the removal to wait');
+      await release();
       const request = await filed;
       expect(request.statusCode, request.body).toBe(200);
       const removal = await removed;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
-import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
@@ -16,7 +15,8 @@ import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { createPaymentService } from '../src/modules/payments/service.ts';
 import { payAtSimulator } from './checkout.ts';
 import { adminCommand } from './admin-run.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import { openLostNotifications, type LostNotifications } from './lost-notifications.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
@@ -61,19 +61,13 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
   let other: Awaited<ReturnType<typeof signedIn>>;
   let sim: FastifyInstance;
   let simUrl: string;
+  let gateway: LostNotifications;
 
   beforeAll(async () => {
-    db = await engine.open();
     // The local Redsys simulator: it takes the card payments and refunds them (trataPeticionREST).
-    sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
-    await sim.listen({ host: '127.0.0.1', port: 0 });
-    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    app = await buildTestApp(db, {
-      PUBLIC_URL: 'http://localhost:3000',
-      REDSYS_SIMULATOR_URL: simUrl,
-      // Port 9 (discard) refuses: the simulator's own notifications are lost; the tests send them.
-      NOTIFICATION_URL: 'http://127.0.0.1:9',
-    });
+    // Its own notifications are lost; the tests send them.
+    gateway = await openLostNotifications(engine, {}, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ db, app, sim, simUrl } = gateway);
     me = await signedIn(app, 'demo');
     other = await signedIn(app, 'demo', secondEmail);
     await db.withOwner(async (sql) => {
@@ -93,11 +87,7 @@ describe.each(engines())('late authorisations and overpayments on $name', (engin
       );
     });
   });
-  afterAll(async () => {
-    await app.close();
-    await sim.close();
-    await db.close();
-  });
+  afterAll(async () => gateway.close());
 
   const unpaid = async (who = me) =>
     (await who.post('/payments', { ...range, pending: true, overdue: true })).json<{

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { createApiKey } from '../src/modules/admin/api-keys.ts';
 import { buildTestApp, type Engine } from './engines.ts';
+import { holdLock, untilLockWaits } from './lock-waits.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
@@ -40,6 +41,10 @@ export type ProviderFixture = {
     itemId: string,
     provider: () => Promise<LightMyRequestResponse>,
   ): Promise<{ started: LightMyRequestResponse; providerCall: LightMyRequestResponse }>;
+  /** The state of an instalment (by id) that was returned, and the return's fee paid, as stored. */
+  returnOf(
+    instalmentId: string,
+  ): Promise<{ status: string; fee_paid_cents: string | null } | undefined>;
   /** Redsys notifies the authorisation of a started payment (its init answer). */
   payStarted(started: LightMyRequestResponse): Promise<void>;
   close(): Promise<void>;
@@ -58,25 +63,6 @@ export async function openProviderFixture(
   const app = await buildTestApp(db, env);
   const me = await signedIn(app, 'demo');
   const apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'provider-fixture'))).key;
-  /** Sessions of this database waiting for a lock. */
-  const waiting = async () =>
-    Number(
-      (
-        await db.withOwner((sql) =>
-          sql.query<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          ),
-        )
-      )[0]?.n ?? 0,
-    );
-  const until = async (check: () => Promise<boolean>, what: string) => {
-    const deadline = Date.now() + 15_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
   return {
     async instalmentOf(invoiceId) {
       const [row] = await db.withOwner((sql) =>
@@ -88,23 +74,29 @@ export async function openProviderFixture(
       );
       return row;
     },
+    async returnOf(instalmentId) {
+      const [row] = await db.withOwner((sql) =>
+        sql.query<{ status: string; fee_paid_cents: string | null }>(
+          `SELECT e.status, r.fee_paid_cents::text AS fee_paid_cents
+             FROM instalments e
+             JOIN instalment_returns r ON r.tenant_id = e.tenant_id AND r.instalment_id = e.id
+            WHERE e.tenant_id = 'demo' AND e.id::text = $1`,
+          [instalmentId],
+        ),
+      );
+      return row;
+    },
     async raceWithStart(itemId, provider) {
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const blocker = db.withOwner(async (sql) => {
-        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [itemId]);
-        locked();
-        await released;
-      });
-      await isLocked;
+      const release = await holdLock(
+        db,
+        'SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE',
+        [itemId],
+      );
       const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [itemId] });
-      await until(async () => (await waiting()) >= 1, 'the start to wait');
+      await untilLockWaits(db, 1, 'the start to wait');
       const call = provider();
-      await until(async () => (await waiting()) >= 2, "the provider's call to wait");
-      release();
-      await blocker;
+      await untilLockWaits(db, 2, "the provider's call to wait");
+      await release();
       const started = await start;
       expect(started.statusCode, started.body).toBe(200);
       return { started, providerCall: await call };

@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { secondEmail } from '../src/db/seed/demo.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { firstUnpaid, payAtSimulator, startCheckout } from './checkout.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import {
+  openLostNotifications,
+  testReconciler,
+  type LostNotifications,
+} from './lost-notifications.ts';
 import { signedIn } from './session.ts';
 
 /*
@@ -36,51 +33,24 @@ import { signedIn } from './session.ts';
  * a run takes the attempts in turns by customer (each one's oldest first), so another customer's
  * lost payment is settled by the next run.
  */
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
-
 describe.each(engines())('reconciliation starved by one customer on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let sim: FastifyInstance;
-  let simUrl: string;
-
+  // The simulator's notification is lost.
+  let gateway: LostNotifications;
   beforeAll(async () => {
-    db = await engine.open();
-    sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
-    await sim.listen({ host: '127.0.0.1', port: 0 });
-    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    // Port 9 (discard) refuses: the simulator's notification is lost.
-    app = await buildTestApp(db, {
-      REDSYS_SIMULATOR_URL: simUrl,
-      NOTIFICATION_URL: 'http://127.0.0.1:9',
-    });
+    gateway = await openLostNotifications(engine);
   });
-  afterAll(async () => {
-    await app.close();
-    await sim.close();
-    await db.close();
-  });
+  afterAll(async () => gateway.close());
 
   const reconcileOnce = () =>
-    createReconciler({
-      db,
-      secretBox: box,
-      service: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
-      client: createRedsysClient({ simulatorUrl: simUrl, timeoutMs: 5_000 }),
-      afterMinutes: 1,
+    testReconciler({
+      db: gateway.db,
+      gatewayUrl: gateway.simUrl,
+      timeoutMs: 5_000,
       releaseAfterMinutes: 120,
-      log: quiet,
     }).reconcileTenant('demo');
 
   it("settles another customer's lost payment in the next run, however often one customer starts", async () => {
+    const { db, app, sim, simUrl } = gateway;
     const flooder = await signedIn(app, 'demo');
     const victim = await signedIn(app, 'demo', secondEmail);
 

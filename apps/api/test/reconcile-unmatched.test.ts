@@ -14,6 +14,7 @@ import { createPaymentService } from '../src/modules/payments/service.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 import { startCheckout } from './checkout.ts';
+import { turnOnAutoPay } from './auto-pay-fixture.ts';
 
 /*
  * Session 34's money review: "every started checkout ends settled or released". The reconciliation releases
@@ -132,13 +133,7 @@ describe.each(engines())('a reconciliation that lets go on $name', (engine) => {
     const cardId = (await me.get('/payment-methods'))
       .json<{ methods: { id: string; kind: string }[] }>()
       .methods.find((m) => m.kind === 'card')?.id;
-    const on = await app.inject({
-      method: 'PUT',
-      url: `/demo/api/1.0/payment-methods/${cardId}/auto-pay`,
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: { enabled: true },
-    });
-    expect(on.statusCode, on.body).toBe(200);
+    await turnOnAutoPay(app, me, String(cardId));
     // The charge goes out; its answer is lost (a timeout): left for the reconciliation.
     const mail = createAutoPayMailer(db, { send: async () => {} });
     const charger = createAutoPayCharger({

@@ -1,20 +1,15 @@
-import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_TEST_MERCHANT, decodeMerchantParameters } from '@portal/redsys';
 import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
 import { payAtSimulator } from './checkout.ts';
 import { buildTestApp, engines } from './engines.ts';
+import { testReconciler } from './lost-notifications.ts';
 import { signedIn } from './session.ts';
 
-/** The seeded keys are plaintext (sealed only at a server's start), which any box opens. */
-const box = createSecretBox(randomBytes(32));
 const range = { datefrom: '20000101', dateto: '20991231' };
 // Redsys' public test key (merchant 999008881): public test data, not a secret.
 const KEY = PUBLIC_TEST_MERCHANT.secretKey;
@@ -123,28 +118,16 @@ describe.each(engines())('reconciliation of stale payments on $name', (engine) =
   // The attempts whose receipt e-mail was sent (the receipt mailer in production).
   const receipts: string[] = [];
   const reconciler = (releaseAfterMinutes = 60) =>
-    createReconciler({
+    testReconciler({
       db,
-      secretBox: box,
-      service: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async ({ attempt }) => {
-          receipts.push(attempt.id);
-        },
-        log: { warn: () => {}, error: () => {} },
-      }),
+      gatewayUrl: simUrl,
       // Test and production tenants reach the stand-in host; simulator tenants the simulator.
-      client: createRedsysClient({
-        simulatorUrl: simUrl,
-        hosts: { test: hostUrl, production: hostUrl },
-        timeoutMs: 5_000,
-      }),
-      afterMinutes: 1,
+      hosts: { test: hostUrl, production: hostUrl },
+      timeoutMs: 5_000,
       releaseAfterMinutes,
-      log: { warn: () => {}, error: () => {} },
+      onPaid: async ({ attempt }) => {
+        receipts.push(attempt.id);
+      },
     });
   const age = (id: string, minutes = 2) =>
     db.withOwner((sql) =>

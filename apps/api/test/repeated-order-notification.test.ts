@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { buildSimulator } from '@portal/redsys-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { payAtSimulator, startCheckout } from './checkout.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
+import {
+  openLostNotifications,
+  testReconciler,
+  type LostNotifications,
+} from './lost-notifications.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import { signedIn } from './session.ts';
 
@@ -34,59 +31,31 @@ import { signedIn } from './session.ts';
  * reconciliation asks about), so that the query finds the authorisation and pays the instalment.
  */
 
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
-
 describe.each(engines())('a repeated-order notification (0913) on $name', (engine) => {
-  let db: Database;
-  let app: FastifyInstance;
-  let sim: FastifyInstance;
-  let simUrl: string;
-
+  // The simulator's notification of the authorisation is lost.
+  let gateway: LostNotifications;
   beforeAll(async () => {
-    db = await engine.open();
-    sim = buildSimulator({ notificationAttempts: 1, notificationTimeoutMs: 500 });
-    await sim.listen({ host: '127.0.0.1', port: 0 });
-    simUrl = `http://127.0.0.1:${(sim.server.address() as { port: number }).port}`;
-    // Port 9 refuses: the simulator's notification of the authorisation is lost.
-    app = await buildTestApp(db, {
-      REDSYS_SIMULATOR_URL: simUrl,
-      NOTIFICATION_URL: 'http://127.0.0.1:9',
-    });
+    gateway = await openLostNotifications(engine);
   });
-  afterAll(async () => {
-    await app.close();
-    await sim.close();
-    await db.close();
-  });
+  afterAll(async () => gateway.close());
 
   const reconcile = () =>
-    createReconciler({
-      db,
-      secretBox: box,
-      service: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: simUrl,
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
-      client: createRedsysClient({ simulatorUrl: simUrl, timeoutMs: 3_000 }),
-      afterMinutes: 1,
+    testReconciler({
+      db: gateway.db,
+      gatewayUrl: gateway.simUrl,
+      timeoutMs: 3_000,
       releaseAfterMinutes: 120,
-      log: quiet,
     }).reconcileTenant('demo');
 
   const instalmentStatus = async (id: string) =>
     (
-      await db.withOwner((sql) =>
+      await gateway.db.withOwner((sql) =>
         sql.query<{ status: string }>('SELECT status FROM instalments WHERE id = $1', [id]),
       )
     )[0]?.status;
 
   const age = (id: string) =>
-    db.withOwner((sql) =>
+    gateway.db.withOwner((sql) =>
       sql.query(
         "UPDATE payment_attempts SET created_at = created_at - interval '5 minutes' WHERE id = $1",
         [id],
@@ -94,6 +63,7 @@ describe.each(engines())('a repeated-order notification (0913) on $name', (engin
     );
 
   it('control: without the repeated post, the reconciliation records the lost authorisation', async () => {
+    const { app, sim, simUrl } = gateway;
     const me = await signedIn(app, 'demo');
     const checkout = await startCheckout(me);
     await payAtSimulator(sim, simUrl, checkout.form);
@@ -103,6 +73,7 @@ describe.each(engines())('a repeated-order notification (0913) on $name', (engin
   });
 
   it('does not lose a paid charge to the notification of its repeated order', async () => {
+    const { db, app, sim, simUrl } = gateway;
     const me = await signedIn(app, 'demo');
     const checkout = await startCheckout(me);
     // The customer pays; Redsys authorises; its notification never reaches the portal.

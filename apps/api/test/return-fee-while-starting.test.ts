@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from './engines.ts';
+import { holdLock, untilLockWaits } from './lock-waits.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 
 /*
@@ -36,24 +37,6 @@ describe.skipIf(postgres.length === 0).each(postgres)(
     });
     afterAll(async () => fixture.close());
 
-    const waiting = async () =>
-      Number(
-        (
-          await fixture.db.withOwner((sql) =>
-            sql.query<{ n: string }>(
-              `SELECT count(*) AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            ),
-          )
-        )[0]?.n ?? 0,
-      );
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     const asked = (started: LightMyRequestResponse) =>
       decodeMerchantParameters(
         started.json<{ redsys_params: Record<string, string> }>().redsys_params
@@ -75,16 +58,11 @@ describe.skipIf(postgres.length === 0).each(postgres)(
       expect(preview.json<{ amount: number }>().amount).toBe(50);
 
       // A third transaction holds the instalment; the provider's report queues, then the start.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const blocker = db.withOwner(async (sql) => {
-        await sql.query('SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE', [item.id]);
-        locked();
-        await released;
-      });
-      await isLocked;
+      const release = await holdLock(
+        db,
+        'SELECT id FROM instalments WHERE id::text = $1 FOR UPDATE',
+        [item.id],
+      );
       const report = app.inject({
         method: 'POST',
         url: '/demo/api/1.0/admin/instalments/returns',
@@ -101,11 +79,10 @@ describe.skipIf(postgres.length === 0).each(postgres)(
           ],
         },
       });
-      await until(async () => (await waiting()) >= 1, "the provider's report to wait");
+      await untilLockWaits(db, 1, "the provider's report to wait");
       const start = me.post('/redsys/init-payment', { amount: 50, payment_ids: [item.id] });
-      await until(async () => (await waiting()) >= 2, 'the start to wait');
-      release();
-      await blocker;
+      await untilLockWaits(db, 2, 'the start to wait');
+      await release();
       const reported = await report;
       expect(reported.statusCode, reported.body).toBe(200);
       expect(reported.json()).toMatchObject({ created: 1 });
@@ -128,15 +105,7 @@ describe.skipIf(postgres.length === 0).each(postgres)(
       }
       await fixture.payStarted(started);
 
-      const [after] = await db.withOwner((sql) =>
-        sql.query<{ status: string; fee_paid_cents: string | null }>(
-          `SELECT e.status, r.fee_paid_cents::text AS fee_paid_cents
-             FROM instalments e
-             JOIN instalment_returns r ON r.tenant_id = e.tenant_id AND r.instalment_id = e.id
-            WHERE e.tenant_id = 'demo' AND e.id::text = $1`,
-          [item.id],
-        ),
-      );
+      const after = await fixture.returnOf(item.id);
       // Today: { firstAnswer: { status: 200, asked: '5000' }, charged: '5000', feePaid: null }.
       expect({
         firstAnswer,

@@ -2,11 +2,10 @@ import { customerLimits } from '@portal/contract';
 import { decodeMerchantParameters } from '@portal/redsys';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines } from './engines.ts';
 import { spanishIban } from './spanish-iban.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
-import { signedIn } from './session.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 const iban = spanishIban;
 
@@ -20,20 +19,15 @@ const iban = spanishIban;
  * the start.
  */
 describe.each(engines())('the cap of saved methods and "save this card" on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
   let n = 500;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ app, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   const methods = async () =>
     (await me.get('/payment-methods')).json<{ methods: { id: string }[] }>().methods;

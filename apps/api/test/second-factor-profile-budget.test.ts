@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
-import { buildTestApp, engines } from './engines.ts';
+import { engines, openTestApp } from './engines.ts';
 import { signedIn } from './session.ts';
 
 /**
@@ -15,17 +14,13 @@ import { signedIn } from './session.ts';
  * per session for exactly this reason (session 35: "a thief's stolen session spends its own").
  */
 describe.each(engines())('the code budget and a stolen session on $name', (engine) => {
-  let db: Database;
   let app: FastifyInstance;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db, { PUBLIC_URL: 'http://localhost:3000' });
+    ({ app, close } = await openTestApp(engine, { PUBLIC_URL: 'http://localhost:3000' }));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   it("does not let a stolen session's wrong codes keep the owner from signing in", async () => {
     const owner = await signedIn(app, 'demo');

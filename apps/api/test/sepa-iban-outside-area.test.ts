@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { addBankAccount } from './bank-account.ts';
+import { engines } from './engines.ts';
+import { openSignedInApp, type signedIn } from './session.ts';
 
 /*
  * Session 37 review (SEPA mandates and bank accounts), fixed since: a SEPA Core mandate is signed for an account outside SEPA.
@@ -28,18 +28,13 @@ const nonSepaIbans = [
 
 describe.each(engines())('a bank account outside SEPA, on $name', (engine) => {
   let db: Database;
-  let app: FastifyInstance;
   let me: Awaited<ReturnType<typeof signedIn>>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await engine.open();
-    app = await buildTestApp(db);
-    me = await signedIn(app, 'demo');
+    ({ db, me, close } = await openSignedInApp(engine));
   });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  afterAll(async () => close());
 
   const counts = () =>
     db.withTenant('demo', async (sql) => {
@@ -51,20 +46,7 @@ describe.each(engines())('a bank account outside SEPA, on $name', (engine) => {
       return row;
     });
 
-  const add = (iban: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/demo/api/1.0/payment-methods/bank-account',
-      headers: { authorization: `Bearer ${me.token}` },
-      payload: {
-        iban,
-        holder: 'Laura García Martín',
-        nif: '12345678Z',
-        entity: 'Banco de fuera',
-        mandate_accepted: true,
-        mandate_language: 'es',
-      },
-    });
+  const add = (iban: string) => addBankAccount(me, { iban, entity: 'Banco de fuera' });
 
   it('still signs for an account in another SEPA country (control)', async () => {
     const res = await add('DE89 3704 0044 0532 0130 00');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
+import { openTestApp, type Engine, type TestApp } from './engines.ts';
 
 /** Signs a demo customer in through the API and answers a helper for authenticated calls. */
 export async function signedIn(
@@ -32,4 +33,24 @@ export async function signedIn(
     post: (path: string, payload: object) => call('POST', path, payload),
     get: (path: string) => call('GET', path),
   };
+}
+
+/** `openTestApp` with the demo customer signed in. */
+export type SignedInApp = TestApp & { me: Awaited<ReturnType<typeof signedIn>> };
+
+/**
+ * `openTestApp` (the seeded database's private copy and the app on it) with the demo tenant's demo
+ * customer signed in: what the tests of one customer's own calls start from.
+ */
+export async function openSignedInApp(
+  engine: Engine,
+  overrides: Record<string, string> = {},
+): Promise<SignedInApp> {
+  const opened = await openTestApp(engine, overrides);
+  try {
+    return { ...opened, me: await signedIn(opened.app, 'demo') };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
 }

@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_TEST_MERCHANT, signQueryVersion } from '@portal/redsys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createReconciler } from '../src/modules/payments/reconcile.ts';
-import { createRedsysClient } from '../src/modules/payments/redsys-client.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { buildTestApp, engines } from './engines.ts';
 import { signedIn } from './session.ts';
 import { startCheckout } from './checkout.ts';
+import { down, testReconciler } from './lost-notifications.ts';
 
 /*
  * Session 34's money review: the reconciliation's SOAP query answer (consultaOperaciones) is
@@ -20,9 +16,6 @@ import { startCheckout } from './checkout.ts';
  * whoever answers on that connection (a proxy, a hijacked DNS name, a TLS-intercepting box) must
  * not be able to make the portal record money that never arrived.
  */
-
-const box = createSecretBox(randomBytes(32));
-const quiet = { warn: () => {}, error: () => {} };
 
 /** An operation as Redsys' query answers it (S1 §3.2.2), for the demo merchant. */
 function operationXml(op: { order: string; amount: number; response: string }) {
@@ -113,25 +106,12 @@ describe.each(engines())('unsigned query answers on $name', (engine) => {
   });
 
   const reconcile = () =>
-    createReconciler({
+    testReconciler({
       db,
-      secretBox: box,
-      service: createPaymentService({
-        db,
-        secretBox: box,
-        simulatorUrl: 'http://127.0.0.1:9',
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: quiet,
-      }),
-      client: createRedsysClient({
-        simulatorUrl: 'http://127.0.0.1:9',
-        hosts: { test: hostUrl, production: hostUrl },
-        timeoutMs: 5_000,
-      }),
-      afterMinutes: 1,
+      gatewayUrl: down,
+      hosts: { test: hostUrl, production: hostUrl },
+      timeoutMs: 5_000,
       releaseAfterMinutes: 60,
-      log: quiet,
     }).reconcileTenant('demo');
 
   /** The customer starts paying their first unpaid instalment, then never comes back. */
