@@ -162,7 +162,12 @@ export function createIngestionRepository() {
          SELECT c.id AS customer_id, claimed.attempts, c.email, c.language,
                 c.password_hash IS NOT NULL AS has_password
            FROM claimed JOIN customers c
-             ON c.tenant_id = current_setting('app.tenant_id') AND c.id = claimed.customer_id`,
+             ON c.tenant_id = current_setting('app.tenant_id') AND c.id = claimed.customer_id
+            -- The customer as a batch moving their address leaves them: the claim waits for it
+            -- and reads the new address. Without the lock it read the old one, and the token it
+            -- stored for it came after the batch had spent that address's links: the invitation
+            -- went to the old mailbox with a link that set the password (session 39).
+            FOR SHARE OF c`,
         [q.batchSize, q.leaseSeconds],
       );
     },
