@@ -112,7 +112,10 @@ export function toPayment(
     method_kind: instalmentMethodKind(e.method),
     status,
     ...returnedDebit(e),
-    ...(owed ? { to_pay: centsToAmount(e.amount_cents + chargedReturnFeesCents([e])) } : {}),
+    // Number(): the bench's floor serves rows as pg gives them (int8 as text); `+` joined them.
+    ...(owed
+      ? { to_pay: centsToAmount(Number(e.amount_cents) + chargedReturnFeesCents([e])) }
+      : {}),
     ...(e.receipt_id ? { receipt_id: e.receipt_id } : {}),
   };
 }
