@@ -47,11 +47,21 @@ export function PaymentResults({
     if (query.error) console.error('Could not load the payments', query.error);
   }, [query.error]);
 
+  // The selection as the rows say now, in the order chosen: only instalments still listed and
+  // unpaid, at what paying them costs now. One paid meanwhile (another tab, auto-pay) stayed in
+  // the total and the hand-over, and could not be unticked (session 39).
+  const rows = new Map(payments.map((payment) => [payment.payment_id, payment]));
+  const current: Selection = new Map(
+    [...selection.keys()].flatMap((id) => {
+      const row = rows.get(id);
+      return row && isUnpaid(row.status) ? [[id, row.to_pay ?? row.amount] as const] : [];
+    }),
+  );
   const selectionOf = (payment: PaymentListItem): RowSelection => ({
     selectable: isUnpaid(payment.status),
-    selected: selection.has(payment.payment_id),
+    selected: current.has(payment.payment_id),
     onToggle: (selected) => {
-      const next = new Map(selection);
+      const next = new Map(current);
       // What paying it costs now, as the confirmation will ask (a returned debit's fee included).
       if (selected) next.set(payment.payment_id, payment.to_pay ?? payment.amount);
       else next.delete(payment.payment_id);
@@ -113,7 +123,7 @@ export function PaymentResults({
           ))}
         </ul>
       )}
-      {isSelecting && <SelectionBar selection={selection} />}
+      {isSelecting && <SelectionBar selection={current} />}
     </ListState>
   );
 
