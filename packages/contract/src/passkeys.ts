@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FieldError } from './errors.ts';
+import { requiredLine } from './texts.ts';
 
 /**
  * The WebAuthn options the server's library made (@simplewebauthn/server) for the browser's
@@ -18,11 +19,7 @@ export const ZCredentialResponse = z.object({
 });
 
 /** A passkey's name, as the customer reads it in "your passkeys". */
-export const ZPasskeyName = z
-  .string(FieldError.required)
-  .trim()
-  .min(1, FieldError.required)
-  .max(60, FieldError.tooLong);
+export const ZPasskeyName = requiredLine(60);
 
 export const ZPasskeyRegisterRequest = z.object({
   credential: ZCredentialResponse,

@@ -141,6 +141,19 @@ export function createAuthRepository() {
       return rows[0] ? rows[0].password_hash : undefined;
     },
 
+    /**
+     * The customer's password hash, the row locked for a change of theirs (the e-mail change):
+     * two changes at once take turns, and a password change or reset in flight is waited for.
+     */
+    async lockCustomerForChange(sql: Sql, customerId: string): Promise<string | null | undefined> {
+      const rows = await sql.query<{ password_hash: string | null }>(
+        `SELECT password_hash FROM customers
+          WHERE tenant_id = current_setting('app.tenant_id') AND id = $1 FOR UPDATE`,
+        [customerId],
+      );
+      return rows[0] ? rows[0].password_hash : undefined;
+    },
+
     async insertRefresh(
       sql: Sql,
       row: {

@@ -851,8 +851,19 @@ export function createAuthService({
       if (newEmail.toLowerCase() === customer.email.toLowerCase())
         throw new FieldValidationError({ email: [FieldError.invalidValue] });
       const token = newOpaqueToken();
-      const taken = await db.withTenant(tenantId, async (sql) => {
-        if (await repository.findCustomerByEmail(sql, newEmail)) return true;
+      const outcome = await db.withTenant(tenantId, async (sql) => {
+        // The customer locked: two requests at once take turns (each spent the waiting ones
+        // without seeing the other's, and both links moved the account), and what proved the
+        // owner is checked again under the lock, as a sign-in's is: a password changed or the
+        // session ended while the password was being checked spent the waiting changes before
+        // this one was written, and its link moved the account anyway (session 39).
+        const hash = await repository.lockCustomerForChange(sql, customerId);
+        if (
+          hash !== customer.password_hash ||
+          (await repository.isFamilyRevoked(sql, who.sessionId))
+        )
+          return 'stale' as const;
+        if (await repository.findCustomerByEmail(sql, newEmail)) return 'taken' as const;
         // The latest request is the one: an earlier link (a mistyped address, say) no longer
         // moves the account (before session 38 both confirmed for 24 hours).
         await repository.spendEmailChangesOf(sql, customerId);
@@ -863,9 +874,10 @@ export function createAuthService({
           expiresAt: new Date(Date.now() + emailChangeHours * 3_600_000),
           sessionId: who.sessionId,
         });
-        return false;
+        return 'asked' as const;
       });
-      if (taken) throw new FieldValidationError({ email: [FieldError.emailTaken] });
+      if (outcome === 'stale') throw new AppError(401, ErrorCode.unauthorized, 'Not signed in');
+      if (outcome === 'taken') throw new FieldValidationError({ email: [FieldError.emailTaken] });
       try {
         await sendEmailChangeMails?.({
           tenantId,
