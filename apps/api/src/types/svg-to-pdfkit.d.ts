@@ -5,6 +5,12 @@ declare module 'svg-to-pdfkit' {
     svg: string,
     x: number,
     y: number,
-    options?: { width?: number; height?: number; preserveAspectRatio?: string },
+    options?: {
+      width?: number;
+      height?: number;
+      preserveAspectRatio?: string;
+      /** What an `<image href>` is opened as (pdfkit's openImage: a path, a buffer or a data URL). */
+      imageCallback?: (href: string) => string;
+    },
   ): void;
 }

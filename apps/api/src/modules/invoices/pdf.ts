@@ -77,6 +77,17 @@ export function newPdfDocument(
  * The tenant's logo (SVG or a raster image) in a `size` square at the top left; answers the width
  * it takes with its gap (0 without a logo, or when it cannot be drawn: the PDF goes out without it).
  */
+/**
+ * What an `<image href>` of an SVG logo may name: an image embedded in the logo itself (a PNG or
+ * JPEG data URL). Anything else is drawn as nothing: by default svg-to-pdfkit handed the href to
+ * pdfkit, which read it as a path, so a logo put any image of the server's disk into every
+ * customer's PDFs, and one naming a pipe or a device never finished (session 39).
+ */
+function embeddedImageOnly(href: string): string {
+  const link = href.replace(/\s+/g, '');
+  return /^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/]+=*$/.test(link) ? link : '';
+}
+
 export function drawLogo(
   doc: PDFKit.PDFDocument,
   logo: { logo_mime: string | null; logo_data: Uint8Array | null },
@@ -88,6 +99,7 @@ export function drawLogo(
       SVGtoPDF(doc, Buffer.from(logo.logo_data).toString('utf8'), pdfLeft, 32, {
         width: size,
         height: size,
+        imageCallback: embeddedImageOnly,
       });
     } else {
       doc.image(Buffer.from(logo.logo_data), pdfLeft, 32, { fit: [size, size] });
