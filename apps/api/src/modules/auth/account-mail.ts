@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import { mailMessages, type Language } from '../mail/messages.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import type { CustomerAuthRow } from './repository.ts';
@@ -39,7 +39,7 @@ export async function sendAccountMail(
   const url = button ? `${base}${button.path}` : undefined;
   const [lead = '', ...rest] = paragraphs;
   await mailer.send({
-    from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+    from: senderOf(tenant),
     to: customer.email,
     subject: `${subject} · ${tenant.company_name}`,
     ...(kind ? { headers: { 'X-Portal-Mail': kind } } : {}),

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { formatEuros } from '../payments/messages.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
@@ -120,7 +120,7 @@ export function createAutoPayMailer(db: Database, mailer: Mailer) {
     const base = tenant.canonical_url.replace(/\/$/, '');
     const url = `${base}${message.button.path}`;
     await mailer.send({
-      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+      from: senderOf(tenant),
       to,
       subject: `${message.subject} · ${tenant.company_name}`,
       text: [...message.paragraphs, '', `${message.button.label}: ${url}`, '', message.footer].join(

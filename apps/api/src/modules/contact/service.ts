@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { loadTenantMailInfo } from '../tenants/service.ts';
 import { contactMessages } from './messages.ts';
@@ -41,7 +41,7 @@ export function createContactService(deps: { db: Database; mailer: Mailer; limit
 
       // Stored first, so nothing is lost if the mail server is down; the e-mails follow.
       const tenant = await loadTenantMailInfo(deps.db, tenantId);
-      const from = tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`;
+      const from = senderOf(tenant);
       const lines = [
         `${body.name} (${body.company}) <${customer?.email ?? ''}>`,
         body.subject,

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { createAuthRepository } from '../auth/repository.ts';
 import { hashToken, newOpaqueToken } from '../auth/tokens.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { invitationTexts } from './messages.ts';
 import { createIngestionRepository, type ClaimedInvitation } from './repository.ts';
@@ -82,7 +82,7 @@ export function createInvitationSender({
       days: invitationTokenDays,
     });
     await mailer.send({
-      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+      from: senderOf(tenant),
       to: invitation.email,
       subject: m.subject,
       text: [

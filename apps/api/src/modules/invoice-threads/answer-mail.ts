@@ -1,7 +1,7 @@
 import { appPaths } from '@portal/contract/app-paths';
 import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { threadMailMessages } from './messages.ts';
@@ -31,7 +31,7 @@ export function createAnswerMailer(db: Database, mailer: Mailer) {
     const url = `${base}${appPaths.invoiceThread.href(threadId)}`;
     const intro = m.answerIntro.replace('{invoice}', () => invoiceId);
     await mailer.send({
-      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+      from: senderOf(tenant),
       to: to.email,
       subject: `${m.answerSubject.replace('{invoice}', () => invoiceId)} · ${tenant.company_name}`,
       headers: { 'X-Portal-Mail': 'invoice-thread-answer' },

@@ -2,8 +2,22 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transporter } from 'nodemailer';
 
+/**
+ * Who a tenant's e-mails come from: its `mail_from` as the operator set it (checked by the admin
+ * CLI), else its company name on `no-reply@localhost`, the name given apart from the address so
+ * that nodemailer quotes it. Written into one string, a name such as "Gym <Fit> & Co" became the
+ * envelope sender `Fit` (refused: no reset, receipt or invitation arrived), "Club: Las Encinas" a
+ * group that showed "Las Encinas", and quotes or brackets were dropped (session 39).
+ */
+export function senderOf(tenant: {
+  mail_from: string | null;
+  company_name: string;
+}): string | { name: string; address: string } {
+  return tenant.mail_from || { name: tenant.company_name, address: 'no-reply@localhost' };
+}
+
 export type Mail = {
-  from: string;
+  from: string | { name: string; address: string };
   to: string;
   subject: string;
   text: string;

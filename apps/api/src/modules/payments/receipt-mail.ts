@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
 import { formatEuros, paymentMessages } from './messages.ts';
@@ -70,7 +70,7 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
     const receiptUrl = `${base}${appPaths.documents}?${new URLSearchParams({ recibo: attempt.id }).toString()}`;
     const after = [...(token ? [m.receiptLinkNote] : []), `${m.receiptPdf}: ${receiptUrl}`];
     await mailer.send({
-      from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+      from: senderOf(tenant),
       to,
       subject: `${m.receiptSubject} · ${tenant.company_name}`,
       text: [

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { returnedDebitCheckinHref } from '../notifications/service.ts';
 import { formatEuros } from '../payments/messages.ts';
@@ -48,7 +48,7 @@ export async function sendReturnedDebitMail(
     m.payIntro,
   ];
   await mailer.send({
-    from: tenant.mail_from || `${tenant.company_name} <no-reply@localhost>`,
+    from: senderOf(tenant),
     to: mail.to.email,
     subject: `${m.subject} · ${tenant.company_name}`,
     headers: { 'X-Portal-Mail': 'debit-returned' },

@@ -136,14 +136,16 @@ const mailbox = z
         emailPattern.test(address) &&
         address.length <= 254 &&
         name.length <= 100 &&
-        !/[",;\\]/.test(name) &&
+        // What an address's display name cannot carry unquoted: a colon made a group of it, and
+        // brackets a comment that mail clients drop (session 39).
+        !/[",;\\:()[\]@]/.test(name) &&
         !hasControlCharacters(name, { allowNewlines: false })
       );
     },
     {
       error: (issue) =>
         `${quoted(String(issue.input))} is not a sender: "Name <address>" or "address" ` +
-        '(no comma, semicolon or quote in the name)',
+        '(no comma, semicolon, colon, quote, bracket or @ in the name)',
     },
   );
 
