@@ -105,6 +105,7 @@ describe('batch checks', () => {
         amount_cents: i === 0 ? 600 : 610,
         status: 'pending',
         in_attempt: false,
+        paid_in_portal: false,
         ...o,
       })),
     });
@@ -155,6 +156,20 @@ describe('batch checks', () => {
       ).toEqual({ 'x.customer_code': ['instalment_locked'] });
       expect(
         errorsOf((e) => checkAgainstStored(invoice(), 'x', stored([{}, {}], true), e)),
+      ).toEqual({});
+    });
+
+    it('cancels no invoice paid in the portal or being paid (session 39: the money was kept)', () => {
+      const cancelled = { ...invoice(), cancelled: true };
+      for (const first of [{ status: 'paid' as const, paid_in_portal: true }, { in_attempt: true }])
+        expect(errorsOf((e) => checkAgainstStored(cancelled, 'x', stored([first, {}]), e))).toEqual(
+          {
+            'x.cancelled': ['instalment_locked'],
+          },
+        );
+      // Paid by the provider's own means (a direct debit): the provider's to cancel.
+      expect(
+        errorsOf((e) => checkAgainstStored(cancelled, 'x', stored([{ status: 'paid' }, {}]), e)),
       ).toEqual({});
     });
   });

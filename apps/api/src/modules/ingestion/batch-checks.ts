@@ -64,6 +64,8 @@ export type ExistingInstalment = {
   status: 'pending' | 'paid' | 'cancelled' | 'returned';
   /** Part of a card payment still waiting for the gateway's answer. */
   in_attempt: boolean;
+  /** Paid by a payment in the portal (card, Bizum): the money was taken here. */
+  paid_in_portal: boolean;
 };
 
 /** Paid, or being paid: its amount and state are no longer the provider's to change by a batch. */
@@ -77,6 +79,7 @@ const isLocked = (e: ExistingInstalment): boolean => e.status === 'paid' || e.in
 export function checkAgainstStored(
   invoice: {
     instalments: readonly Pick<TIngestInvoice['instalments'][number], 'seq' | 'amount_cents'>[];
+    cancelled?: boolean;
   },
   path: string,
   stored: { customerChanged: boolean; instalments: readonly ExistingInstalment[] },
@@ -93,6 +96,12 @@ export function checkAgainstStored(
     if (!sent.has(old.seq) && (old.status !== 'pending' || old.in_attempt))
       errors.add(`${path}.instalments`, FieldError.instalmentLocked);
   }
+  // An invoice paid in the portal (or being paid) is not cancelled by a batch: the customer's
+  // money was taken here, and a cancellation kept it with no trace on their account, no refund,
+  // the statement showing neither (session 39). The back office's status route refuses the same
+  // for one instalment; the provider refunds first, then cancels.
+  if (invoice.cancelled && stored.instalments.some((e) => e.paid_in_portal || e.in_attempt))
+    errors.add(`${path}.cancelled`, FieldError.instalmentLocked);
   // A returned direct debit is the debt (and the fee) of the customer whose bank returned it: the
   // invoice stays with them as long as it has one.
   if (

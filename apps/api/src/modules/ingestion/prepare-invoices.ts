@@ -15,6 +15,8 @@ export type InvoiceBatch = {
   /** The same ids as the statements' `text[]` parameter, written here, off the event loop. */
   idsArray: TextArray;
   customerCodes: string[];
+  /** Whether invoice i comes cancelled. */
+  cancelled: boolean[];
   /** Errors of the batch on its own (repeated ids, sums), by path: the 422's `errors`. */
   errors: Record<string, string[]>;
   /** Invoice i's line numbers are lineNos[lineStart[i]] to lineNos[lineStart[i + 1] - 1]. */
@@ -95,6 +97,7 @@ export function prepareInvoices(body: unknown): PreparedInvoices {
       ids: invoices.map((v) => v.id),
       idsArray: textArray(invoices.map((v) => v.id)),
       customerCodes: invoices.map((v) => v.customer_code),
+      cancelled: invoices.map((v) => v.cancelled === true),
       errors: errors.toJSON(),
       lineStart,
       lineNos,

@@ -272,7 +272,8 @@ export function createIngestionRepository() {
         [invoiceIds],
       );
       return sql.query<ExistingInstalment & { invoice_id: string }>(
-        `SELECT e.invoice_id, e.seq, e.amount_cents, e.status, ${inPendingAttempt('e')} AS in_attempt
+        `SELECT e.invoice_id, e.seq, e.amount_cents, e.status, ${inPendingAttempt('e')} AS in_attempt,
+                ${paidInPortalSql('e')} AS paid_in_portal
            FROM instalments e
           WHERE e.tenant_id = ${tenant} AND e.invoice_id = ANY($1::text[])
           ORDER BY e.invoice_id, e.seq`,

@@ -142,7 +142,7 @@ export function createInvoiceIngestion({ db }: { db: Database }) {
           const instalments = sentInstalments(i);
           const storedInstalments = instalmentsOf.get(id) ?? [];
           checkAgainstStored(
-            { instalments },
+            { instalments, cancelled: batch.cancelled[i] ?? false },
             `invoices.${i}`,
             {
               customerChanged: customerId !== undefined && customerId !== storedCustomer,
