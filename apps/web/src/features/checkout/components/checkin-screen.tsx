@@ -241,7 +241,17 @@ function CheckinFormView({
   // Pending, then leaving for the gateway: the button keeps loading until the page is gone.
   const isStarting = init.isPending || init.isSuccess;
   const options = { availableMethods: preview.methods, savedCards, canSaveCard };
-  const form = resolveForm(changes, options);
+  // The conditions name the amount: ticked for another one (what is owed changed when the tab came
+  // back into view, or the start was refused as amount_mismatch), they are not accepted, and one
+  // more click charged an amount the customer never saw ticked (session 39).
+  const [acceptedFor, setAcceptedFor] = useState<number | null>(null);
+  const form = resolveForm(
+    {
+      ...changes,
+      acceptedConditions: changes.acceptedConditions && acceptedFor === preview.amount,
+    },
+    options,
+  );
   const isValid = canAccept(form, options);
   const isMissingSavedCard =
     form.method === 'credit_card' && form.cardSource === 'saved' && form.acceptedConditions;
@@ -272,8 +282,20 @@ function CheckinFormView({
     if (errorKind === 'amountMismatch' || errorKind === 'notPayable') void onStale();
   }, [errorKind, onStale]);
 
-  const change = (patch: Partial<CheckinForm>) =>
+  const change = (patch: Partial<CheckinForm>) => {
+    if (patch.acceptedConditions !== undefined)
+      setAcceptedFor(patch.acceptedConditions ? preview.amount : null);
     setChanges((current) => ({ ...current, ...patch }));
+  };
+
+  // The new amount is on the screen: a refusal about the old one no longer says what to do.
+  const shownAmount = useRef(preview.amount);
+  const refused = init.isError;
+  useEffect(() => {
+    if (shownAmount.current === preview.amount) return;
+    shownAmount.current = preview.amount;
+    if (refused) reset();
+  }, [preview.amount, refused, reset]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
