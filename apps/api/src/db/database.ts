@@ -28,6 +28,12 @@ export type Database = {
    */
   readTenant<T>(tenantId: string, fn: (sql: SqlQuery) => Promise<T>): Promise<T>;
   /**
+   * Several reads under the tenant's row-level security that must agree with each other (a
+   * statement's opening, movements and closing): one read-only transaction of one snapshot
+   * (REPEATABLE READ), so a batch committing between two of them is seen by all or by none.
+   */
+  snapshotOfTenant<T>(tenantId: string, fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
    * Runs `fn` in one transaction as the owner: row-level security does not apply. For migrations,
    * the demo seed and tenant administration only.
    */
@@ -137,6 +143,8 @@ export async function openPglite(
     // In process: no round trips to save, so a read is an ordinary tenant transaction.
     withTenant,
     readTenant: (tenantId, fn) => withTenant(tenantId, (sql) => fn(oneStatement(sql))),
+    // One connection, one transaction at a time: nothing commits between two reads of one.
+    snapshotOfTenant: withTenant,
     withOwner(fn) {
       return db.transaction((tx) => fn(wrap(tx)));
     },
@@ -477,6 +485,15 @@ export function openPostgres(options: PostgresOptions): Database {
       // BEGIN and entering the tenant travel in one round trip (simple protocol, two statements);
       // the tenant id is a validated host label and is escaped as a literal besides.
       return inTransaction((c) => c.query(`BEGIN; ${enterTenantLiteralSql(tenantId)}`), fn);
+    },
+    snapshotOfTenant(tenantId, fn) {
+      return inTransaction(
+        (c) =>
+          c.query(
+            `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${enterTenantLiteralSql(tenantId)}`,
+          ),
+        fn,
+      );
     },
     async readTenant(tenantId, fn) {
       const client = await pool.connect();
