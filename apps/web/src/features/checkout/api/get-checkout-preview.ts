@@ -16,9 +16,19 @@ export function previewBody(target: CheckinTarget): TCheckoutPreviewRequest {
  * Why the preview has nothing to show: `paid` (422 not_payable: paid or cancelled meanwhile, a
  * stale tab), `notFound` (404: unknown or not this customer's), or `failed` (anything else).
  */
-export type PreviewErrorKind = 'paid' | 'notFound' | 'failed';
+export type PreviewErrorKind = 'paid' | 'partlyPaid' | 'notFound' | 'failed';
 
-export function previewErrorKind(error: unknown): PreviewErrorKind {
+/**
+ * Of several instalments or invoices, "not payable" may be one of them only: the server refuses
+ * the whole choice, and "nothing left to pay" told a customer still owing the rest they owed
+ * nothing (session 39). `several`: the choice had more than one.
+ */
+export function previewErrorKind(error: unknown, several = false): PreviewErrorKind {
+  const kind = previewErrorKindOf(error);
+  return kind === 'paid' && several ? 'partlyPaid' : kind;
+}
+
+function previewErrorKindOf(error: unknown): PreviewErrorKind {
   if (!(error instanceof ApiError)) return 'failed';
   if (error.status === 404) return 'notFound';
   const codes = Object.values(error.errors ?? {}).flat();

@@ -156,6 +156,8 @@ function CheckinView({ target }: { target: CheckinTarget }) {
   // A refusal of the fresh answer wins over the total held from before: paid meanwhile (Back from
   // the gateway, another tab) or no longer the customer's, the held total offered a second payment
   // (session 39). Only a failure to get an answer falls back on it.
+  const several =
+    target.kind === 'payments' ? target.paymentIds.length > 1 : target.invoiceIds.length > 1;
   const refused = preview.isError && previewErrorKind(preview.error) !== 'failed';
   if (preview.data && !refused) {
     return <CheckinFormView target={target} preview={preview.data} onStale={preview.refetch} />;
@@ -163,7 +165,7 @@ function CheckinView({ target }: { target: CheckinTarget }) {
   if (preview.isError) {
     return (
       <PreviewProblem
-        kind={previewErrorKind(preview.error)}
+        kind={previewErrorKind(preview.error, several)}
         backHref={backHref}
         onRetry={() => void preview.refetch()}
       />
@@ -195,7 +197,10 @@ function PreviewProblem({
 }) {
   const { t } = useTranslation('checkout');
   return (
-    <Problem title={t(`checkin.preview.${kind}.title`)} tone={kind === 'paid' ? 'info' : 'danger'}>
+    <Problem
+      title={t(`checkin.preview.${kind}.title`)}
+      tone={kind === 'paid' || kind === 'partlyPaid' ? 'info' : 'danger'}
+    >
       <p className="mt-3 text-gray-700 dark:text-gray-300">{t(`checkin.preview.${kind}.text`)}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {kind === 'failed' && <Button onClick={onRetry}>{t('checkin.preview.retry')}</Button>}
