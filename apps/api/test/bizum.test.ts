@@ -109,6 +109,18 @@ describe.each(engines())('Bizum on $name', (engine) => {
     expect(saved.json()).toMatchObject({ errors: { card_id: ['invalid_value'] } });
   });
 
+  it('refuses a saved card that is no longer saved on its field, not as a missing payment', async () => {
+    // Session 39: a 404, which the confirmation read as "what you are paying was not found".
+    const [item] = await unpaid();
+    const res = await me.post('/redsys/init-payment', {
+      payment_ids: [item?.payment_id],
+      amount: item?.amount,
+      card_id: 'a-removed-card',
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ errors: { card_id: ['invalid_value'] } });
+  });
+
   it('keeps no card with PayPal either: a saved one is a 422, not charged and recorded as PayPal', async () => {
     // Session 39: the saved card was charged at the gateway and the payment written "PayPal".
     await db.withOwner((sql) =>

@@ -229,6 +229,7 @@ function CheckinFormView({
   const { t } = useTranslation('checkout');
   const savedCardsQuery = useSavedCards();
   const savedCards = savedCardsQuery.data?.cards ?? noSavedCards;
+  const refetchSavedCards = savedCardsQuery.refetch;
   // Unknown (the list did not load) counts as room: the server decides, and saves none past the cap.
   const canSaveCard = savedCardsQuery.data?.roomForAnother ?? true;
   useEffect(() => {
@@ -285,7 +286,9 @@ function CheckinFormView({
     element.focus({ preventScroll: true });
     // What is owed changed: show the new amount and instalments.
     if (errorKind === 'amountMismatch' || errorKind === 'notPayable') void onStale();
-  }, [errorKind, onStale]);
+    // The card was removed meanwhile: offer only the cards still saved.
+    if (errorKind === 'cardGone') void refetchSavedCards();
+  }, [errorKind, onStale, refetchSavedCards]);
 
   const change = (patch: Partial<CheckinForm>) => {
     if (patch.acceptedConditions !== undefined)
@@ -523,6 +526,7 @@ const errorTitles: Record<
   unauthenticated: 'unauthenticated',
   notPayable: 'initFailed',
   notFound: 'initFailed',
+  cardGone: 'initFailed',
   inProgress: 'initFailed',
   unavailable: 'initFailed',
   network: 'initFailed',

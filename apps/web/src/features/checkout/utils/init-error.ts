@@ -13,8 +13,10 @@ export type InitErrorKind =
   | 'missingInvoice'
   /** 422 ['not_payable']: already paid or cancelled. */
   | 'notPayable'
-  /** 404: unknown or another customer's invoice, instalment or card. */
+  /** 404: unknown or another customer's invoice or instalment. */
   | 'notFound'
+  /** 422 errors.card_id: the saved card chosen is no longer saved (removed meanwhile). */
+  | 'cardGone'
   /** 409 payment_in_progress: another payment of these instalments waits for the gateway. */
   | 'inProgress'
   /** 503 payment_unavailable: no card gateway for this tenant. */
@@ -35,6 +37,7 @@ export function initErrorKind(error: unknown): InitErrorKind {
   if (error.code === 'payment_unavailable') return 'unavailable';
   if (error.status === 404) return 'notFound';
   if (error.status === 422) {
+    if (fieldCodes(error, 'card_id').length > 0) return 'cardGone';
     const amount = fieldCodes(error, 'amount');
     if (amount.includes('amount_mismatch')) return 'amountMismatch';
     if (amount.length > 0) return 'invalidAmount';
