@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import { senderOf, type Mailer } from '../mail/mailer.ts';
 import { mailMessages, type Language } from '../mail/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import type { CustomerAuthRow } from './repository.ts';
 
 type Texts = (typeof mailMessages)[Language];
@@ -55,7 +55,7 @@ export async function sendAccountMail(
       {
         companyName: tenant.company_name,
         color: tenant.primary_color,
-        logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+        logoUrl: mailLogoUrl(base, tenantId, tenant),
       },
       {
         heading,

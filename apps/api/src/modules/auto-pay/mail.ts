@@ -3,7 +3,7 @@ import { brandedHtml } from '../mail/layout.ts';
 import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { formatEuros } from '../payments/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import { appPaths } from '@portal/contract/app-paths';
 
 /*
@@ -130,7 +130,7 @@ export function createAutoPayMailer(db: Database, mailer: Mailer) {
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+          logoUrl: mailLogoUrl(base, tenantId, tenant),
         },
         {
           heading: message.heading,

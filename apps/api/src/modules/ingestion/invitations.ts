@@ -3,7 +3,7 @@ import { createAuthRepository } from '../auth/repository.ts';
 import { hashToken, newOpaqueToken } from '../auth/tokens.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import { senderOf, type Mailer } from '../mail/mailer.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import { invitationTexts } from './messages.ts';
 import { createIngestionRepository, type ClaimedInvitation } from './repository.ts';
 import { appPaths } from '@portal/contract/app-paths';
@@ -100,7 +100,7 @@ export function createInvitationSender({
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+          logoUrl: mailLogoUrl(base, tenantId, tenant),
         },
         {
           heading: m.heading,

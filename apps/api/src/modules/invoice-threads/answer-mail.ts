@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import { threadMailMessages } from './messages.ts';
 
 /**
@@ -40,7 +40,7 @@ export function createAnswerMailer(db: Database, mailer: Mailer) {
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+          logoUrl: mailLogoUrl(base, tenantId, tenant),
         },
         {
           heading: m.answerHeading,

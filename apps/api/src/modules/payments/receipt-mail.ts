@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { brandedHtml } from '../mail/layout.ts';
 import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import { formatEuros, paymentMessages } from './messages.ts';
 import { findReceiptEmail, type AttemptRow } from './repository.ts';
 import { issueSignInLinkFor } from '../auth/sign-in-links.ts';
@@ -87,7 +87,7 @@ export function createReceiptMailer(db: Database, mailer: Mailer) {
         {
           companyName: tenant.company_name,
           color: tenant.primary_color,
-          logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+          logoUrl: mailLogoUrl(base, tenantId, tenant),
         },
         {
           heading: m.receiptHeading,

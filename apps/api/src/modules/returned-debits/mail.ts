@@ -4,7 +4,7 @@ import { senderOf, type Mailer } from '../mail/mailer.ts';
 import type { Language } from '../mail/messages.ts';
 import { returnedDebitCheckinHref } from '../notifications/service.ts';
 import { formatEuros } from '../payments/messages.ts';
-import { loadTenantMailInfo, tenantLogoUrl } from '../tenants/service.ts';
+import { loadTenantMailInfo, mailLogoUrl } from '../tenants/service.ts';
 import { returnedDebitMessages, returnReasonText } from './messages.ts';
 import type { CustomerMailRow } from './repository.ts';
 
@@ -57,7 +57,7 @@ export async function sendReturnedDebitMail(
       {
         companyName: tenant.company_name,
         color: tenant.primary_color,
-        logoUrl: tenant.has_logo ? tenantLogoUrl(base, tenantId) : null,
+        logoUrl: mailLogoUrl(base, tenantId, tenant),
       },
       { heading: m.heading, paragraphs, button: { label: m.button, url }, footer: m.footer },
     ),

@@ -41,6 +41,8 @@ export type TenantMailRow = {
   canonical_url: string;
   mail_from: string;
   has_logo: boolean;
+  /** When the tenant was last changed: the logo's address in e-mails carries it. */
+  updated_at: Date;
 };
 
 export type TenantLogo = { mime: string; data: Uint8Array; updated_at: Date };
@@ -163,7 +165,7 @@ export function createTenantRepository() {
     async findMailInfo(sql: SqlQuery, id: string): Promise<TenantMailRow | undefined> {
       const rows = await sql.query<TenantMailRow>(
         `SELECT company_name, primary_color, canonical_url, mail_from, sign_in_link,
-                logo_data IS NOT NULL AS has_logo
+                logo_data IS NOT NULL AS has_logo, updated_at
            FROM tenants WHERE id = $1`,
         [id],
       );

@@ -15,6 +15,17 @@ export const logoPath = '/logo';
 export const tenantLogoUrl = (base: string, tenantId: string): string =>
   `${base}${apiPrefix(tenantId)}${logoPath}`;
 
+/**
+ * The logo of a tenant's e-mails, at an address that changes when the tenant does (as the web
+ * app's): served cached for a day, a replaced logo stayed the old one in new e-mails (session 39).
+ */
+export const mailLogoUrl = (
+  base: string,
+  tenantId: string,
+  tenant: TenantMailRow,
+): string | null =>
+  tenant.has_logo ? `${tenantLogoUrl(base, tenantId)}?v=${tenant.updated_at.getTime()}` : null;
+
 /** Loads what an e-mail of a tenant needs: its branding, its sender and its canonical URL. */
 export async function loadTenantMailInfo(db: Database, tenantId: string): Promise<TenantMailRow> {
   const row = await db.withTenant(tenantId, (sql) =>
