@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { FieldError } from './errors.ts';
 import { requiredLine } from './texts.ts';
 
 /**
