@@ -11,6 +11,12 @@ export const ErrorCode = {
   tokenExpired: 'token_expired',
   forbidden: 'forbidden',
   notFound: 'not_found',
+  /**
+   * The saved card named is not one of the customer's (removed meanwhile, or never theirs): a 404
+   * like any other id, with its own code so the confirmation can say so and offer the cards still
+   * saved (session 39: it read as "what you are paying was not found").
+   */
+  cardNotFound: 'card_not_found',
   tenantNotFound: 'tenant_not_found',
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',

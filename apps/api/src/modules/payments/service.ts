@@ -744,9 +744,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         let reference: string | undefined;
         if (body.card_id) {
           reference = await repository.savedCardReference(sql, actor.customerId, body.card_id);
-          // On the field: the card was removed (another window, another device), not what is paid,
-          // which a 404 said (session 39).
-          if (!reference) throw new FieldValidationError({ card_id: [FieldError.invalidValue] });
+          // Its own code: the card was removed (another window, another device), not what is
+          // paid, which a plain not_found said (session 39). A 404 as for any id not the customer's.
+          if (!reference) throw new AppError(404, ErrorCode.cardNotFound, 'Card not found');
         }
         const language: Language = body.language ?? 'es';
         // At the cap of saved methods the payment goes on without saving the card (its status

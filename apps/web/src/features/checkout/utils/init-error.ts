@@ -15,7 +15,7 @@ export type InitErrorKind =
   | 'notPayable'
   /** 404: unknown or another customer's invoice or instalment. */
   | 'notFound'
-  /** 422 errors.card_id: the saved card chosen is no longer saved (removed meanwhile). */
+  /** 404 card_not_found: the saved card chosen is no longer saved (removed meanwhile). */
   | 'cardGone'
   /** 409 payment_in_progress: another payment of these instalments waits for the gateway. */
   | 'inProgress'
@@ -35,9 +35,9 @@ export function initErrorKind(error: unknown): InitErrorKind {
   if (error.status === 401) return 'unauthenticated';
   if (error.code === 'payment_in_progress') return 'inProgress';
   if (error.code === 'payment_unavailable') return 'unavailable';
+  if (error.code === 'card_not_found') return 'cardGone';
   if (error.status === 404) return 'notFound';
   if (error.status === 422) {
-    if (fieldCodes(error, 'card_id').length > 0) return 'cardGone';
     const amount = fieldCodes(error, 'amount');
     if (amount.includes('amount_mismatch')) return 'amountMismatch';
     if (amount.length > 0) return 'invalidAmount';
