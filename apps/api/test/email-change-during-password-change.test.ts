@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
-import { passwordAdmission } from '../src/modules/auth/passwords.ts';
 import { engines } from './engines.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
-import { signedIn } from './session.ts';
+import { parkNextPasswordCheck, signedIn } from './session.ts';
 
 /**
  * an e-mail change whose password was checked just before the
@@ -51,40 +50,33 @@ describe.each(engines())(
         remoteAddress: nextIp(),
       });
 
-    /** Parks the next password verification once it has answered, until `release()`. */
-    function parkNextPasswordCheck() {
-      const original = passwordAdmission.run.bind(passwordAdmission);
-      let parked!: () => void;
-      const isParked = new Promise<void>((resolve) => (parked = resolve));
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let armed = true;
-      passwordAdmission.run = async <T>(task: () => Promise<T>, key?: string): Promise<T> => {
-        const result = await original(task, key);
-        if (armed) {
-          armed = false;
-          parked();
-          await gate;
-        }
-        return result;
-      };
-      return {
-        isParked,
-        release,
-        restore: () => {
-          passwordAdmission.run = original;
-          release();
-        },
-      };
-    }
-
-    /** The thief's request goes on; its link (if any) is opened; answers the account's e-mail after. */
-    async function finish(
+    /**
+     * The thief (signed in as `thiefToken`) asks, with the password, to move the account to `to`;
+     * the request is parked once its password was checked while `ownerActs` runs, then goes on; its
+     * link (if any) is opened. Answers what was asked and confirmed, and the account's e-mail after.
+     */
+    async function changeRacing(
       tenant: string,
-      asking: Promise<{ statusCode: number; body: string }>,
+      thiefToken: string,
       to: string,
+      ownerActs: () => Promise<void>,
     ) {
-      const asked = await asking;
+      const park = parkNextPasswordCheck();
+      let asked: { statusCode: number; body: string };
+      try {
+        const asking = post(
+          tenant,
+          '/user/email-change',
+          { email: to, current_password: demoPassword },
+          thiefToken,
+        );
+        await park.isParked;
+        await ownerActs();
+        park.release();
+        asked = await asking;
+      } finally {
+        park.restore();
+      }
       let confirmed: number | 'no link' = 'no link';
       if (asked.statusCode === 202) {
         const mail = await env.smtp.waitFor(to, 10_000, 'email-change');
@@ -106,16 +98,7 @@ describe.each(engines())(
       const owner = await signedIn(app, tenant, demoEmail, demoPassword);
       const thiefAddress = 'ladron.cambio@fuera.test';
 
-      const park = parkNextPasswordCheck();
-      try {
-        const asking = post(
-          tenant,
-          '/user/email-change',
-          { email: thiefAddress, current_password: demoPassword },
-          thief.token,
-        );
-        await park.isParked;
-
+      const outcome = await changeRacing(tenant, thief.token, thiefAddress, async () => {
         // The owner changes the password: "every other session ends", and the e-mail change asked
         // for with the old password is to be cancelled.
         const newPassword = 'Recuperada-por-su-duena-2026';
@@ -130,16 +113,11 @@ describe.each(engines())(
           owner.token,
         );
         expect(changed.statusCode, changed.body).toBe(200);
-
-        park.release();
-        const outcome = await finish(tenant, asking, thiefAddress);
-        // Today: { asked: 202, confirmed: 200, email: 'ladron.cambio@fuera.test' }.
-        expect(outcome, "the thief's change went through after the password change").toMatchObject({
-          email: demoEmail,
-        });
-      } finally {
-        park.restore();
-      }
+      });
+      // Today: { asked: 202, confirmed: 200, email: 'ladron.cambio@fuera.test' }.
+      expect(outcome, "the thief's change went through after the password change").toMatchObject({
+        email: demoEmail,
+      });
     });
 
     it('does not move the account by a change asked from a session the owner has just ended', async () => {
@@ -151,29 +129,15 @@ describe.each(engines())(
       ) as { sid: string };
       const thiefAddress = 'ladron.sesion@fuera.test';
 
-      const park = parkNextPasswordCheck();
-      try {
-        const asking = post(
-          tenant,
-          '/user/email-change',
-          { email: thiefAddress, current_password: demoPassword },
-          thief.token,
-        );
-        await park.isParked;
-
+      const outcome = await changeRacing(tenant, thief.token, thiefAddress, async () => {
         // The owner ends the session they do not recognise from "Your devices".
         const ended = await post(tenant, `/sessions/${thiefSession.sid}/end`, {}, owner.token);
         expect(ended.statusCode, ended.body).toBe(200);
-
-        park.release();
-        const outcome = await finish(tenant, asking, thiefAddress);
-        // Today: { asked: 202, confirmed: 200, email: 'ladron.sesion@fuera.test' }.
-        expect(outcome, 'the change of an ended session went through').toMatchObject({
-          email: demoEmail,
-        });
-      } finally {
-        park.restore();
-      }
+      });
+      // Today: { asked: 202, confirmed: 200, email: 'ladron.sesion@fuera.test' }.
+      expect(outcome, 'the change of an ended session went through').toMatchObject({
+        email: demoEmail,
+      });
     });
   },
 );

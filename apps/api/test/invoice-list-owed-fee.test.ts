@@ -22,24 +22,14 @@ describe.each(engines())(
 
     beforeAll(async () => {
       fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
-      await fixture.db.withOwner((sql) =>
-        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
-      );
+      await fixture.chargeReturnFees();
     });
     afterAll(async () => fixture.close());
-
-    const admin = (method: 'PUT' | 'POST', path: string, payload: object) =>
-      fixture.app.inject({
-        method,
-        url: `/demo/api/1.0/admin${path}`,
-        headers: { authorization: `Bearer ${fixture.apiKey}` },
-        payload,
-      });
 
     it('owes in the list what the summary, the detail and the statement say is owed', async () => {
       const { me, app } = fixture;
       const id = 'R3F-LIST-FEE';
-      const put = await admin('PUT', '/invoices', {
+      const put = await fixture.admin('PUT', '/invoices', {
         invoices: [
           {
             id,
@@ -74,7 +64,7 @@ describe.each(engines())(
         ],
       });
       expect(put.statusCode, put.body).toBe(200);
-      const returned = await admin('POST', '/instalments/returns', {
+      const returned = await fixture.admin('POST', '/instalments/returns', {
         returns: [
           {
             invoice_id: id,

@@ -1,39 +1,12 @@
-import type { TInvoiceDetail } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
+import { renderInvoicePdfBytes } from '../src/modules/invoices/pdf.ts';
 import { pdfText } from './pdf-text.ts';
-import { samplePdfCustomer, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
+import { samplePdfInput, samplePdfLine } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's figures against the invoice detail the API serves
  * (apps/api/src/modules/invoices/pdf.ts, "Totals" and "Instalments").
  */
-
-function input(invoice: Partial<TInvoiceDetail>): PdfInput {
-  return {
-    invoice: {
-      invoice_id: 'F2026-00083',
-      invoice_date: '20260301',
-      base: 10,
-      iva: 2.1,
-      total: 12.1,
-      import: 12.1,
-      pending: 12.1,
-      to_pay: 12.1,
-      customer_name: 'Laura García',
-      status: 1,
-      state: 'pending',
-      lines: [],
-      payments: [],
-      ...invoice,
-    },
-    tenant: samplePdfTenant(),
-    customer: samplePdfCustomer(),
-    language: 'es',
-    todayApi: '20260310',
-    createdAt: new Date('2026-03-10T10:00:00Z'),
-  };
-}
 
 describe('the invoice PDF states what the invoice detail serves', () => {
   it('breaks the VAT down by rate when the lines carry different rates', async () => {
@@ -41,7 +14,7 @@ describe('the invoice PDF states what the invoice detail serves', () => {
     // the base of each rate and art. 6.1 g-h its rate and its tax; the PDF gives one "IVA" total.
     const text = await pdfText(
       await renderInvoicePdfBytes(
-        input({
+        samplePdfInput({
           base: 150,
           iva: 26,
           total: 176,
@@ -65,7 +38,7 @@ describe('the invoice PDF states what the invoice detail serves', () => {
     // only "Devuelto" and "Pendiente de pago 6,05 €".
     const text = await pdfText(
       await renderInvoicePdfBytes(
-        input({
+        samplePdfInput({
           base: 10,
           iva: 2.1,
           total: 12.1,
@@ -113,7 +86,7 @@ describe('the invoice PDF states what the invoice detail serves', () => {
     // must say so (RD 1619/2012 art. 15).
     const text = await pdfText(
       await renderInvoicePdfBytes(
-        input({
+        samplePdfInput({
           base: -50,
           iva: -10.5,
           total: -60.5,

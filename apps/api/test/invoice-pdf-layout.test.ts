@@ -1,8 +1,8 @@
-import type { TInvoiceDetail, TInvoicePayment } from '@portal/contract';
+import type { TInvoicePayment } from '@portal/contract';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
-import { samplePdfCustomer, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
+import { samplePdfInput, samplePdfLine } from './sample-pdf-parties.ts';
 
 /*
  * Review of the invoice PDF's layout (apps/api/src/modules/invoices/pdf.ts): text drawn at fixed
@@ -48,18 +48,7 @@ function overlaps(all: Run[]): [string, string][] {
 }
 
 function input(): PdfInput {
-  const invoice: TInvoiceDetail = {
-    invoice_id: 'F2026-00083',
-    invoice_date: '20260301',
-    base: 10,
-    iva: 2.1,
-    total: 12.1,
-    import: 12.1,
-    pending: 12.1,
-    to_pay: 12.1,
-    customer_name: 'Laura García',
-    status: 1,
-    state: 'pending',
+  return samplePdfInput({
     lines: [samplePdfLine()],
     payments: [
       {
@@ -73,15 +62,7 @@ function input(): PdfInput {
         status: 'pending',
       },
     ],
-  };
-  return {
-    invoice,
-    tenant: samplePdfTenant(),
-    customer: samplePdfCustomer(),
-    language: 'es',
-    todayApi: '20260310',
-    createdAt: new Date('2026-03-10T10:00:00Z'),
-  };
+  });
 }
 
 describe('the invoice PDF keeps every text in its place', () => {

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
+import { testPaymentService } from './lost-notifications.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
 import { statementCsv } from './statement-csv.ts';
@@ -32,56 +29,22 @@ describe.each(engines())(
 
     beforeAll(async () => {
       fixture = await openProviderFixture(engine, { PUBLIC_URL: 'http://localhost:3000' });
-      await fixture.db.withOwner((sql) =>
-        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
-      );
+      await fixture.chargeReturnFees();
     });
     afterAll(async () => fixture.close());
-
-    const admin = (path: string, payload: object) =>
-      fixture.app.inject({
-        method: 'POST',
-        url: `/demo/api/1.0/admin${path}`,
-        headers: { authorization: `Bearer ${fixture.apiKey}` },
-        payload,
-      });
 
     it('refunds what the fee was lowered by, and charges only the fee owed', async () => {
       const { app, me, db } = fixture;
       const id = 'R3F-LOW-FEE';
-      const put = await app.inject({
-        method: 'PUT',
-        url: '/demo/api/1.0/admin/invoices',
-        headers: { authorization: `Bearer ${fixture.apiKey}` },
-        payload: {
-          invoices: [
-            {
-              id,
-              customer_code: me.user.code,
-              invoice_date: '2011-03-01',
-              base_cents: 3025,
-              vat_cents: 0,
-              total_cents: 3025,
-              lines: [
-                { line_no: 1, concept: 'Cuota', quantity: 1, unit_price_cents: 3025, vat_rate: 0 },
-              ],
-              instalments: [
-                {
-                  seq: 1,
-                  due_date: '2011-03-05',
-                  amount_cents: 3025,
-                  method: 'Domiciliación',
-                  status: 'paid',
-                  paid_date: '2011-03-05',
-                },
-              ],
-            },
-          ],
-        },
+      const put = await fixture.putInvoice(id, 3025, {
+        invoiceDate: '2011-03-01',
+        dueDate: '2011-03-05',
+        method: 'Domiciliación',
+        paidDate: '2011-03-05',
       });
       expect(put.statusCode, put.body).toBe(200);
       const ret = (fee: number) =>
-        admin('/instalments/returns', {
+        fixture.admin('POST', '/instalments/returns', {
           returns: [
             {
               invoice_id: id,
@@ -96,19 +59,8 @@ describe.each(engines())(
       const item = await fixture.instalmentOf(id);
       if (!item) throw new Error('no instalment');
 
-      const res = await me.post('/redsys/init-payment', { amount: 34.25, payment_ids: [item.id] });
-      expect(res.statusCode, res.body).toBe(200);
-      const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-      const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
-      const service = createPaymentService({
-        db,
-        secretBox: createSecretBox(randomBytes(32)),
-        simulatorUrl: 'http://127.0.0.1:9',
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: { warn: () => {}, error: () => {} },
-      });
-      await service.releaseAttempt('demo', body.payment_id);
+      const { paymentId, params: p } = await fixture.startPayment(item.id, 34.25);
+      await testPaymentService(db).releaseAttempt('demo', paymentId);
       // The provider corrects the bank's fee: 2,00 €.
       const corrected = await ret(200);
       expect(corrected.statusCode, corrected.body).toBe(200);
@@ -125,7 +77,7 @@ describe.each(engines())(
       const refunds = await db.withOwner((sql) =>
         sql.query<{ amount_cents: string }>(
           `SELECT amount_cents FROM payment_refunds WHERE tenant_id = 'demo' AND attempt_id::text = $1`,
-          [body.payment_id],
+          [paymentId],
         ),
       );
       const statement = await statementCsv(app, me, '20110301', '20110331');

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
-import { passwordAdmission } from '../src/modules/auth/passwords.ts';
 import { engines } from './engines.ts';
 import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import { parkNextPasswordCheck } from './session.ts';
 
 /**
  * Sign-in review: a sign-in with the old password that was checked just before the owner's reset
@@ -59,24 +59,10 @@ describe.each(engines())("a sign-in racing the owner's reset, on $name", (engine
     expect(token).not.toBe('');
 
     // The thief's sign-in with the old password: parked once its password was verified.
-    const original = passwordAdmission.run.bind(passwordAdmission);
-    let parked!: () => void;
-    const isParked = new Promise<void>((resolve) => (parked = resolve));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let armed = true;
-    passwordAdmission.run = async <T>(task: () => Promise<T>, key?: string): Promise<T> => {
-      const result = await original(task, key);
-      if (armed) {
-        armed = false;
-        parked();
-        await gate;
-      }
-      return result;
-    };
+    const park = parkNextPasswordCheck();
     try {
       const thief = post('/login', { email: demoEmail, password: demoPassword, remember: true });
-      await isParked;
+      await park.isParked;
 
       // The owner resets the password: every session of the customer is to end.
       const password = 'Owner-Took-It-Back-2026';
@@ -93,7 +79,7 @@ describe.each(engines())("a sign-in racing the owner's reset, on $name", (engine
       );
 
       // ...but the sign-in verified a moment before the reset goes on.
-      release();
+      park.release();
       const answer = await thief;
       const accessToken = answer.json<{ access_token?: string }>().access_token;
       const sessions = accessToken
@@ -108,8 +94,7 @@ describe.each(engines())("a sign-in racing the owner's reset, on $name", (engine
         `a session opened with the old password works after the reset: login ${answer.statusCode}, GET /sessions ${sessions?.statusCode}`,
       ).toBe(false);
     } finally {
-      passwordAdmission.run = original;
-      release();
+      park.restore();
     }
   });
 });

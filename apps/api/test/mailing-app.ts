@@ -29,3 +29,11 @@ export async function openMailingApp(engine: Engine): Promise<MailingApp> {
     },
   };
 }
+
+/** The demo tenant's web origin (from its canonical URL): where its passkeys are made and used. */
+export async function demoOrigin(db: Pick<Database, 'withOwner'>): Promise<string> {
+  const [tenant] = await db.withOwner((sql) =>
+    sql.query<{ canonical_url: string }>("SELECT canonical_url FROM tenants WHERE id = 'demo'"),
+  );
+  return new URL(tenant?.canonical_url ?? '').origin;
+}

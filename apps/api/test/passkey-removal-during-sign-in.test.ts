@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
 import { engines } from './engines.ts';
-import { openMailingApp, type MailingApp } from './mailing-app.ts';
+import { demoOrigin, openMailingApp, type MailingApp } from './mailing-app.ts';
 import { signedIn } from './session.ts';
 import { softwareAuthenticator } from './software-authenticator.ts';
 
@@ -29,10 +29,7 @@ describe.each(engines().filter((e) => e.name === 'postgres'))(
     beforeAll(async () => {
       env = await openMailingApp(engine);
       app = env.app;
-      const [tenant] = await env.db.withOwner((sql) =>
-        sql.query<{ canonical_url: string }>("SELECT canonical_url FROM tenants WHERE id = 'demo'"),
-      );
-      origin = new URL(tenant?.canonical_url ?? '').origin;
+      origin = await demoOrigin(env.db);
     });
     afterAll(async () => env.close());
 

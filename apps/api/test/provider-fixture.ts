@@ -16,6 +16,8 @@ export type InvoiceOptions = {
   invoiceDate?: string;
   dueDate?: string;
   method?: string;
+  /** The instalment was paid that day (a direct debit the bank charged): `status: 'paid'`. */
+  paidDate?: string;
 };
 
 export type ProviderFixture = {
@@ -25,6 +27,10 @@ export type ProviderFixture = {
   me: Awaited<ReturnType<typeof signedIn>>;
   /** The provider's API key for the demo tenant. */
   apiKey: string;
+  /** A call of the provider's API (`/demo/api/1.0/admin{path}`) with its key. */
+  admin(method: 'PUT' | 'POST', path: string, payload: object): Promise<LightMyRequestResponse>;
+  /** The demo tenant charges the customer the bank's fee of a returned direct debit. */
+  chargeReturnFees(): Promise<void>;
   /** `PUT /admin/invoices` of one invoice of the customer: `cents`, in one instalment. */
   putInvoice(id: string, cents: number, options?: InvoiceOptions): Promise<LightMyRequestResponse>;
   /** The first instalment of an invoice, as stored. */
@@ -45,6 +51,14 @@ export type ProviderFixture = {
   returnOf(
     instalmentId: string,
   ): Promise<{ status: string; fee_paid_cents: string | null } | undefined>;
+  /**
+   * The customer starts paying `amount` € for the instalment `itemId` (answered 200): the payment's
+   * id and the parameters sent to Redsys (which a notification of it echoes).
+   */
+  startPayment(
+    itemId: string,
+    amount: number,
+  ): Promise<{ paymentId: string; params: ReturnType<typeof decodeMerchantParameters> }>;
   /** Redsys notifies the authorisation of a started payment (its init answer). */
   payStarted(started: LightMyRequestResponse): Promise<void>;
   close(): Promise<void>;
@@ -53,14 +67,16 @@ export type ProviderFixture = {
 /**
  * A private copy of the seeded database, the app on it, the demo customer signed in and the
  * provider's API key: what the tests of the provider's batches beside the customer's payments
- * start from.
+ * start from. `appDb` is the database the app is given (the copy itself unless a test wraps it,
+ * e.g. to pause a statement); `db` stays the copy.
  */
 export async function openProviderFixture(
   engine: Engine,
   env: AppEnv = {},
+  appDb: (db: Database) => Database = (db) => db,
 ): Promise<ProviderFixture> {
   const db = await engine.open();
-  const app = await buildTestApp(db, env);
+  const app = await buildTestApp(appDb(db), env);
   const me = await signedIn(app, 'demo');
   const apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'provider-fixture'))).key;
   return {
@@ -101,6 +117,15 @@ export async function openProviderFixture(
       expect(started.statusCode, started.body).toBe(200);
       return { started, providerCall: await call };
     },
+    async startPayment(itemId, amount) {
+      const res = await me.post('/redsys/init-payment', { amount, payment_ids: [itemId] });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
+      return {
+        paymentId: body.payment_id,
+        params: decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? ''),
+      };
+    },
     async payStarted(started) {
       const p = decodeMerchantParameters(
         started.json<{ redsys_params: Record<string, string> }>().redsys_params
@@ -112,6 +137,18 @@ export async function openProviderFixture(
     app,
     me,
     apiKey,
+    admin: (method, path, payload) =>
+      app.inject({
+        method,
+        url: `/demo/api/1.0/admin${path}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload,
+      }),
+    async chargeReturnFees() {
+      await db.withOwner((sql) =>
+        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
+      );
+    },
     putInvoice: (id, cents, options = {}) =>
       app.inject({
         method: 'PUT',
@@ -136,6 +173,9 @@ export async function openProviderFixture(
                   due_date: options.dueDate ?? '2026-01-05',
                   amount_cents: cents,
                   method: options.method ?? 'Tarjeta',
+                  ...(options.paidDate === undefined
+                    ? {}
+                    : { status: 'paid', paid_date: options.paidDate }),
                 },
               ],
             },

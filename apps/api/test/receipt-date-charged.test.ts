@@ -1,4 +1,3 @@
-import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIso } from '../src/lib/dates.ts';
 import { engines } from './engines.ts';
@@ -29,16 +28,13 @@ describe.each(engines())('the date of a payment found late, on the receipt, on $
     expect((await fixture.putInvoice(id, 5000, { dueDate: '2026-01-05' })).statusCode).toBe(200);
     const item = await fixture.instalmentOf(id);
     if (!item) throw new Error('no instalment');
-    const res = await me.post('/redsys/init-payment', { amount: 50, payment_ids: [item.id] });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-    const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
+    const { paymentId, params: p } = await fixture.startPayment(item.id, 50);
     // The customer paid three days ago; the gateway's notification comes only today.
     const charged = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
     await db.withOwner((sql) =>
       sql.query(
         `UPDATE payment_attempts SET created_at = $2::timestamptz - interval '5 minutes' WHERE id::text = $1`,
-        [body.payment_id, charged.toISOString()],
+        [paymentId, charged.toISOString()],
       ),
     );
     const iso = todayIso(charged);
@@ -58,7 +54,7 @@ describe.each(engines())('the date of a payment found late, on the receipt, on $
     expect(paidDate).toBe(iso.replace(/-/g, ''));
     const receipt = (await me.get('/documents/receipts'))
       .json<{ receipts: { payment_id: string; date: string }[] }>()
-      .receipts.find((r) => r.payment_id === body.payment_id);
+      .receipts.find((r) => r.payment_id === paymentId);
     expect(receipt?.date, 'the receipt names the day the payment was made').toBe(paidDate);
   });
 });

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { decodeMerchantParameters } from '@portal/redsys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../src/lib/secret-box.ts';
-import { createPaymentService } from '../src/modules/payments/service.ts';
 import { engines } from './engines.ts';
+import { testPaymentService } from './lost-notifications.ts';
 import { pdfText } from './pdf-text.ts';
 import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { postNotification, signedNotification } from './redsys-notification.ts';
@@ -41,19 +38,8 @@ describe.each(engines())(
       ).toBe(200);
       const item = await fixture.instalmentOf(id);
       if (!item) throw new Error('no instalment');
-      const res = await me.post('/redsys/init-payment', { amount: 50, payment_ids: [item.id] });
-      expect(res.statusCode, res.body).toBe(200);
-      const body = res.json<{ payment_id: string; redsys_params: Record<string, string> }>();
-      const p = decodeMerchantParameters(body.redsys_params.Ds_MerchantParameters ?? '');
-      const service = createPaymentService({
-        db,
-        secretBox: createSecretBox(randomBytes(32)),
-        simulatorUrl: 'http://127.0.0.1:9',
-        notificationBaseUrl: 'http://127.0.0.1:9',
-        onPaid: async () => {},
-        log: { warn: () => {}, error: () => {} },
-      });
-      await service.releaseAttempt('demo', body.payment_id);
+      const { paymentId, params: p } = await fixture.startPayment(item.id, 50);
+      await testPaymentService(db).releaseAttempt('demo', paymentId);
       // The ERP lowers the instalment to 30 €.
       expect(
         (await fixture.putInvoice(id, 3000, { invoiceDate: '2026-01-10', dueDate: '2026-01-10' }))
@@ -65,7 +51,7 @@ describe.each(engines())(
         sql.query(
           `UPDATE payment_refunds SET status = 'refunded', refunded_at = now()
           WHERE tenant_id = 'demo' AND attempt_id = $1`,
-          [body.payment_id],
+          [paymentId],
         ),
       );
 
@@ -76,7 +62,7 @@ describe.each(engines())(
       expect(detail.payments).toMatchObject([{ import: 30, status: 'paid' }]);
 
       const link = await me.post('/documents/receipt', {
-        payment_id: body.payment_id,
+        payment_id: paymentId,
         language: 'es',
       });
       expect(link.statusCode, link.body).toBe(200);

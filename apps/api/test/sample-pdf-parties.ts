@@ -1,4 +1,5 @@
-import type { PdfCustomer, PdfTenant } from '../src/modules/invoices/pdf.ts';
+import type { TInvoiceDetail } from '@portal/contract';
+import type { PdfCustomer, PdfInput, PdfTenant } from '../src/modules/invoices/pdf.ts';
 
 /** A tenant as the invoice PDF prints it: the PDF tests' issuer (a copy each, to change freely). */
 export const samplePdfTenant = (): PdfTenant => ({
@@ -33,4 +34,37 @@ export const samplePdfLine = (line: { concept?: string; price?: number; iva?: nu
   unit_price: line.price ?? 10,
   iva: line.iva ?? 21,
   amount: line.price ?? 10,
+});
+
+/**
+ * What the invoice PDF is drawn from: F2026-00083 of 01/03/2026, 10 € + 21 % VAT still owed, with
+ * no lines and no instalments unless `invoice` says; the sample issuer and recipient, in Spanish,
+ * drawn on 10/03/2026, unless `fields` say otherwise.
+ */
+export const samplePdfInput = (
+  invoice: Partial<TInvoiceDetail> = {},
+  fields: Partial<PdfInput> = {},
+): PdfInput => ({
+  invoice: {
+    invoice_id: 'F2026-00083',
+    invoice_date: '20260301',
+    base: 10,
+    iva: 2.1,
+    total: 12.1,
+    import: 12.1,
+    pending: 12.1,
+    to_pay: 12.1,
+    customer_name: 'Laura García',
+    status: 1,
+    state: 'pending',
+    lines: [],
+    payments: [],
+    ...invoice,
+  },
+  tenant: samplePdfTenant(),
+  customer: samplePdfCustomer(),
+  language: 'es',
+  todayApi: '20260310',
+  createdAt: new Date('2026-03-10T10:00:00Z'),
+  ...fields,
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { demoEmail, demoPassword } from '../src/db/seed/demo.ts';
+import { passwordAdmission } from '../src/modules/auth/passwords.ts';
 import { openTestApp, type Engine, type TestApp } from './engines.ts';
 
 /** Signs a demo customer in through the API and answers a helper for authenticated calls. */
@@ -53,4 +54,36 @@ export async function openSignedInApp(
     await opened.close();
     throw error;
   }
+}
+
+/**
+ * For the races with a password check: parks the next password verification once it has answered
+ * (wrapping the process-wide password gate), i.e. at the exact point any slow verification sits.
+ * `isParked` resolves once it is parked; `release()` lets it go on; `restore()` (in a `finally`)
+ * unwraps the gate and lets go of anything still parked.
+ */
+export function parkNextPasswordCheck() {
+  const original = passwordAdmission.run.bind(passwordAdmission);
+  let parked!: () => void;
+  const isParked = new Promise<void>((resolve) => (parked = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let armed = true;
+  passwordAdmission.run = async <T>(task: () => Promise<T>, key?: string): Promise<T> => {
+    const result = await original(task, key);
+    if (armed) {
+      armed = false;
+      parked();
+      await gate;
+    }
+    return result;
+  };
+  return {
+    isParked,
+    release,
+    restore: () => {
+      passwordAdmission.run = original;
+      release();
+    },
+  };
 }

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Sql } from '../src/db/database.ts';
-import { createApiKey } from '../src/modules/admin/api-keys.ts';
-import { buildTestApp, engines } from './engines.ts';
-import { signedIn } from './session.ts';
+import { engines } from './engines.ts';
+import { openProviderFixture, type ProviderFixture } from './provider-fixture.ts';
 import { statementCsv } from './statement-csv.ts';
 
 /*
@@ -59,65 +57,56 @@ const postgres = engines().filter((e) => e.name === 'postgres');
 describe.skipIf(postgres.length === 0).each(postgres)(
   'a statement read while a batch commits on $name',
   (engine) => {
-    let db: Database;
-    let app: FastifyInstance;
-    let me: Awaited<ReturnType<typeof signedIn>>;
-    let apiKey: string;
+    let fixture: ProviderFixture;
     // The statement's payments query (the last of its four).
     let pause: ReturnType<typeof pausingBefore>;
 
     beforeAll(async () => {
-      db = await engine.open();
-      pause = pausingBefore(db, 'AS amount_cents, e.method');
-      app = await buildTestApp(pause.wrapped);
-      me = await signedIn(app, 'demo');
-      apiKey = (await db.withTenant('demo', (sql) => createApiKey(sql, 'review4'))).key;
+      fixture = await openProviderFixture(engine, {}, (db) => {
+        pause = pausingBefore(db, 'AS amount_cents, e.method');
+        return pause.wrapped;
+      });
     });
     afterAll(async () => {
       pause.release();
-      await app.close();
-      await db.close();
+      await fixture.close();
     });
 
     it('shows the statement as it was before the batch or after it, never half of it', async () => {
+      const { app, me } = fixture;
       const id = 'REV4F-SNAPSHOT';
       const batch = () =>
-        app.inject({
-          method: 'PUT',
-          url: '/demo/api/1.0/admin/invoices',
-          headers: { authorization: `Bearer ${apiKey}` },
-          payload: {
-            invoices: [
-              {
-                id,
-                customer_code: me.user.code,
-                // A month of its own, long before the demo data.
-                invoice_date: '2012-03-10',
-                base_cents: 2500,
-                vat_cents: 525,
-                total_cents: 3025,
-                lines: [
-                  {
-                    line_no: 1,
-                    concept: 'Cuota',
-                    quantity: 1,
-                    unit_price_cents: 2500,
-                    vat_rate: 21,
-                  },
-                ],
-                instalments: [
-                  {
-                    seq: 1,
-                    due_date: '2012-03-20',
-                    amount_cents: 3025,
-                    method: 'Domiciliación',
-                    status: 'paid',
-                    paid_date: '2012-03-20',
-                  },
-                ],
-              },
-            ],
-          },
+        fixture.admin('PUT', '/invoices', {
+          invoices: [
+            {
+              id,
+              customer_code: me.user.code,
+              // A month of its own, long before the demo data.
+              invoice_date: '2012-03-10',
+              base_cents: 2500,
+              vat_cents: 525,
+              total_cents: 3025,
+              lines: [
+                {
+                  line_no: 1,
+                  concept: 'Cuota',
+                  quantity: 1,
+                  unit_price_cents: 2500,
+                  vat_rate: 21,
+                },
+              ],
+              instalments: [
+                {
+                  seq: 1,
+                  due_date: '2012-03-20',
+                  amount_cents: 3025,
+                  method: 'Domiciliación',
+                  status: 'paid',
+                  paid_date: '2012-03-20',
+                },
+              ],
+            },
+          ],
         });
       const march = () => statementCsv(app, me, '20120301', '20120331');
 

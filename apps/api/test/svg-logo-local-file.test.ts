@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
-import { samplePdfCustomer, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
+import { samplePdfInput, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
 
 /*
  * What is wrong: the tenant's SVG logo is drawn into every PDF (invoice, receipt, statement,
@@ -56,28 +56,10 @@ function png(width: number, height: number): Buffer {
 }
 
 function invoiceWithLogo(mime: string, data: Uint8Array): PdfInput {
-  return {
-    invoice: {
-      invoice_id: 'F2026-00083',
-      invoice_date: '20260301',
-      base: 10,
-      iva: 2.1,
-      total: 12.1,
-      import: 12.1,
-      pending: 12.1,
-      to_pay: 12.1,
-      customer_name: 'Laura García',
-      status: 1,
-      state: 'pending',
-      lines: [samplePdfLine()],
-      payments: [],
-    },
-    tenant: { ...samplePdfTenant(), logo_mime: mime, logo_data: data },
-    customer: samplePdfCustomer(),
-    language: 'es',
-    todayApi: '20260310',
-    createdAt: new Date('2026-03-10T10:00:00Z'),
-  };
+  return samplePdfInput(
+    { lines: [samplePdfLine()] },
+    { tenant: { ...samplePdfTenant(), logo_mime: mime, logo_data: data } },
+  );
 }
 
 /** The sizes of the images the PDF embeds (its image XObjects' dictionaries are plain text). */

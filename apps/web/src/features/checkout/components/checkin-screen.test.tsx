@@ -4,9 +4,19 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import es from '@/locales/es/checkout.json';
-import { setAuth } from '@/lib/auth-store';
 import { storageKeys } from '@/lib/storage';
 import { defaultVisualConfig, VisualConfigContext } from '@/lib/visual-config';
+import {
+  acceptButton,
+  checkoutPreview,
+  conditionsBox,
+  mainSavedCard,
+  previewInstalment,
+  savedCardMethod,
+  signInCustomer,
+  slow,
+  startedPayment,
+} from '@/testing/checkout';
 import { renderWithRouter } from '@/testing/render-app';
 import type { SavedCard } from '../utils/checkin-form';
 import { CheckinScreen } from './checkin-screen';
@@ -17,69 +27,23 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': 'application/json' },
   });
 
-const started = {
-  success: true,
-  payment_id: '6f1c1d2e-0000-4000-8000-000000000001',
-  redsys_params: {
-    Ds_SignatureVersion: 'HMAC_SHA512_V2',
-    Ds_MerchantParameters: 'e30=',
-    Ds_Signature: 'c2ln',
-  },
-  order_id: '2611Ab3dEf9h',
-  url: 'http://localhost:3180/sis/realizarPago',
-  message: 'Payment started',
-};
-
-type Preview = {
-  amount: number;
-  currency: 'EUR';
-  instalments: {
-    payment_id: string;
-    invoice_id: string;
-    seq: number;
-    due_date: string;
-    amount: number;
-    overdue: boolean;
-    status: 'pending' | 'overdue' | 'returned';
-  }[];
-  methods: ('credit_card' | 'paypal' | 'bizum')[];
-  date: string;
-  time: string;
-};
-
 /** What the server says F2025-00083 owes: two instalments, one overdue. */
-const owed: Preview = {
-  amount: 264.99,
-  currency: 'EUR',
-  instalments: [
-    {
-      payment_id: 'p1',
-      invoice_id: 'F2025-00083',
-      seq: 1,
-      due_date: '20251005',
-      amount: 132.5,
-      overdue: true,
-      status: 'overdue',
-    },
-    {
-      payment_id: 'p2',
-      invoice_id: 'F2025-00083',
-      seq: 2,
-      due_date: '20261205',
-      amount: 132.49,
-      overdue: false,
-      status: 'pending',
-    },
-  ],
-  methods: ['credit_card'],
-  date: '2026-11-21',
-  time: '12:36',
-};
+const owed = checkoutPreview([
+  previewInstalment({ amount: 132.5 }),
+  previewInstalment({
+    payment_id: 'p2',
+    seq: 2,
+    due_date: '20261205',
+    amount: 132.49,
+    overdue: false,
+    status: 'pending',
+  }),
+]);
 
 async function renderCheckin(
   path: string,
   {
-    answer = () => json(200, started),
+    answer = () => json(200, startedPayment),
     preview = () => json(200, owed),
     savedCards,
     roomForAnother = true,
@@ -96,7 +60,7 @@ async function renderCheckin(
     const at = String(url);
     if (at.endsWith('/payment-methods'))
       return json(200, {
-        methods: (savedCards ?? []).map(toMethod),
+        methods: (savedCards ?? []).map(savedCardMethod),
         room_for_another: roomForAnother,
       });
     if (at.endsWith('/redsys/checkout-preview')) return preview();
@@ -119,27 +83,6 @@ async function renderCheckin(
   return { fetchMock, initCalls, previewCalls, submit, user: userEvent.setup() };
 }
 
-/** Generous: the whole suite runs in parallel on a busy machine. */
-const slow = { timeout: 5000 };
-
-/** A saved card as GET /payment-methods lists it. */
-const toMethod = (card: SavedCard) => ({
-  id: card.id,
-  kind: 'card',
-  alias: card.name,
-  holder: 'Laura García Martín',
-  status: 'active',
-  is_main: card.isMain,
-  card_brand: card.type,
-  card_masked: `454881******${card.last4}`,
-  card_expiry: '12/99',
-  iban: null,
-  nif: null,
-  entity: null,
-  created_at: '2025-01-01T00:00:00.000Z',
-  pending_request: null,
-});
-
 const other: SavedCard = {
   id: 'pm-1',
   name: 'Mi tarjeta',
@@ -147,24 +90,8 @@ const other: SavedCard = {
   type: 'VISA',
   isMain: false,
 };
-const main: SavedCard = {
-  id: 'pm-9',
-  name: 'Principal',
-  last4: '1111',
-  type: 'VISA',
-  isMain: true,
-};
 
-/** "Aceptar y continuar" stays (PRODUCT.md), with the server's amount beside it. */
-const accept = () => screen.getByRole('button', { name: new RegExp(`^${es.checkin.accept}`) });
-const conditions = () => screen.getByRole('checkbox', { name: es.checkin.conditions.accept });
-
-beforeEach(() => {
-  setAuth({
-    accessToken: 'tok',
-    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
-  });
-});
+beforeEach(signInCustomer);
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
@@ -198,7 +125,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     expect(
       screen.getByText(es.checkin.conditions.text.replace('{{amount}}', '264,99 €')),
     ).toBeDefined();
-    expect(accept().textContent).toMatch(/264,99\s€/);
+    expect(acceptButton().textContent).toMatch(/264,99\s€/);
     expect(screen.getByRole('link', { name: es.checkin.backToInvoice }).getAttribute('href')).toBe(
       '/invoice-detail/F2025-00083',
     );
@@ -207,7 +134,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
   it('opens with the card and the main saved card chosen: only the conditions are left', async () => {
     const { user, initCalls } = await renderCheckin(
       '/payment-checkin?invoiceId=F2025-00083&amount=1.00',
-      { savedCards: [other, main] },
+      { savedCards: [other, mainSavedCard] },
     );
     const card = await screen.findByRole(
       'radio',
@@ -223,11 +150,11 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
       'checked',
       true,
     );
-    expect(accept()).toHaveProperty('disabled', true);
+    expect(acceptButton()).toHaveProperty('disabled', true);
     expect(screen.getByText(es.checkin.acceptConditionsHint)).toBeDefined();
-    await user.click(conditions());
-    expect(accept()).toHaveProperty('disabled', false);
-    await user.click(accept());
+    await user.click(conditionsBox());
+    expect(acceptButton()).toHaveProperty('disabled', false);
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toEqual({
       amount: 264.99,
@@ -240,7 +167,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
 
   it('lets the customer pick another saved card or a new one', async () => {
     const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1', {
-      savedCards: [other, main],
+      savedCards: [other, mainSavedCard],
     });
     await user.click(await screen.findByRole('radio', { name: /Mi tarjeta •••• 0004/ }, slow));
     const savedTab = screen.getByRole('tab', { name: es.checkin.card.savedCards });
@@ -254,8 +181,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
       'checked',
       true,
     );
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({ card_id: 'pm-1' });
   });
@@ -271,8 +198,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     expect(
       screen.queryByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }),
     ).toBeNull();
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({ method: 'paypal' });
   });
@@ -289,7 +216,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
   it('offers Bizum where the tenant takes it: no card fields, no saved card sent', async () => {
     const { user, initCalls } = await renderCheckin('/payment-checkin?invoiceId=F1', {
       preview: () => json(200, { ...owed, methods: ['credit_card', 'bizum'] }),
-      savedCards: [main],
+      savedCards: [mainSavedCard],
     });
     const bizum = await screen.findByRole('radio', { name: /Bizum/ }, slow);
     expect(bizum).toHaveProperty('checked', false);
@@ -300,8 +227,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
       screen.queryByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }),
     ).toBeNull();
     expect(screen.getByText(es.checkin.bizum.text)).toBeDefined();
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     const body = JSON.parse(String(initCalls()[0]?.[1]?.body));
     expect(body).toMatchObject({ method: 'bizum', invoice_id: 'F1' });
@@ -322,8 +249,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     await waitFor(() => expect(save).toHaveProperty('disabled', true), slow);
     expect(save).toHaveProperty('checked', false);
     expect(screen.getByText(es.checkin.card.saveCardFull.replace('{{max}}', '10'))).toBeDefined();
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).not.toHaveProperty('save_card');
   });
@@ -335,8 +262,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     await user.click(
       await screen.findByRole('checkbox', { name: new RegExp(es.checkin.card.saveCard) }, slow),
     );
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
 
     await waitFor(() => expect(submit).toHaveBeenCalledTimes(1), slow);
     const [url, init] = initCalls()[0] ?? [];
@@ -355,12 +282,12 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     // Spec §2: the operation id, once there is one.
     const summary = screen.getByRole('region', { name: es.checkin.summary.title });
     expect(within(summary).getByText(es.checkin.summary.operation)).toBeDefined();
-    expect(within(summary).getByText(started.order_id)).toBeDefined();
+    expect(within(summary).getByText(startedPayment.order_id)).toBeDefined();
     // Spec §3 "Storage", and the attempt for the result screen.
     expect(sessionStorage.getItem('currentPaymentInvoice')).toBe('F1');
     expect(sessionStorage.getItem('currentPaymentAmount')).toBe('264.99');
     expect(sessionStorage.getItem('saveNewCard')).toBe('true');
-    expect(sessionStorage.getItem('currentPaymentId')).toBe(started.payment_id);
+    expect(sessionStorage.getItem('currentPaymentId')).toBe(startedPayment.payment_id);
     // The button keeps loading while the browser leaves.
     expect(screen.getByRole('button', { name: es.checkin.redirecting })).toHaveProperty(
       'disabled',
@@ -380,8 +307,8 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     expect(screen.getByRole('link', { name: es.checkin.backToPayments }).getAttribute('href')).toBe(
       '/mis-pagos',
     );
-    await user.click(conditions());
-    await user.click(accept());
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(() => expect(initCalls()).toHaveLength(1), slow);
     expect(JSON.parse(String(initCalls()[0]?.[1]?.body))).toMatchObject({
       amount: 264.99,
@@ -398,13 +325,13 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
     await user.click(
       await screen.findByRole('checkbox', { name: es.checkin.conditions.accept }, slow),
     );
-    await user.click(accept());
+    await user.click(acceptButton());
     const alert = await screen.findByRole('alert', {}, slow);
     expect(alert.textContent).toContain(es.errors.initFailed);
     expect(alert.textContent).toContain(es.errors.details.inProgress);
     expect(alert.textContent).not.toMatch(/minutos/);
     await waitFor(() => expect(document.activeElement).toBe(alert));
-    expect(accept()).toHaveProperty('disabled', false);
+    expect(acceptButton()).toHaveProperty('disabled', false);
   });
 
   it('when what is owed changed, says so and asks the server again', async () => {
@@ -423,7 +350,7 @@ describe('payment confirmation (spec §2, §4 "Card payment", review #5 #7 #8)',
       await screen.findByRole('checkbox', { name: es.checkin.conditions.accept }, slow),
     );
     expect(previewCalls()).toHaveLength(1);
-    await user.click(accept());
+    await user.click(acceptButton());
     const alert = await screen.findByRole('alert', {}, slow);
     expect(alert.textContent).toContain(es.errors.details.amountMismatch);
     await waitFor(() => expect(previewCalls()).toHaveLength(2), slow);

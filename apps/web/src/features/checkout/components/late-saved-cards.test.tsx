@@ -1,10 +1,17 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import es from '@/locales/es/checkout.json';
-import { setAuth } from '@/lib/auth-store';
-import { mockApi, renderWithQuery } from '@/testing/mock-api';
-import { CheckinScreen } from './checkin-screen';
+import {
+  acceptButton,
+  checkoutPreview,
+  conditionsBox,
+  mainSavedCard,
+  previewInstalment,
+  renderCheckinScreen,
+  savedCardMethod,
+  setUpCheckinTests,
+  slow,
+} from '@/testing/checkout';
 
 /**
  * Review (web, money flows): the confirmation shows its form as soon as the server's preview
@@ -14,71 +21,17 @@ import { CheckinScreen } from './checkin-screen';
  * "pay with the main saved card" (the tab flips and the payment is sent with `card_id`).
  */
 
-const owed = {
-  amount: 45,
-  currency: 'EUR',
-  instalments: [
-    {
-      payment_id: 'p1',
-      invoice_id: 'F1',
-      seq: 1,
-      due_date: '20261205',
-      amount: 45,
-      overdue: false,
-      status: 'pending',
-    },
-  ],
-  methods: ['credit_card'],
-  date: '2026-11-21',
-  time: '12:36',
-};
+const owed = checkoutPreview([
+  previewInstalment({
+    invoice_id: 'F1',
+    due_date: '20261205',
+    amount: 45,
+    overdue: false,
+    status: 'pending',
+  }),
+]);
 
-const started = {
-  success: true,
-  payment_id: '6f1c1d2e-0000-4000-8000-000000000001',
-  redsys_params: {
-    Ds_SignatureVersion: 'HMAC_SHA512_V2',
-    Ds_MerchantParameters: 'e30=',
-    Ds_Signature: 'c2ln',
-  },
-  order_id: '2611Ab3dEf9h',
-  url: 'http://localhost:3180/sis/realizarPago',
-  message: 'Payment started',
-};
-
-const mainCard = {
-  id: 'pm-9',
-  kind: 'card',
-  alias: 'Principal',
-  holder: 'Laura García Martín',
-  status: 'active',
-  is_main: true,
-  card_brand: 'VISA',
-  card_masked: '454881******1111',
-  card_expiry: '12/99',
-  iban: null,
-  nif: null,
-  entity: null,
-  created_at: '2025-01-01T00:00:00.000Z',
-  pending_request: null,
-  pending_requests: [],
-};
-
-const slow = { timeout: 5000 };
-
-beforeEach(() => {
-  setAuth({
-    accessToken: 'tok',
-    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
-  });
-  vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-  document.body.replaceChildren();
-});
+setUpCheckinTests();
 
 describe('review3: saved cards that load after the customer chose a new card', () => {
   it('keeps "save this card" (a new card) when the saved cards arrive, and pays with a new card', async () => {
@@ -86,18 +39,16 @@ describe('review3: saved cards that load after the customer chose a new card', (
     const cardsAnswered = new Promise<void>((resolve) => {
       releaseCards = resolve;
     });
-    const calls = mockApi({
-      '/redsys/checkout-preview': () => ({ json: owed }),
-      '/payment-methods': async () => {
-        await cardsAnswered;
-        return { json: { methods: [mainCard], room_for_another: true } };
+    const { calls, user } = await renderCheckinScreen(
+      '/payment-checkin?invoiceId=F1&amount=45.00',
+      {
+        '/redsys/checkout-preview': () => ({ json: owed }),
+        '/payment-methods': async () => {
+          await cardsAnswered;
+          return { json: { methods: [savedCardMethod(mainSavedCard)], room_for_another: true } };
+        },
       },
-      '/redsys/init-payment': () => ({ json: started }),
-    });
-    await renderWithQuery(<CheckinScreen />, {
-      path: '/payment-checkin?invoiceId=F1&amount=45.00',
-    });
-    const user = userEvent.setup();
+    );
 
     // The form is there, the saved cards are not yet: the customer asks to save a new card.
     const save = await screen.findByRole(
@@ -117,8 +68,8 @@ describe('review3: saved cards that load after the customer chose a new card', (
       screen.getByRole('tab', { name: es.checkin.card.newCard }).getAttribute('aria-selected'),
     ).toBe('true');
 
-    await user.click(screen.getByRole('checkbox', { name: es.checkin.conditions.accept }));
-    await user.click(screen.getByRole('button', { name: new RegExp(`^${es.checkin.accept}`) }));
+    await user.click(conditionsBox());
+    await user.click(acceptButton());
     await waitFor(
       () => expect(calls.filter((c) => c.path === '/redsys/init-payment')).toHaveLength(1),
       slow,

@@ -1,10 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import es from '@/locales/es/checkout.json';
-import { setAuth } from '@/lib/auth-store';
-import { mockApi, renderWithQuery } from '@/testing/mock-api';
-import { CheckinScreen } from './checkin-screen';
+import {
+  acceptButton,
+  checkoutPreview,
+  previewInstalment,
+  renderCheckinScreen,
+  setUpCheckinTests,
+  slow,
+} from '@/testing/checkout';
 
 /**
  * Review 4 (web, checkout): a selection of instalments from "Mis pagos" (`?payments=p1,p2`). One of
@@ -15,74 +19,35 @@ import { CheckinScreen } from './checkin-screen';
  * (and overdue). The customer is told they owe nothing when they do.
  */
 
-const owedBoth = {
-  amount: 90,
-  currency: 'EUR',
-  instalments: [
-    {
-      payment_id: 'p1',
-      invoice_id: 'F1',
-      seq: 1,
-      due_date: '20251005',
-      amount: 45,
-      overdue: true,
-      status: 'overdue',
-    },
-    {
-      payment_id: 'p2',
-      invoice_id: 'F2',
-      seq: 1,
-      due_date: '20251105',
-      amount: 45,
-      overdue: true,
-      status: 'overdue',
-    },
-  ],
-  methods: ['credit_card'],
-  date: '2026-11-21',
-  time: '12:36',
-};
+const owedBoth = checkoutPreview([
+  previewInstalment({ invoice_id: 'F1', amount: 45 }),
+  previewInstalment({ payment_id: 'p2', invoice_id: 'F2', due_date: '20251105', amount: 45 }),
+]);
 
 const notPayable = {
   status: 422,
   json: { message: 'Invalid', code: 'validation_failed', errors: { payment_ids: ['not_payable'] } },
 };
 
-const slow = { timeout: 5000 };
-
-beforeEach(() => {
-  setAuth({
-    accessToken: 'tok',
-    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
-  });
-  vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-  document.body.replaceChildren();
-});
+setUpCheckinTests({ quiet: true });
 
 describe('review4: a selection of which one instalment was paid meanwhile', () => {
   it('does not tell the customer there is nothing left to pay while the rest is owed', async () => {
     // p1 is paid (by auto-pay) between the confirmation opening and "Aceptar y continuar".
     let p1Paid = false;
-    const calls = mockApi({
-      '/payment-methods': () => ({ json: { methods: [], room_for_another: true } }),
-      '/redsys/checkout-preview': () => (p1Paid ? notPayable : { json: owedBoth }),
-      '/redsys/init-payment': () => notPayable,
-    });
-    await renderWithQuery(<CheckinScreen />, {
-      path: '/payment-checkin?payments=p1,p2&amount=90.00',
-    });
-    const user = userEvent.setup();
+    // No saved cards.
+    const { calls, user } = await renderCheckinScreen(
+      '/payment-checkin?payments=p1,p2&amount=90.00',
+      {
+        '/redsys/checkout-preview': () => (p1Paid ? notPayable : { json: owedBoth }),
+        '/redsys/init-payment': () => notPayable,
+      },
+    );
     await user.click(
       await screen.findByRole('checkbox', { name: es.checkin.conditions.accept }, slow),
     );
     p1Paid = true;
-    await user.click(screen.getByRole('button', { name: new RegExp(`^${es.checkin.accept}`) }));
+    await user.click(acceptButton());
     // The refused start asks the preview again (what is owed changed), which refuses too.
     await waitFor(
       () => expect(calls.filter((c) => c.path === '/redsys/checkout-preview')).toHaveLength(2),
