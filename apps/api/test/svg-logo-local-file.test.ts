@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderInvoicePdfBytes, type PdfInput } from '../src/modules/invoices/pdf.ts';
 import { samplePdfInput, samplePdfLine, samplePdfTenant } from './sample-pdf-parties.ts';
 
@@ -91,10 +91,14 @@ describe('the SVG logo drawn into the PDFs', () => {
       '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
       `viewBox="0 0 10 10"><image href="${secretImage}" width="10" height="10"/>` +
       `<image xlink:href="file://${secretImage}" width="10" height="10"/></svg>`;
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const pdf = await renderInvoicePdfBytes(
       invoiceWithLogo('image/svg+xml', new TextEncoder().encode(svg)),
     );
-    // Today the server's 7 x 5 PNG is in the customer's invoice.
+    // Session 39: the server's 7 x 5 PNG was in the customer's invoice.
     expect(embeddedImages(pdf)).toEqual([]);
+    // And the refusal writes no line per PDF to the server's log.
+    expect(warned).not.toHaveBeenCalled();
+    warned.mockRestore();
   });
 });

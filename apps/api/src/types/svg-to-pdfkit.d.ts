@@ -11,6 +11,8 @@ declare module 'svg-to-pdfkit' {
       preserveAspectRatio?: string;
       /** What an `<image href>` is opened as (pdfkit's openImage: a path, a buffer or a data URL). */
       imageCallback?: (href: string) => string;
+      /** What it does with a warning (an image it could not open, an element it ignores). */
+      warningCallback?: (message: string) => void;
     },
   ): void;
 }

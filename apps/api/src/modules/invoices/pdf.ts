@@ -100,6 +100,9 @@ export function drawLogo(
         width: size,
         height: size,
         imageCallback: embeddedImageOnly,
+        // Its default writes each refused image and unknown element to the console: a line for
+        // every PDF of such a logo, in a log that says nothing an operator can act on.
+        warningCallback: () => {},
       });
     } else {
       doc.image(Buffer.from(logo.logo_data), pdfLeft, 32, { fit: [size, size] });
