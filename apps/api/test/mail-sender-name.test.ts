@@ -12,7 +12,7 @@ import { openMailingApp, type MailingApp } from './mailing-app.ts';
  * line in ingestion/invitations.ts, payments/receipt-mail.ts, auto-pay/mail.ts,
  * returned-debits/mail.ts, invoice-threads/answer-mail.ts, contact/service.ts). The company name is
  * the operator's free text (`tenant create|update --company-name`, `text(200, 1)` in
- * tenants/admin/input.ts: any character but control characters), so:
+ * tenants/admin/input.ts: every character but control characters), so:
  *   - "Gym <Fit> & Co": nodemailer takes `Fit` as the address: the envelope sender is `Fit` (an
  *     SMTP relay refuses it, or the mail bounces nowhere) and the From header is
  *     `"Gym & Co no-reply@localhost" <Fit>`;

@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import es from '@/locales/es/checkout.json';
-import { setAuth } from '@/lib/auth-store';
 import { mockApi, renderWithQuery } from '@/testing/mock-api';
 import type { PaymentStatusAnswer } from '../utils/payment-verification';
 import { ResultScreen } from './result-screen';
+import { signInCustomer } from '@/testing/checkout';
 
 /**
  * Review (web, money flows): a Bizum payment that arrived for instalments already paid is refunded
@@ -30,12 +30,7 @@ const bizumPaid = (refund: PaymentStatusAnswer['refund']): PaymentStatusAnswer =
   method: 'bizum',
 });
 
-beforeEach(() => {
-  setAuth({
-    accessToken: 'tok',
-    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
-  });
-});
+beforeEach(signInCustomer);
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();

@@ -14,7 +14,7 @@ import {
  * Review 4 (web, checkout): a selection of instalments from "Mis pagos" (`?payments=p1,p2`). One of
  * them (p1) is paid meanwhile (auto-pay, another tab); p2 is still owed. The server refuses the
  * whole selection with 422 `payment_ids: ['not_payable']` (apps/api payments service
- * `payableItems`: any instalment not pending/returned). The confirmation then says "Ya no hay nada
+ * `payableItems`: one instalment not pending/returned). The confirmation then says "Ya no hay nada
  * que pagar" / "Lo que ibas a pagar se ha pagado o anulado mientras tanto": false, p2 is still owed
  * (and overdue). The customer is told they owe nothing when they do.
  */

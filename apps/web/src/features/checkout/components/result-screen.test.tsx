@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import es from '@/locales/es/checkout.json';
-import { setAuth } from '@/lib/auth-store';
 import { renderWithRouter } from '@/testing/render-app';
 import type { PaymentStatusAnswer } from '../utils/payment-verification';
 import { ResultScreen } from './result-screen';
+import { signInCustomer } from '@/testing/checkout';
 
 const id = '6f1c1d2e-0000-4000-8000-000000000001';
 const status = (
@@ -48,12 +48,7 @@ async function renderResult(path: string, answers: PaymentStatusAnswer[]) {
   return fetchMock;
 }
 
-beforeEach(() => {
-  setAuth({
-    accessToken: 'tok',
-    user: { id: 'u1', code: 'LE-1', name: 'Laura', email: 'cliente@demo.test' },
-  });
-});
+beforeEach(signInCustomer);
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
