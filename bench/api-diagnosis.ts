@@ -173,13 +173,13 @@ export async function diagnoseApi(options: {
       {
         plainQuery: (i) =>
           pool.query(invoicePageSql, [
-            at(i).tenant,
             q(i).customerId,
             q(i).from,
             q(i).to,
             21,
             0,
             q(i).today,
+            at(i).tenant,
           ]),
         withTenant: (i) => db.withTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),
         readTenant: (i) => db.readTenant(at(i).tenant, (sql) => repository.listInvoices(sql, q(i))),

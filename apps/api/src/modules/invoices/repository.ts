@@ -148,7 +148,22 @@ const allInstalmentsCancelled = `(EXISTS (SELECT 1 FROM instalments e
 /**
  * Every query names the tenant and the customer: row-level security is the second lock, not the
  * first. A customer's invoices come from one range scan of invoices_customer_date.
+ *
+ * The page query of a customer's invoices. `tenant` is the SQL naming the tenant: the transaction's
+ * setting here, a parameter in the bench's floor (bench/servers/invoice-page.ts), which runs this
+ * same query. Parameters: $1 customer, $2 and $3 the date range, $4 limit, $5 offset, $6 today.
  */
+export const invoicesPageSql = (tenant: string, filter: string): string =>
+  `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
+            coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
+            coalesce(o.returned, false) AS returned, coalesce(o.any_paid, false) AS any_paid,
+            coalesce(o.all_cancelled, false) AS all_cancelled
+       FROM invoices i ${owedAndLateLateral}
+      WHERE i.tenant_id = ${tenant} AND i.customer_id = $1
+        AND i.invoice_date BETWEEN $2 AND $3 ${filter}
+      ORDER BY i.invoice_date DESC, i.id DESC
+      LIMIT $4 OFFSET $5`;
+
 /**
  * The statements of the two page queries, one constant per variant: the same string object every
  * call, which the prepared-statement cache (db/database.ts) finds by its hash, computed once; a
@@ -170,18 +185,7 @@ const invoiceListSql = Object.fromEntries(
         `AND NOT i.cancelled AND i.total_cents >= 0 AND NOT ${allInstalmentsCancelled}`,
       ],
     ] as const
-  ).map(([only, filter]) => [
-    only,
-    `SELECT i.id AS invoice_id, to_char(i.invoice_date, 'YYYYMMDD') AS invoice_date, i.total_cents,
-            coalesce(o.owed, 0) AS owed_cents, i.cancelled, coalesce(o.overdue, false) AS overdue,
-            coalesce(o.returned, false) AS returned, coalesce(o.any_paid, false) AS any_paid,
-            coalesce(o.all_cancelled, false) AS all_cancelled
-       FROM invoices i ${owedAndLateLateral}
-      WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
-        AND i.invoice_date BETWEEN $2 AND $3 ${filter}
-      ORDER BY i.invoice_date DESC, i.id DESC
-      LIMIT $4 OFFSET $5`,
-  ]),
+  ).map(([only, filter]) => [only, invoicesPageSql(`current_setting('app.tenant_id')`, filter)]),
 ) as Record<'all' | 'paid' | 'pending' | 'paidOrPending', string>;
 
 /** `$4` is today: an unpaid instalment due before it is overdue. */

@@ -54,7 +54,8 @@ function invoiceState(
   return facts.somethingPaid ? 'partially_paid' : 'pending';
 }
 
-const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
+/** One row of the invoice list as the customer is served it (the bench's floor serves it the same way). */
+export const toListItem = (row: InvoiceListRow): TInvoiceListItem => ({
   invoice_id: row.invoice_id,
   invoice_date: row.invoice_date,
   status: statusOf(row, row.all_cancelled === true),
