@@ -1,7 +1,7 @@
 import { joinIdleGroup, type GroupMembership, type IdleGroup } from './idle-group.ts';
 import { closeIngestDatabase } from './ingest-invoices.ts';
 import { idleProcess, processThreads, type ProcessPriority } from './priority.ts';
-import type { TaskAnswer, TaskRequest } from './process-pool.ts';
+import type { ProcessReady, TaskAnswer, TaskRequest } from './process-pool.ts';
 import * as tasks from './tasks.ts';
 
 /**
@@ -48,6 +48,9 @@ process.on('message', (request: TaskRequest) => {
     process.send?.(answer);
   })();
 });
+
+// Ready: a task's deadline runs from here (process-pool.ts), not from the fork.
+process.send?.({ ready: true } satisfies ProcessReady);
 
 // The server closed the channel (idle, shutting down, or gone): end, the connections first.
 process.once('disconnect', () => {

@@ -175,6 +175,47 @@ describe('the heavy-work pool', () => {
     );
   });
 
+  it("stops a task past its lane's deadline: an SVG logo of nested copies no longer holds a place for hours", async () => {
+    const logs: string[] = [];
+    pool = createHeavyWork({
+      threads: 1,
+      maxQueue: 4,
+      deadlines: { documents: 2_000, batches: 2_000 },
+      log: (line) => logs.push(line),
+    });
+    // Warm: the process is started (and the renderer compiled) before the deadline is measured.
+    const { pid } = await pool.placement();
+    // Eight levels of ten copies each: 10^8 squares from under a kilobyte (four levels draw in
+    // about two seconds here; each level more takes ten times as long).
+    let defs = '<g id="l0"><rect width="1" height="1"/></g>';
+    for (let level = 1; level <= 8; level++)
+      defs += `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs>${defs}</defs><use href="#l8"/></svg>`;
+    const bomb = longInvoice(1);
+    bomb.tenant = { ...bomb.tenant, logo_data: new TextEncoder().encode(svg) };
+    const started = performance.now();
+    await expect(pool.renderInvoicePdf('t1', bomb)).rejects.toMatchObject({
+      statusCode: 503,
+      message: 'The work took too long and was stopped',
+    });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(logs.some((line) => /renderInvoicePdf ran past 2000 ms.*tenant t1/.test(line))).toBe(
+      true,
+    );
+    // The process that drew it is gone; the next task, another tenant's, gets a new one at once.
+    const alive = () => {
+      try {
+        return process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(alive).toBe(false);
+    const next = await pool.renderInvoicePdf('t2', longInvoice(1));
+    expect(next.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pool.placement()).pid).not.toBe(pid);
+  });
+
   it('ends a process that has been idle, and starts one again for the next task', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4, idleMs: 100 });
     const { pid } = await pool.placement();
@@ -213,7 +254,14 @@ describe('the heavy-work pool', () => {
     expect((await running).subarray(0, 5).toString()).toBe('%PDF-');
     expect(await waiting).toMatchObject({ statusCode: 503 });
     expect(closing.processes).toBe(0);
-    expect(() => process.kill(pid, 0)).toThrow();
+    const alive = () => {
+      try {
+        return process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(alive).toBe(false);
   });
 
   it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {

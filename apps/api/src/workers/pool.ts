@@ -7,7 +7,7 @@ import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-ba
 import type { IngestOutcome } from './ingest-invoices.ts';
 import type { ProcessPlace } from './heavy-process.ts';
 import type { IdleGroup } from './idle-group.ts';
-import { createProcessPool, HeavyProcessEnded } from './process-pool.ts';
+import { createProcessPool, HeavyProcessEnded, HeavyTaskTooLong } from './process-pool.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
@@ -41,6 +41,22 @@ export const workersBusy = (): AppError =>
 
 /** The two lanes of the heavy work (createHeavyWork). */
 export type HeavyLane = 'documents' | 'batches';
+
+/**
+ * How long one task of each lane may run before its process is killed: far beyond the work's
+ * own time (a 500-line invoice draws in about half a second, a batch of 10,000 invoices is written
+ * in 1.5 s on the bench's 2 cores), so only a task that would never end meets it: an operator's SVG
+ * logo of nested `<use>` copies drew for hours and held a place of the documents lane, every
+ * tenant's, until then.
+ */
+export const defaultDeadlines: Record<HeavyLane, number> = {
+  documents: 30_000,
+  batches: 300_000,
+};
+
+/** The answer to a task that ran past its lane's deadline: it was stopped, not retried. */
+export const taskTooLong = (): AppError =>
+  new AppError(503, ErrorCode.unavailable, 'The work took too long and was stopped');
 
 /** What a lane holds now, and the tasks it refused since the start (its metrics). */
 export type LaneLoad = { running: number; waiting: number; refused: number; processes: number };
@@ -126,6 +142,7 @@ export function createHeavyWork({
   database,
   idleGroup = { dir: null, reason: 'none given' },
   idleMs,
+  deadlines = defaultDeadlines,
   log = () => {},
 }: {
   /** Processes (and slots) of each lane. */
@@ -138,6 +155,8 @@ export function createHeavyWork({
   idleGroup?: IdleGroup;
   /** How long a process waits for its next task before it ends (a minute). */
   idleMs?: number;
+  /** How long one task of each lane may run (defaultDeadlines). */
+  deadlines?: Record<HeavyLane, number>;
   log?: (msg: string) => void;
 }): HeavyWork {
   log(
@@ -145,12 +164,13 @@ export function createHeavyWork({
       ? `Heavy work: no idle cgroup (${idleGroup.reason}); its processes give way only inside their own scheduling group`
       : `Heavy work: its processes join the idle cgroup ${idleGroup.dir}`,
   );
-  const lane = () => {
+  const lane = (name: HeavyLane) => {
     const pool = createProcessPool({
       size: threads,
       entry: processEntry,
       args: [JSON.stringify(idleGroup)],
       idleMs,
+      deadlineMs: deadlines[name],
     });
     let refused = 0;
     const gate = createAdmission({
@@ -169,6 +189,11 @@ export function createHeavyWork({
         // A process killed or out of memory mid-task: that request may be retried (a new process
         // takes the next task).
         if (error instanceof HeavyProcessEnded) throw workersBusy();
+        if (error instanceof HeavyTaskTooLong) {
+          // The operator's to look at (the tenant's logo, the batch): the input is not logged.
+          log(`Heavy work: ${error.message} (tenant ${tenant ?? 'none'})`);
+          throw taskTooLong();
+        }
         throw error;
       }
     }
@@ -181,8 +206,8 @@ export function createHeavyWork({
     return { pool, gate, run, load };
   };
   const lanes: Record<HeavyLane, ReturnType<typeof lane>> = {
-    documents: lane(),
-    batches: lane(),
+    documents: lane('documents'),
+    batches: lane('batches'),
   };
   const { run } = lanes.documents;
   const batch = lanes.batches.run;

@@ -23,6 +23,19 @@ export type ProcessPool = {
   close(): Promise<void>;
 };
 
+/**
+ * A task that ran past the pool's deadline: its process was killed (a task cannot be stopped
+ * otherwise: a PDF's drawing never yields) and the next task gets a new one.
+ */
+export class HeavyTaskTooLong extends Error {
+  constructor(
+    readonly task: string,
+    readonly deadlineMs: number,
+  ) {
+    super(`The heavy-work task ${task} ran past ${deadlineMs} ms; its process was ended`);
+  }
+}
+
 /** A task whose process ended before it answered (killed, out of memory, a crash). */
 export class HeavyProcessEnded extends Error {
   constructor(how: string) {
@@ -31,12 +44,24 @@ export class HeavyProcessEnded extends Error {
 }
 
 export type TaskRequest = { id: number; name: string; input: unknown };
+/** What a process says once, when it is ready for tasks (its modules loaded). */
+export type ProcessReady = { ready: true };
 export type TaskAnswer =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { message: string; stack?: string | undefined } };
 
 type Waiter = { resolve: (value: unknown) => void; reject: (error: Error) => void };
-type Member = { child: ChildProcess; task: Waiter | null; id: number; idle?: NodeJS.Timeout };
+type Member = {
+  child: ChildProcess;
+  task: Waiter | null;
+  id: number;
+  /** The task's name, for its deadline's error. */
+  name: string;
+  /** The process said it is ready: a task's deadline runs from then, not from the fork. */
+  ready: boolean;
+  idle?: NodeJS.Timeout;
+  deadline?: NodeJS.Timeout;
+};
 
 export function createProcessPool({
   size,
@@ -44,6 +69,7 @@ export function createProcessPool({
   args = [],
   idleMs = 60_000,
   stopMs = 10_000,
+  deadlineMs,
 }: {
   size: number;
   /** The child's module (a file URL or path). */
@@ -52,6 +78,12 @@ export function createProcessPool({
   idleMs?: number;
   /** How long `close` waits for a process to end by itself before it is killed. */
   stopMs?: number;
+  /**
+   * How long one task may run: past it, its process is killed and the task rejected with
+   * `HeavyTaskTooLong`, so that no input (an SVG logo of nested copies, a batch that never ends)
+   * holds a place of the pool for good. None: no deadline.
+   */
+  deadlineMs?: number | undefined;
 }): ProcessPool {
   const members = new Set<Member>();
   const free: Member[] = [];
@@ -68,11 +100,17 @@ export function createProcessPool({
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const member: Member = { child, task: null, id: 0 };
-    child.on('message', (answer: TaskAnswer) => {
+    const member: Member = { child, task: null, id: 0, name: '', ready: false };
+    child.on('message', (answer: TaskAnswer | ProcessReady) => {
+      if ('ready' in answer) {
+        member.ready = true;
+        if (member.task) armDeadline(member);
+        return;
+      }
       const task = member.task;
       if (!task || answer.id !== member.id) return;
       member.task = null;
+      clearTimeout(member.deadline);
       if (answer.ok) task.resolve(answer.result);
       else
         task.reject(Object.assign(new Error(answer.error.message), { stack: answer.error.stack }));
@@ -81,6 +119,7 @@ export function createProcessPool({
     const ended = (how: string) => {
       if (!members.delete(member)) return;
       clearTimeout(member.idle);
+      clearTimeout(member.deadline);
       const index = free.indexOf(member);
       if (index >= 0) free.splice(index, 1);
       const task = member.task;
@@ -97,6 +136,19 @@ export function createProcessPool({
     });
     members.add(member);
     return member;
+  }
+
+  /** Starts the running task's deadline: past it, the process is killed and the task refused. */
+  function armDeadline(member: Member) {
+    if (deadlineMs === undefined) return;
+    member.deadline = setTimeout(() => {
+      const task = member.task;
+      if (!task || !members.delete(member)) return;
+      member.task = null;
+      task.reject(new HeavyTaskTooLong(member.name, deadlineMs));
+      member.child.kill('SIGKILL');
+      finish();
+    }, deadlineMs);
   }
 
   function finish() {
@@ -137,11 +189,14 @@ export function createProcessPool({
       const result = new Promise<unknown>((resolve, reject) => {
         member.task = { resolve, reject };
       });
+      member.name = name;
+      if (member.ready) armDeadline(member);
       const request: TaskRequest = { id: member.id, name, input };
       member.child.send(request, (error) => {
         if (error && member.task) {
           const task = member.task;
           member.task = null;
+          clearTimeout(member.deadline);
           task.reject(error);
           member.child.kill('SIGKILL');
           finish();
