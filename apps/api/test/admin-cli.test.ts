@@ -629,7 +629,7 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     expect(rows.find((r) => r.id === 'acme')?.canonical_url).toBe('https://acme.portal.example');
   });
 
-  it('sets an OpenID provider with a sealed client secret, keeps it on change, removes it', async () => {
+  it('sets an OpenID provider with a sealed client secret, keeps it on change but not for another issuer, removes it', async () => {
     const set = await admin(
       [
         'oidc',
@@ -681,6 +681,39 @@ describe.each(engines())('the tenant administration CLI on $name', (engine) => {
     expect(await open()).toMatchObject({
       client_id: 'other-client',
       client_secret: 'GOCSPX-secret-value',
+    });
+
+    // Another issuer with the stored secret would send Google's secret to that issuer's token
+    // endpoint at the next sign-in: refused, nothing changed; with its own secret it is set.
+    const moved = (secret?: string) =>
+      admin(
+        [
+          'oidc',
+          'set',
+          '--tenant',
+          'acme',
+          '--provider',
+          'google',
+          '--issuer',
+          'https://idp.example.org/',
+          '--client-id',
+          'other-client',
+          ...(secret ? ['--client-secret-stdin'] : []),
+        ],
+        secret,
+      );
+    const withoutSecret = await moved();
+    expect(withoutSecret.code).toBe(2);
+    expect(withoutSecret.stderr).toContain('--issuer');
+    expect(withoutSecret.stderr).toContain('needs its own client secret');
+    expect(await open()).toMatchObject({
+      issuer: 'https://accounts.google.com',
+      client_secret: 'GOCSPX-secret-value',
+    });
+    expect((await moved('idp-secret\n')).code).toBe(0);
+    expect(await open()).toMatchObject({
+      issuer: 'https://idp.example.org/',
+      client_secret: 'idp-secret',
     });
 
     const shared = await admin([

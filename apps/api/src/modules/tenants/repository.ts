@@ -329,13 +329,14 @@ export function createTenantRepository() {
       return state;
     },
     /** Locks the tenant's configuration of `provider`; answers whether there is one. */
-    async lockSignInProvider(sql: Sql, provider: string): Promise<boolean> {
-      const before = await sql.query(
-        `SELECT 1 FROM tenant_sign_in_providers
+    /** The provider's stored issuer, locked until the transaction ends; undefined: none stored. */
+    async lockSignInProvider(sql: Sql, provider: string): Promise<{ issuer: string } | undefined> {
+      const before = await sql.query<{ issuer: string }>(
+        `SELECT issuer FROM tenant_sign_in_providers
           WHERE tenant_id = current_setting('app.tenant_id') AND provider = $1 FOR UPDATE`,
         [provider],
       );
-      return before.length > 0;
+      return before[0];
     },
     /** Adds or replaces a sign-in provider; a null secret keeps the stored one. */
     async upsertSignInProvider(

@@ -34,7 +34,8 @@ export const oidcCommands = {
     synopsis:
       'oidc set --tenant <id> --provider google|apple|microsoft --issuer <url> --client-id <id>\n' +
       '         [--client-secret-file <path> | --client-secret-stdin]\n' +
-      '      Adds or replaces a sign-in provider; without a secret option the stored secret stays.',
+      '      Adds or replaces a sign-in provider; without a secret option the stored secret stays\n' +
+      '      (a new issuer needs its own secret).',
     options: {
       tenant: string,
       provider: string,
@@ -96,6 +97,14 @@ async function prepareOidcSet(values: Values, io: Required<AdminIo>): Promise<Pr
     const existed = await db.withTenant(tenantId, async (sql) => {
       await requireTenant(sql, tenantId);
       const existed = await repository.lockSignInProvider(sql, provider.value);
+      // A client secret is the issuer's: kept for another issuer, it would be sent to that other
+      // party's token endpoint at the next sign-in.
+      if (existed && !sealed && !sameIssuer(existed.issuer, issuer.value))
+        throw new AdminFailure(
+          `--issuer: ${provider.value} had the issuer ${existed.issuer}; a new issuer needs its own ` +
+            'client secret (--client-secret-file or --client-secret-stdin)',
+          adminExit.usage,
+        );
       await repository.upsertSignInProvider(sql, {
         provider: provider.value,
         issuer: issuer.value,
@@ -116,6 +125,9 @@ async function prepareOidcSet(values: Values, io: Required<AdminIo>): Promise<Pr
     return adminExit.ok;
   };
 }
+
+/** Two issuers are the same but for a trailing slash. */
+const sameIssuer = (a: string, b: string): boolean => a.replace(/\/$/, '') === b.replace(/\/$/, '');
 
 function removeProvider(tenantId: string, provider: string): AdminRunner {
   return async ({ db, out }) => {
