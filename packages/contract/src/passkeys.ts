@@ -17,8 +17,11 @@ export const ZCredentialResponse = z.object({
   authenticatorAttachment: z.string().max(32).optional(),
 });
 
+/** The longest name a passkey takes (the web app's field says so too). */
+export const passkeyNameMaxLength = 60;
+
 /** A passkey's name, as the customer reads it in "your passkeys". */
-export const ZPasskeyName = requiredLine(60);
+export const ZPasskeyName = requiredLine(passkeyNameMaxLength);
 
 export const ZPasskeyRegisterRequest = z.object({
   credential: ZCredentialResponse,

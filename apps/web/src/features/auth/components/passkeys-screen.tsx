@@ -1,4 +1,6 @@
+import { passkeyNameMaxLength, ZPasskeyName } from '@portal/contract/passkeys';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/use-translation';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -233,18 +235,36 @@ function PasskeyRow({
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name);
   const [failed, setFailed] = useState(false);
+  const [nameError, setNameError] = useState<string | undefined>(undefined);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const showNameError = (code: string) => {
+    setNameError(nameErrorText(code, t));
+    nameRef.current?.focus();
+  };
   const rename = useMutation({
     mutationFn: async (value: string) => (await webauthn()).renamePasskey(passkey.id, value),
     onSuccess: () => {
       setEditing(false);
       onRenamed();
     },
-    onError: () => setFailed(true),
+    onError: (error) => {
+      const code =
+        error instanceof ApiError && error.status === 422 ? error.errors?.name?.[0] : undefined;
+      if (code) showNameError(code);
+      else setFailed(true);
+    },
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setFailed(false);
-    if (name.trim()) rename.mutate(name.trim());
+    // The contract's schema, the one the server checks with: a name of only spaces is no name.
+    const checked = ZPasskeyName.safeParse(name);
+    if (!checked.success) {
+      showNameError(checked.error.issues[0]?.message ?? 'required');
+      return;
+    }
+    setNameError(undefined);
+    rename.mutate(checked.data);
   };
   return (
     <li aria-labelledby={titleId} className={cn(cardClasses, 'p-4')}>
@@ -274,6 +294,8 @@ function PasskeyRow({
               aria-label={t('passkeys.renameLabel', { name: passkey.name })}
               onClick={() => {
                 setName(passkey.name);
+                setNameError(undefined);
+                setFailed(false);
                 setEditing(true);
               }}
             >
@@ -298,11 +320,16 @@ function PasskeyRow({
             </FormAlert>
           )}
           <TextField
+            ref={nameRef}
             label={t('passkeys.name')}
             value={name}
-            maxLength={60}
+            maxLength={passkeyNameMaxLength}
+            error={nameError}
             autoFocus
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => {
+              setName(event.target.value);
+              setNameError(undefined);
+            }}
             required
           />
           <div className="flex gap-2">
@@ -317,6 +344,18 @@ function PasskeyRow({
       )}
     </li>
   );
+}
+
+/** The name field's error, worded from the contract's code (the browser's check or the server's). */
+function nameErrorText(code: string, t: TFunction<'sessions'>): string {
+  switch (code) {
+    case 'too_long':
+      return t('passkeys.errors.tooLong', { max: passkeyNameMaxLength });
+    case 'invalid_characters':
+      return t('passkeys.errors.invalidCharacters');
+    default:
+      return t('passkeys.errors.required');
+  }
 }
 
 function PasskeysSkeleton() {
