@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TCustomerSession } from '@portal/contract';
-import { apiRequest } from '@/lib/api-client';
+import { ApiError, apiRequest } from '@/lib/api-client';
 
 export type CustomerSession = TCustomerSession;
 
@@ -18,6 +18,20 @@ export function useSessions() {
 }
 
 /**
+ * Ends one session of the list. The server answers the 404 of every unknown session for one that
+ * has already ended (from that device, another tab, the "was this you?" link): what the customer
+ * asked for is true, so it counts as ended (none this time) rather than as a failure.
+ */
+async function endSession(id: string): Promise<number> {
+  try {
+    return (await apiRequest('endSession', { params: { id } })).ended;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.code === 'not_found') return 0;
+    throw error;
+  }
+}
+
+/**
  * Ends one session (`id`) or every other one (`'others'`). The ended rows leave the list at once;
  * the list is read again so that it shows what the server holds.
  */
@@ -25,9 +39,7 @@ export function useEndSessions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (which: string) =>
-      which === 'others'
-        ? (await apiRequest('endOtherSessions', {})).ended
-        : (await apiRequest('endSession', { params: { id: which } })).ended,
+      which === 'others' ? (await apiRequest('endOtherSessions', {})).ended : endSession(which),
     onSuccess: (_, which) => {
       queryClient.setQueryData(sessionsQueryOptions().queryKey, (sessions) =>
         sessions?.filter((s) => (which === 'others' ? s.current : s.id !== which)),

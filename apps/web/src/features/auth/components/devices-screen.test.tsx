@@ -130,6 +130,46 @@ describe('"Your devices" (issue 24)', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(2);
   });
 
+  it('drops a session the server says was already ended, with no error', async () => {
+    // Ended meanwhile (from that device, another tab, the "was this you?" link): the server's list
+    // no longer holds it, and ending it again answers the 404 of every unknown session.
+    let listed = 0;
+    const fetchMock = await renderDevices({
+      '/sessions': () => json(200, { sessions: listed++ === 0 ? [here, phone] : [here] }),
+      [`/sessions/${phone.id}/end`]: () => json(404, { code: 'not_found', message: 'No such' }),
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Cerrar la sesión de Safari 17 · iOS 17' }),
+    );
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Sesión cerrada en Safari 17 · iOS 17',
+    );
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('No se ha podido cerrar la sesión. Inténtalo de nuevo.')).toBeNull();
+    // The list was read again, so it shows what the server holds.
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/sessions'))).toHaveLength(
+      2,
+    );
+  });
+
+  it('still says so when ending is refused for another reason', async () => {
+    await renderDevices({
+      '/sessions': () => json(200, { sessions: [here, phone] }),
+      [`/sessions/${phone.id}/end`]: () => json(403, { code: 'forbidden', message: 'No' }),
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'Cerrar la sesión de Safari 17 · iOS 17' }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'No se ha podido cerrar la sesión. Inténtalo de nuevo.',
+    );
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.queryByRole('status')?.textContent ?? '').toBe('');
+  });
+
   it('offers a retry when the list cannot be loaded', async () => {
     await renderDevices({ '/sessions': () => json(500, { code: 'internal_error', message: '' }) });
     expect((await screen.findByRole('alert')).textContent).toContain(
