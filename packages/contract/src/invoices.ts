@@ -145,11 +145,12 @@ export const ZInvoiceDetail = z.object({
   base: ZAmount,
   total: ZAmount,
   import: ZAmount,
-  /** What is still owed. */
+  /** What its unpaid instalments still owe, without the bank fees of returned debits. */
   pending: ZAmount,
   /**
-   * What its "Pagar" pays: `pending` plus the bank fees of its returned debits where the tenant
-   * charges them (issue 23, item 4); the payment confirmation asks Redsys for the same amount.
+   * What there is to pay: `pending` plus the bank fees of its returned debits where the tenant
+   * charges them (issue 23, item 4). The detail's and the PDF's "Pendiente de pago", the list
+   * item's `amount` and what "Pagar" pays; the payment confirmation asks Redsys for the same amount.
    */
   to_pay: ZAmount,
   customer_name: z.string(),

@@ -136,6 +136,7 @@ describe('invoice detail (spec §2 "Invoice detail")', () => {
             status: 1,
             state: 'paid',
             pending: 0,
+            to_pay: 0,
             payments: detail.payments.map((p) => ({
               ...p,
               paiddate: '20250306',
@@ -152,6 +153,45 @@ describe('invoice detail (spec §2 "Invoice detail")', () => {
     expect(screen.getByText('Pagada')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Pagada' })).toBeNull();
     expect(screen.queryByRole('link', { name: /Pagar/ })).toBeNull();
+  });
+
+  it('says as pending what there is to pay, a charged return fee included, as the list and the PDF do', async () => {
+    // 25 € of a returned direct debit plus the bank's 3,50 € fee the tenant charges: the server's
+    // `to_pay` (the list's amount, the PDF's "Pendiente de pago"); `pending` leaves the fee out.
+    const returned = {
+      ...detail,
+      total: 50,
+      import: 50,
+      base: 50,
+      iva: 0,
+      pending: 25,
+      to_pay: 28.5,
+      state: 'returned',
+      payments: [
+        {
+          payment_id: 'r',
+          duedate: '20250406',
+          method: 'Domiciliación',
+          method_kind: 'direct_debit',
+          import: 25,
+          paiddate: null,
+          state: 'returned',
+          status: 'returned',
+          returned: { return_date: '20250409', reason_code: 'AM04', fee: 3.5, fee_charged: true },
+        },
+      ],
+    };
+    mockApi({
+      '/invoice': () => ({ json: { invoice: returned } }),
+      '/invoices/related': () => ({ json: related }),
+    });
+    await renderWithQuery(<InvoiceDetailScreen invoiceId="F2025-00010" />);
+    await screen.findByRole('heading', { level: 1, name: 'Factura F2025-00010' });
+    const amounts = screen.getByRole('region', { name: 'Importes' });
+    const pending = within(amounts).getByText('Pendiente de pago').parentElement as HTMLElement;
+    expect(within(pending).getByText('28,50 €')).toBeTruthy();
+    expect(within(amounts).queryByText('25,00 €')).toBeNull();
+    expect(screen.getByRole('link', { name: /Pagar 28,50/ })).toBeTruthy();
   });
 
   it('downloads the PDF through the signed link, in the interface language', async () => {

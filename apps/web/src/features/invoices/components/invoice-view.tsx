@@ -27,7 +27,9 @@ import { InvoiceOptions } from './invoice-options';
 export function InvoiceView({ invoice, aside }: { invoice: InvoiceDetail; aside?: ReactNode }) {
   const { t } = useTranslation('invoices');
   const status = invoiceStatusLabel(invoice.state);
-  const isPayable = isPayableInvoice({ state: invoice.state, amount: invoice.pending });
+  // What there is to pay, a returned debit's charged fee included: the server's `to_pay`, the
+  // amount the list, the PDF's "Pendiente de pago" and "Pagar" say (`pending` leaves the fee out).
+  const isPayable = isPayableInvoice({ state: invoice.state, amount: invoice.to_pay });
   const date = formatDate(invoice.invoice_date) ?? t('common.noDate');
 
   return (
@@ -79,8 +81,8 @@ export function InvoiceView({ invoice, aside }: { invoice: InvoiceDetail; aside?
               <Amount label={t('invoiceDetail.base')} value={invoice.base} />
               <Amount label={t('invoiceDetail.vat')} value={invoice.iva} />
               <Amount label={t('invoiceDetail.total')} value={invoice.total} strong />
-              {invoice.pending > 0 && (
-                <Amount label={t('invoiceDetail.pending')} value={invoice.pending} />
+              {invoice.to_pay > 0 && (
+                <Amount label={t('invoiceDetail.pending')} value={invoice.to_pay} />
               )}
             </dl>
           </section>
