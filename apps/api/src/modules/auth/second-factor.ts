@@ -29,6 +29,15 @@ export const profileCodeAttempts = {
 } as const satisfies Record<string, readonly [number, number]>;
 export const recoveryCodeCount = 10;
 
+/**
+ * The limiter's keys of a customer's code budgets: the sign-in step's, and the profile's of the
+ * whole account (a reset clears both: auth service's `resetPassword`).
+ */
+export const codeBudgetKeys = (tenantId: string, customerId: string) => ({
+  signIn: `2fa:acct:${tenantId}:${customerId}`,
+  profile: `2fa:profile:acct:${tenantId}:${customerId}`,
+});
+
 /** What a sign-in by password or link answers when a code is still needed. */
 export type Challenge = { second_factor: 'code' | 'enrol'; challenge: string };
 
@@ -132,7 +141,7 @@ export function createSecondFactor({
 
   /** A code of the sign-in step. */
   const throttle = (tenantId: string, customerId: string) =>
-    spend(`2fa:acct:${tenantId}:${customerId}`, codeAttemptsPerAccount);
+    spend(codeBudgetKeys(tenantId, customerId).signIn, codeAttemptsPerAccount);
 
   /** A code from the profile: the session's budget, then the account's profile budget. */
   async function throttleProfile(who: { tenantId: string; customerId: string; sessionId: string }) {
@@ -141,7 +150,7 @@ export function createSecondFactor({
       profileCodeAttempts.perSession,
     );
     await spend(
-      `2fa:profile:acct:${who.tenantId}:${who.customerId}`,
+      codeBudgetKeys(who.tenantId, who.customerId).profile,
       profileCodeAttempts.perAccount,
     );
   }

@@ -31,7 +31,7 @@ import { webhookEvents } from '../webhooks/events.ts';
 import { hashToken, newOpaqueToken, type AccessTokens } from './tokens.ts';
 import { describeDevice, networkOf, type DeviceDescription } from './device.ts';
 import { limitAddress } from '../../lib/limit-address.ts';
-import type { Challenge, SecondFactor } from './second-factor.ts';
+import { codeBudgetKeys, type Challenge, type SecondFactor } from './second-factor.ts';
 
 export const persistentSessionDays = 30;
 /** A browser-session sign-in still ends on the server after this long without a refresh. */
@@ -990,8 +990,11 @@ export function createAuthService({
       const email = limitKeyOfEmail(input.email);
       await Promise.all([
         limiter.reset(`login:acct:${tenantId}:${email}`),
-        // A thief with the old password kept every code of the account refused (429).
-        limiter.reset(`2fa:acct:${tenantId}:${outcome.customerId}`),
+        // A thief with the old password kept every code of the account refused (429), at sign-in
+        // and, with a stolen session, from the profile (session 40).
+        ...Object.values(codeBudgetKeys(tenantId, outcome.customerId)).map((key) =>
+          limiter.reset(key),
+        ),
         limiter.reset(`login:pair:${tenantId}:${email}:${limitAddress(ip)}`),
         limiter.reset(`login:gap:${tenantId}:${email}:${limitAddress(ip)}`),
       ]);
