@@ -147,6 +147,27 @@ describe.each(engines())('job queue ($name)', (engine) => {
     await worker.stop();
   });
 
+  it("says a retried job has a twin waiting instead of failing on the queue's unique index", async () => {
+    const name = 'test-failing-twice';
+    const worker = await instance([
+      { name, everySeconds: 1, run: () => Promise.reject(new Error('still down')) },
+    ]);
+    // Two periods, two failed runs of the same sweep (no retries).
+    await until(async () => (await failedJobs(db)).filter((j) => j.queue === name).length >= 2);
+    await worker.stop();
+    const [newer, older] = (await failedJobs(db)).filter((j) => j.queue === name);
+    const admin = adminCommand(db);
+    // The first goes back on the queue and waits there (no instance works it now)...
+    expect(await admin('jobs', 'retry', '--id', newer?.id ?? '')).toMatchObject({ code: 0 });
+    // ...so the second has a twin waiting that does the same work: said, not a raw SQL error.
+    const twin = await admin('jobs', 'retry', '--id', older?.id ?? '');
+    expect(twin.err).not.toMatch(/duplicate key|constraint/);
+    expect(twin).toMatchObject({ code: 0 });
+    expect(twin.out).toBe(
+      `Job ${older?.id} stays failed: a job of ${name} is already waiting to run, which does the same work.`,
+    );
+  });
+
   it('waits on shutdown for a run in flight', async () => {
     let finished = false;
     let begun = false;

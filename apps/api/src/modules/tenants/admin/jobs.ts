@@ -86,8 +86,13 @@ function listFailedJobs(json: boolean): AdminRunner {
 
 function retryJob(id: string): AdminRunner {
   return async ({ db, out }) => {
-    if (!(await retryFailedJob(db, id))) throw new AdminFailure(`No failed job ${id}.`);
-    out(`Job ${id} is queued again.`);
+    const retried = await retryFailedJob(db, id);
+    if (retried.outcome === 'no failed job') throw new AdminFailure(`No failed job ${id}.`);
+    out(
+      retried.outcome === 'queued'
+        ? `Job ${id} is queued again.`
+        : `Job ${id} stays failed: a job of ${retried.queue} is already waiting to run, which does the same work.`,
+    );
     return adminExit.ok;
   };
 }
