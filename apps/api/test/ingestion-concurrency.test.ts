@@ -19,6 +19,7 @@ import { holdingCommit } from './lock-waits.ts';
 const noReturns = {
   apply: async () => ({ updated: 0, mailIds: [] }),
   sendMails: async () => undefined,
+  feesCollected: async () => undefined,
 };
 
 const customer = (code: string, email: string) => ({

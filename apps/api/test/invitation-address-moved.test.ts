@@ -33,6 +33,7 @@ import { holdingCommit, untilLockWaits } from './lock-waits.ts';
 const noReturns = {
   apply: async () => ({ updated: 0, mailIds: [] }),
   sendMails: async () => undefined,
+  feesCollected: async () => undefined,
 };
 
 describe.each(engines())('an invitation sent while the address moves on $name', (engine) => {

@@ -58,12 +58,13 @@ describe.skipIf(postgres.length === 0).each(postgres)(
   'a statement read while a batch commits on $name',
   (engine) => {
     let fixture: ProviderFixture;
-    // The statement's payments query (the last of its four).
+    // The statement's payments query (the last of its reads; four in session 39, five since the
+    // returned debits' own movements).
     let pause: ReturnType<typeof pausingBefore>;
 
     beforeAll(async () => {
       fixture = await openProviderFixture(engine, {}, (db) => {
-        pause = pausingBefore(db, 'AS amount_cents, e.method');
+        pause = pausingBefore(db, 'AS credited_cents');
         return pause.wrapped;
       });
     });

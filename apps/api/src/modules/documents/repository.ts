@@ -113,9 +113,9 @@ export function createDocumentRepository() {
 
     /**
      * The statement's figures for [from, to] (`YYYY-MM-DD`): the balance before `from`, then the
-     * invoices dated in the period and the instalments paid in it. Cancelled invoices count on
-     * neither side (nor the instalments of one); a cancelled instalment of a live invoice is taken
-     * off what the invoice charges.
+     * invoices dated in the period, the returned debits and their fees, and the collections made in
+     * it. Cancelled invoices count on neither side (nor the instalments of one); a cancelled
+     * instalment of a live invoice is taken off what the invoice charges.
      */
     async statement(sql: SqlQuery, q: { customerId: string; from: string; to: string }) {
       // What an invoice charges: its total but the instalments the provider cancelled (owed by
@@ -123,40 +123,72 @@ export function createDocumentRepository() {
       const owed = `i.total_cents - coalesce((
           SELECT sum(c.amount_cents) FROM instalments c
            WHERE c.tenant_id = i.tenant_id AND c.invoice_id = i.id AND c.status = 'cancelled'), 0)`;
-      // A returned debit's bank fee the customer was charged: the one a payment collected, or the
-      // one paying the instalment now charges (`chargedFeeSql`, what the balance and the payment
-      // confirmation count). Before session 37 the statement counted neither: it owed 30,25 €
-      // where the portal asked 34,25 €, and credited a 34,25 € card payment with 30,25 €.
-      const fees = `SELECT r.return_date, e.invoice_id,
-              CASE WHEN r.paid_attempt_id IS NOT NULL THEN coalesce(r.fee_paid_cents, 0)
-                   WHEN r.return_date = (SELECT max(l.return_date) FROM instalment_returns l
-                                          WHERE l.tenant_id = r.tenant_id AND l.instalment_id = r.instalment_id)
-                   THEN ${chargedFeeSql('e')} ELSE 0 END AS fee_cents
-         FROM instalment_returns r
+      // The returns of the customer's instalments of live invoices (`r`, `e`).
+      const returnsOfCustomer = `FROM instalment_returns r
          JOIN instalments e ON e.tenant_id = r.tenant_id AND e.id = r.instalment_id
          JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
         WHERE r.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1`;
-      // What a payment collected for a fee, credited with the instalment it paid.
-      const feePaid = `coalesce((SELECT sum(r.fee_paid_cents) FROM instalment_returns r
-          WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id
-            AND r.paid_attempt_id IS NOT NULL), 0)`;
-      const [opening] = await sql.query<{ invoiced: number; paid: number; fees: number }>(
+      // A returned debit's bank fee the customer was charged: the one a payment collected (a card
+      // payment, or the provider's new collection of the debit), or the one paying the instalment
+      // now charges (`chargedFeeSql`, what the balance and the payment confirmation count). Before
+      // session 37 the statement counted neither: it owed 30,25 € where the portal asked 34,25 €,
+      // and credited a 34,25 € card payment with 30,25 €.
+      const fees = `SELECT r.return_date, e.invoice_id,
+              CASE WHEN r.fee_paid_cents IS NOT NULL THEN r.fee_paid_cents
+                   WHEN r.return_date = (SELECT max(l.return_date) FROM instalment_returns l
+                                          WHERE l.tenant_id = r.tenant_id AND l.instalment_id = r.instalment_id)
+                   THEN ${chargedFeeSql('e')} ELSE 0 END AS fee_cents
+         ${returnsOfCustomer}`;
+      // A return charges back, on its day, the collection it undid (kept on the return, migration
+      // 042): clearing the paid date no longer takes the collection out of its month.
+      const returned = `SELECT r.return_date, e.invoice_id, r.collected_cents
+         ${returnsOfCustomer} AND r.collected_on IS NOT NULL`;
+      // Every collection of an instalment (`day`, `cents`): the one that pays it now; those a
+      // return undid, on the day they were made; a returned debit's fee paid by card (with the
+      // payment that paid the instalment) or by the provider's new collection (on its day).
+      const credits = `SELECT e.id, e.invoice_id, e.paid_date AS day, e.amount_cents AS cents, e.method
+           FROM instalments e
+           JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
+          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
+            AND e.status = 'paid'
+         UNION ALL
+         SELECT e.id, e.invoice_id, r.collected_on, r.collected_cents, r.collected_method
+           ${returnsOfCustomer} AND r.collected_on IS NOT NULL
+         UNION ALL
+         SELECT e.id, e.invoice_id,
+                CASE WHEN r.paid_attempt_id IS NOT NULL THEN e.paid_date ELSE r.fee_paid_on END,
+                r.fee_paid_cents, NULL
+           ${returnsOfCustomer} AND r.fee_paid_cents IS NOT NULL
+            AND (r.paid_attempt_id IS NULL OR e.status = 'paid')`;
+      const [opening] = await sql.query<{
+        invoiced: number;
+        paid: number;
+        fees: number;
+        returned: number;
+      }>(
         `SELECT
            (SELECT coalesce(sum(${owed}), 0)::int8 FROM invoices i
              WHERE i.tenant_id = current_setting('app.tenant_id') AND i.customer_id = $1
                AND NOT i.cancelled AND i.invoice_date < $2::date) AS invoiced,
-           (SELECT coalesce(sum(e.amount_cents + ${feePaid}), 0)::int8 FROM instalments e
-              JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
-             WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
-               AND e.status = 'paid' AND e.paid_date < $2::date) AS paid,
+           (SELECT coalesce(sum(c.cents), 0)::int8 FROM (${credits}) c
+             WHERE c.day < $2::date) AS paid,
            (SELECT coalesce(sum(f.fee_cents), 0)::int8 FROM (${fees}) f
-             WHERE f.return_date < $2::date) AS fees`,
+             WHERE f.return_date < $2::date) AS fees,
+           (SELECT coalesce(sum(b.collected_cents), 0)::int8 FROM (${returned}) b
+             WHERE b.return_date < $2::date) AS returned`,
         [q.customerId, q.from],
       );
       const returnFees = await sql.query<{ invoice_id: string; date: string; fee_cents: number }>(
         `SELECT f.invoice_id, to_char(f.return_date, 'YYYYMMDD') AS date, f.fee_cents
            FROM (${fees}) f
           WHERE f.fee_cents > 0 AND f.return_date BETWEEN $2::date AND $3::date`,
+        [q.customerId, q.from, q.to],
+      );
+      const returns = await sql.query<{ invoice_id: string; date: string; amount_cents: number }>(
+        `SELECT b.invoice_id, to_char(b.return_date, 'YYYYMMDD') AS date,
+                b.collected_cents AS amount_cents
+           FROM (${returned}) b
+          WHERE b.return_date BETWEEN $2::date AND $3::date`,
         [q.customerId, q.from, q.to],
       );
       const invoices = await sql.query<{ id: string; date: string; total_cents: number }>(
@@ -166,24 +198,29 @@ export function createDocumentRepository() {
             AND NOT i.cancelled AND i.invoice_date BETWEEN $2::date AND $3::date`,
         [q.customerId, q.from, q.to],
       );
+      // One movement per instalment and day: a card payment's fee is credited with the
+      // instalment it paid, as its receipt says.
       const payments = await sql.query<{
         invoice_id: string;
         date: string;
-        amount_cents: number;
+        credited_cents: number;
         method: string;
       }>(
-        `SELECT e.invoice_id, to_char(e.paid_date, 'YYYYMMDD') AS date,
-                (e.amount_cents + ${feePaid})::int8 AS amount_cents, e.method
-           FROM instalments e
-           JOIN invoices i ON i.tenant_id = e.tenant_id AND i.id = e.invoice_id AND NOT i.cancelled
-          WHERE e.tenant_id = current_setting('app.tenant_id') AND e.customer_id = $1
-            AND e.status = 'paid' AND e.paid_date BETWEEN $2::date AND $3::date`,
+        `SELECT c.invoice_id, to_char(c.day, 'YYYYMMDD') AS date,
+                sum(c.cents)::int8 AS credited_cents, coalesce(max(c.method), '') AS method
+           FROM (${credits}) c
+          WHERE c.day BETWEEN $2::date AND $3::date
+          GROUP BY c.id, c.invoice_id, c.day`,
         [q.customerId, q.from, q.to],
       );
       return {
         openingCents:
-          Number(opening?.invoiced ?? 0) + Number(opening?.fees ?? 0) - Number(opening?.paid ?? 0),
+          Number(opening?.invoiced ?? 0) +
+          Number(opening?.fees ?? 0) +
+          Number(opening?.returned ?? 0) -
+          Number(opening?.paid ?? 0),
         invoices,
+        returns,
         returnFees,
         payments,
       };

@@ -94,6 +94,14 @@ export function createDocumentService(db: Database) {
             charge_cents: Number(i.total_cents),
             credit_cents: 0,
           })),
+          ...data.returns.map((r) => ({
+            date: r.date,
+            kind: 'return' as const,
+            reference: r.invoice_id,
+            method: '',
+            charge_cents: Number(r.amount_cents),
+            credit_cents: 0,
+          })),
           ...data.returnFees.map((f) => ({
             date: f.date,
             kind: 'fee' as const,
@@ -108,7 +116,7 @@ export function createDocumentService(db: Database) {
             reference: p.invoice_id,
             method: p.method,
             charge_cents: 0,
-            credit_cents: Number(p.amount_cents),
+            credit_cents: Number(p.credited_cents),
           })),
         ],
       });

@@ -1,14 +1,15 @@
 /**
- * One movement of a statement: an invoice issued or a returned debit's bank fee charged (charges),
- * or a payment received (a credit).
+ * One movement of a statement: an invoice issued, a direct debit the bank returned (what its
+ * collection had paid, owed again) or a returned debit's bank fee charged (charges), or a payment
+ * received (a credit).
  */
 export type StatementRow = {
   /** `yyyymmdd`. */
   date: string;
-  kind: 'invoice' | 'fee' | 'payment';
-  /** The invoice id (every kind: a fee or a payment names the invoice of its instalment). */
+  kind: 'invoice' | 'return' | 'fee' | 'payment';
+  /** The invoice id (every kind: a return, a fee or a payment names the invoice of its instalment). */
   reference: string;
-  /** A payment's method as the provider wrote it; empty for an invoice. */
+  /** A payment's method as the provider wrote it; empty for an invoice, a return or a fee. */
   method: string;
   charge_cents: number;
   credit_cents: number;
@@ -27,14 +28,24 @@ export type Statement = {
   rows: StatementRow[];
 };
 
-/** Charges before credits on the same day: invoices, then fees, then payments. */
-const kindOrder: Record<StatementRow['kind'], number> = { invoice: 0, fee: 1, payment: 2 };
+/** Charges before credits on the same day: invoices, then returns and their fees, then payments. */
+const kindOrder: Record<StatementRow['kind'], number> = {
+  invoice: 0,
+  return: 1,
+  fee: 2,
+  payment: 3,
+};
+
+type KindLabels = { kindInvoice: string; kindReturn: string; kindFee: string; kindPayment: string };
 
 /** The word of a movement's kind in the document's language. */
-export const kindLabel = (
-  kind: StatementRow['kind'],
-  m: { kindInvoice: string; kindFee: string; kindPayment: string },
-): string => (kind === 'invoice' ? m.kindInvoice : kind === 'fee' ? m.kindFee : m.kindPayment);
+export const kindLabel = (kind: StatementRow['kind'], m: KindLabels): string =>
+  ({
+    invoice: m.kindInvoice,
+    return: m.kindReturn,
+    fee: m.kindFee,
+    payment: m.kindPayment,
+  })[kind];
 
 /**
  * The statement of a period from the movements in it, oldest first (invoices before payments of
@@ -98,7 +109,7 @@ const csvDate = (api: string): string => `${api.slice(6, 8)}/${api.slice(4, 6)}/
  */
 export function statementCsv(
   statement: Statement,
-  m: {
+  m: KindLabels & {
     date: string;
     kind: string;
     reference: string;
@@ -108,9 +119,6 @@ export function statementCsv(
     balance: string;
     opening: string;
     closing: string;
-    kindInvoice: string;
-    kindFee: string;
-    kindPayment: string;
   },
 ): string {
   const line = (cells: string[]) => cells.join(';');

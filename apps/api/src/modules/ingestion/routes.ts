@@ -6,7 +6,11 @@ import { AppError, FieldValidationError } from '../../lib/app-error.ts';
 import { toFieldErrors } from '../../plugins/app/error-handler.ts';
 import { route } from '../../lib/route.ts';
 import type { Parsed } from './parse-batch.ts';
-import { createReturnMailSender, returnInstalmentsFromStatus } from '../returned-debits/service.ts';
+import {
+  createReturnMailSender,
+  recordReturnFeesCollected,
+  returnInstalmentsFromStatus,
+} from '../returned-debits/service.ts';
 import { createIngestionService } from './service.ts';
 import { outcomeResult } from '../../workers/ingest-invoices.ts';
 
@@ -21,6 +25,7 @@ export default async function ingestionRoutes(app: FastifyInstance, ctx: AppCont
     revocations: ctx.revocations,
     returns: {
       apply: returnInstalmentsFromStatus,
+      feesCollected: recordReturnFeesCollected,
       sendMails: (tenantId, ids) =>
         returnMails
           .sendTenant(tenantId, ids)

@@ -60,6 +60,11 @@ export type StatusReturns = {
     returnDate: string,
   ): Promise<{ updated: number; mailIds: string[] }>;
   sendMails(tenantId: string, ids: string[]): Promise<unknown>;
+  /** Instalments about to be set `paid`: a returned one's charged fee is paid by that collection. */
+  feesCollected(
+    sql: Sql,
+    collected: { invoice_id: string; seq: number; paid_date: string }[],
+  ): Promise<void>;
 };
 
 /** Ids of the customers named by `codes`; an unknown code is an error at `path(i)`. */
@@ -347,6 +352,16 @@ export function createIngestionService({
             errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
         });
         errors.throwIfAny();
+        // Before they are set paid: a returned debit collected again pays the fee it charged
+        // (read from the instalment still `returned`), which the statement keeps on its day.
+        await returns.feesCollected(
+          sql,
+          changes.flatMap((c) =>
+            c.status === 'paid' && c.paid_date
+              ? [{ invoice_id: c.invoice_id, seq: c.seq, paid_date: c.paid_date }]
+              : [],
+          ),
+        );
         const updated = await repository.setStatuses(
           sql,
           changes

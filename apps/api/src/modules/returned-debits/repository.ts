@@ -15,14 +15,15 @@ const latestReturn = (e: string, columns: string) =>
 /**
  * THE amount of a returned debit's bank fee that paying instalment `e` now also pays, in cents:
  * the latest return's fee while the instalment is `returned`, the tenant charges fees and no
- * payment collected that fee yet; else 0.
+ * payment collected that fee yet (a card payment, or the provider's new collection of the debit);
+ * else 0.
  * The payment confirmation, the start of a card payment and the served instalment all read it
  * from here, so what the customer is shown is what Redsys is asked for.
  */
 export const chargedFeeSql = (e: string) =>
   `(CASE WHEN ${e}.status = 'returned'
               AND (SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${e}.tenant_id)
-         THEN coalesce(${latestReturn(e, 'CASE WHEN r.paid_attempt_id IS NULL THEN r.fee_cents ELSE 0 END')}, 0)
+         THEN coalesce(${latestReturn(e, 'CASE WHEN r.fee_paid_cents IS NULL THEN r.fee_cents ELSE 0 END')}, 0)
          ELSE 0 END)::int8`;
 
 /**
@@ -60,6 +61,8 @@ export type ReportedInstalment = {
   return_dates: string[];
   /** The day it was paid (`YYYY-MM-DD`), when it was. */
   paid_date: string | null;
+  /** How it was paid, as the provider (or the portal's payment) wrote it. */
+  method: string;
 };
 
 export type ReturnRecord = {
@@ -122,7 +125,7 @@ export function createReturnedDebitRepository() {
                          AND v.id = e.invoice_id AND v.cancelled) AS invoice_cancelled,
                 ARRAY(SELECT to_char(r.return_date, 'YYYY-MM-DD') FROM instalment_returns r
                        WHERE r.tenant_id = e.tenant_id AND r.instalment_id = e.id) AS return_dates,
-                to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date
+                to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date, e.method
            ${from}`,
         params,
       );
@@ -151,6 +154,60 @@ export function createReturnedDebitRepository() {
       );
     },
 
+    /**
+     * The collections these returns undid (the instalment's paid day, amount and method when the
+     * return reopened it), kept on the return: the statement credits them on their day for ever.
+     * A return that has one keeps it (the same return stored again reopens nothing new).
+     */
+    async recordCollections(
+      sql: SqlQuery,
+      rows: {
+        instalment_id: string;
+        return_date: string;
+        collected_on: string;
+        collected_cents: number;
+        collected_method: string;
+      }[],
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      await sql.query(
+        `UPDATE instalment_returns r
+            SET collected_on = b.collected_on, collected_cents = b.collected_cents,
+                collected_method = b.collected_method
+           FROM jsonb_to_recordset($1::jsonb) AS b(instalment_id uuid, return_date date,
+                  collected_on date, collected_cents int8, collected_method text)
+          WHERE r.tenant_id = ${tenant} AND r.instalment_id = b.instalment_id
+            AND r.return_date = b.return_date AND r.collected_on IS NULL`,
+        [JSON.stringify(rows)],
+      );
+    },
+
+    /**
+     * The provider collected these returned instalments again (`paid` on `paid_date`): the fee
+     * the latest return of each charged (what paying it would have cost, `chargedFeeSql`) is
+     * paid by that collection, once. Run before the instalments are set paid.
+     */
+    async recordFeesCollected(
+      sql: SqlQuery,
+      collected: { invoice_id: string; seq: number; paid_date: string }[],
+    ): Promise<void> {
+      if (collected.length === 0) return;
+      await sql.query(
+        `UPDATE instalment_returns r SET fee_paid_cents = f.fee_cents, fee_paid_on = f.paid_date
+           FROM (SELECT e.tenant_id, e.id, ${chargedFeeSql('e')} AS fee_cents, b.paid_date
+                   FROM instalments e
+                   JOIN jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, paid_date date)
+                     ON e.invoice_id = b.invoice_id AND e.seq = b.seq
+                  WHERE e.tenant_id = ${tenant}) f
+          WHERE r.tenant_id = f.tenant_id AND r.instalment_id = f.id AND f.fee_cents > 0
+            AND r.fee_paid_cents IS NULL
+            AND r.id = (SELECT l.id FROM instalment_returns l
+                         WHERE l.tenant_id = f.tenant_id AND l.instalment_id = f.id
+                         ORDER BY l.return_date DESC, l.created_at DESC LIMIT 1)`,
+        [JSON.stringify(collected)],
+      );
+    },
+
     async chargesFee(sql: SqlQuery): Promise<boolean> {
       const rows = await sql.query<{ charge_return_fee: boolean }>(
         `SELECT charge_return_fee FROM tenants WHERE id = ${tenant}`,
@@ -175,7 +232,7 @@ export function createReturnedDebitRepository() {
              ON f.instalment_id = i.instalment_id::text
           WHERE i.tenant_id = ${tenant} AND i.attempt_id = $1 AND f.fee_cents > 0
             AND r.tenant_id = i.tenant_id AND r.instalment_id = i.instalment_id
-            AND r.paid_attempt_id IS NULL
+            AND r.fee_paid_cents IS NULL
             AND r.id = (SELECT l.id FROM instalment_returns l
                          WHERE l.tenant_id = i.tenant_id AND l.instalment_id = i.instalment_id
                          ORDER BY l.return_date DESC, l.created_at DESC LIMIT 1)`,

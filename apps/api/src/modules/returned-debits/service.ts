@@ -31,6 +31,19 @@ export function recordReturnFeesPaid(
   return paid.length === 0 ? Promise.resolve() : repository.recordFeesPaid(sql, attemptId, paid);
 }
 
+/**
+ * The provider collected these instalments again (`POST /admin/instalments/status` paid; the
+ * ingestion module, in its batch's transaction, before it sets them paid): where one was returned
+ * and its fee charged, that collection paid the fee, which the statement then keeps charged on the
+ * return's day and credits with the collection (the balance asks for it no more).
+ */
+export function recordReturnFeesCollected(
+  sql: SqlQuery,
+  collected: { invoice_id: string; seq: number; paid_date: string }[],
+): Promise<void> {
+  return repository.recordFeesCollected(sql, collected);
+}
+
 /** The reason a return reported without one carries: "the bank gave no reason" (ISO 20022). */
 export const genericReturnReason = 'MS03';
 
@@ -86,6 +99,24 @@ async function applyReturns(
           createdKeys.has(`${instalment.id} ${report.return_date}`) &&
           !olderThanWhatFollowed(instalment, report.return_date),
       );
+  // The collection each new return undoes stays on the statement, on its day: clearing the
+  // instalment's paid date below took it out of the month it was made in (a closed month changed).
+  await repository.recordCollections(
+    sql,
+    fresh.flatMap(({ instalment, report }) =>
+      instalment.status === 'paid' && instalment.paid_date !== null
+        ? [
+            {
+              instalment_id: instalment.id,
+              return_date: report.return_date,
+              collected_on: instalment.paid_date,
+              collected_cents: instalment.amount_cents,
+              collected_method: instalment.method,
+            },
+          ]
+        : [],
+    ),
+  );
   // Only a new return makes the instalment owed again: a replay never undoes a payment.
   await markInstalmentsReturned(
     sql,
