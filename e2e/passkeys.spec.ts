@@ -70,6 +70,11 @@ test('a passkey is added from the profile, signs in without a password, and stay
   await page
     .getByRole('button', { name: fillText(t.passkeys.renameLabel, { name: firstName }) })
     .click();
+  // A name of only spaces is no name: said under the field, the form stays, nothing is sent.
+  await page.getByLabel(t.passkeys.name).fill('   ');
+  await page.getByRole('button', { name: t.passkeys.save }).click();
+  await expect(page.getByText(t.passkeys.errors.required)).toBeVisible();
+  await expect(page.getByLabel(t.passkeys.name)).toBeFocused();
   await page.getByLabel(t.passkeys.name).fill('Portátil de casa');
   await page.getByRole('button', { name: t.passkeys.save }).click();
   await expect(page.getByRole('status')).toContainText(t.passkeys.renamed);
