@@ -180,6 +180,9 @@ describe.each(engines())('operations endpoints ($name)', (engine) => {
       expect(text).toMatch(
         new RegExp(`^portal_heavy_work_refused_total\\{lane="${lane}"\\} 0$`, 'm'),
       );
+      expect(text).toMatch(
+        new RegExp(`^portal_heavy_work_stopped_total\\{lane="${lane}"\\} 0$`, 'm'),
+      );
       expect(text).toMatch(new RegExp(`^portal_heavy_work_processes\\{lane="${lane}"\\} 0$`, 'm'));
     }
     for (const gauge of [

@@ -199,6 +199,7 @@ describe('the heavy-work pool', () => {
       message: 'The work took too long and was stopped',
     });
     expect(performance.now() - started).toBeLessThan(20_000);
+    expect(pool.load().documents.stopped).toBe(1);
     expect(logs.some((line) => /renderInvoicePdf ran past 2000 ms.*tenant t1/.test(line))).toBe(
       true,
     );
@@ -305,7 +306,13 @@ describe('the heavy-work pool', () => {
     });
     // Another tenant's batch waits in line as usual.
     const other = pool.inSlot('quiet', async () => 'other');
-    expect(pool.load().batches).toEqual({ running: 1, waiting: 2, refused: 1, processes: 0 });
+    expect(pool.load().batches).toEqual({
+      running: 1,
+      waiting: 2,
+      refused: 1,
+      stopped: 0,
+      processes: 0,
+    });
     finish();
     await first;
     expect(await second).toBe('second');
@@ -332,8 +339,8 @@ describe('the heavy-work pool', () => {
     await expect(pool.inSlot('t3', async () => 'third')).rejects.toMatchObject({ statusCode: 503 });
     // What /metrics reads: one batch running, one waiting, one refused; the documents' lane idle.
     expect(pool.load()).toEqual({
-      documents: { running: 0, waiting: 0, refused: 0, processes: 0 },
-      batches: { running: 1, waiting: 1, refused: 1, processes: 0 },
+      documents: { running: 0, waiting: 0, refused: 0, stopped: 0, processes: 0 },
+      batches: { running: 1, waiting: 1, refused: 1, stopped: 0, processes: 0 },
     });
     // Another tenant's customer's PDF is drawn meanwhile, in the documents' lane.
     expect((await pool.renderInvoicePdf('t4', longInvoice(50))).subarray(0, 5).toString()).toBe(

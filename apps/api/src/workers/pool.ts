@@ -58,8 +58,17 @@ export const defaultDeadlines: Record<HeavyLane, number> = {
 export const taskTooLong = (): AppError =>
   new AppError(503, ErrorCode.unavailable, 'The work took too long and was stopped');
 
-/** What a lane holds now, and the tasks it refused since the start (its metrics). */
-export type LaneLoad = { running: number; waiting: number; refused: number; processes: number };
+/**
+ * What a lane holds now, the tasks it refused since the start and those it stopped at its deadline
+ * (its metrics).
+ */
+export type LaneLoad = {
+  running: number;
+  waiting: number;
+  refused: number;
+  stopped: number;
+  processes: number;
+};
 
 /**
  * What one tenant may hold of a lane, running and waiting together: half its places. One tenant
@@ -173,6 +182,7 @@ export function createHeavyWork({
       deadlineMs: deadlines[name],
     });
     let refused = 0;
+    let stopped = 0;
     const gate = createAdmission({
       maxInFlight: threads,
       maxQueued: maxQueue,
@@ -190,6 +200,7 @@ export function createHeavyWork({
         // takes the next task).
         if (error instanceof HeavyProcessEnded) throw workersBusy();
         if (error instanceof HeavyTaskTooLong) {
+          stopped += 1;
           // The operator's to look at (the tenant's logo, the batch): the input is not logged.
           log(`Heavy work: ${error.message} (tenant ${tenant ?? 'none'})`);
           throw taskTooLong();
@@ -201,6 +212,7 @@ export function createHeavyWork({
       running: gate.inFlight,
       waiting: gate.queued,
       refused,
+      stopped,
       processes: pool.size,
     });
     return { pool, gate, run, load };

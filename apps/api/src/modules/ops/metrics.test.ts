@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { createMetrics } from './metrics.ts';
 
 describe('the heavy work in /metrics', () => {
-  it("reads each lane's running, waiting, refused and processes into its own series", async () => {
+  it("reads each lane's running, waiting, refused, stopped and processes into its own series", async () => {
     const { registry } = createMetrics(
       // Only the series read below are collected: none of them asks the database.
       {} as Database,
@@ -11,8 +11,8 @@ describe('the heavy work in /metrics', () => {
         staleAfterMinutes: 15,
         exposed: false,
         heavyWork: () => ({
-          documents: { running: 1, waiting: 2, refused: 3, processes: 1 },
-          batches: { running: 4, waiting: 5, refused: 6, processes: 2 },
+          documents: { running: 1, waiting: 2, refused: 3, stopped: 7, processes: 1 },
+          batches: { running: 4, waiting: 5, refused: 6, stopped: 8, processes: 2 },
         }),
       },
     );
@@ -27,6 +27,9 @@ describe('the heavy work in /metrics', () => {
     expect(refused).toContain('portal_heavy_work_refused_total{lane="batches"} 6');
     // A counter read twice is not counted twice.
     expect(await read('portal_heavy_work_refused_total')).toBe(refused);
+    const stopped = await read('portal_heavy_work_stopped_total');
+    expect(stopped).toContain('portal_heavy_work_stopped_total{lane="documents"} 7');
+    expect(stopped).toContain('portal_heavy_work_stopped_total{lane="batches"} 8');
     const processes = await read('portal_heavy_work_processes');
     expect(processes).toContain('portal_heavy_work_processes{lane="documents"} 1');
     expect(processes).toContain('portal_heavy_work_processes{lane="batches"} 2');

@@ -144,6 +144,16 @@ export function createMetrics(
         for (const [lane, load] of lanes()) this.inc({ lane }, load.refused);
       },
     });
+    new Counter({
+      name: 'portal_heavy_work_stopped_total',
+      help: "Heavy-work tasks stopped at their lane's deadline (the process killed, a 503 answered), by lane",
+      labelNames: ['lane'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [lane, load] of lanes()) this.inc({ lane }, load.stopped);
+      },
+    });
   }
   // One statement for every backlog gauge, read once per scrape.
   let backlog: Promise<Backlog | undefined> | null = null;
