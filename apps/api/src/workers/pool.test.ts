@@ -71,6 +71,15 @@ function longInvoice(lines: number): PdfInput {
   };
 }
 
+/** Whether process `pid` still exists (signal 0 checks without sending anything). */
+function isAlive(pid: number): boolean {
+  try {
+    return process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+}
+
 describe('the heavy-work pool', () => {
   let pool: HeavyWork | undefined;
   afterEach(async () => {
@@ -204,14 +213,7 @@ describe('the heavy-work pool', () => {
       true,
     );
     // The process that drew it is gone; the next task, another tenant's, gets a new one at once.
-    const alive = () => {
-      try {
-        return process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-    };
-    await expect.poll(alive).toBe(false);
+    await expect.poll(() => isAlive(pid)).toBe(false);
     const next = await pool.renderInvoicePdf('t2', longInvoice(1));
     expect(next.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await pool.placement()).pid).not.toBe(pid);
@@ -255,14 +257,7 @@ describe('the heavy-work pool', () => {
     expect((await running).subarray(0, 5).toString()).toBe('%PDF-');
     expect(await waiting).toMatchObject({ statusCode: 503 });
     expect(closing.processes).toBe(0);
-    const alive = () => {
-      try {
-        return process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-    };
-    await expect.poll(alive).toBe(false);
+    await expect.poll(() => isAlive(pid)).toBe(false);
   });
 
   it('refuses at once, with a 503 and Retry-After, what the queue cannot take', async () => {
