@@ -135,7 +135,7 @@ type SessionsTexts = {
     | 'removed'
     | 'added',
     string
-  >;
+  > & { errors: Record<'required', string> };
   verify: Record<'title' | 'code' | 'recoveryCode' | 'submit' | 'useRecovery' | 'wrong', string>;
   /** The current password asked before adding a passkey or turning on the second factor. */
   stepUp: Record<'title' | 'currentPassword' | 'continue', string> & {
