@@ -62,15 +62,13 @@ export function invoicePageOn(run: RunPageQuery) {
   return async (q: InvoicePageRequest, prepared = false) => {
     const rows = await run(invoicePageSql, invoicePageValues(q), prepared);
     return {
-      invoices: rows
-        .slice(0, pageSize)
-        .map((r) =>
-          toListItem({
-            ...r,
-            total_cents: Number(r.total_cents),
-            owed_cents: Number(r.owed_cents),
-          }),
-        ),
+      invoices: rows.slice(0, pageSize).map((r) =>
+        toListItem({
+          ...r,
+          total_cents: Number(r.total_cents),
+          owed_cents: Number(r.owed_cents),
+        }),
+      ),
       has_more: rows.length > pageSize,
     };
   };
