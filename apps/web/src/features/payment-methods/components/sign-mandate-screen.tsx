@@ -10,12 +10,17 @@ import { cn } from '@/utils/cn';
 import { useSepaMandates } from '../api/get-sepa-mandates';
 import { useSignMandate } from '../api/sign-mandate';
 import { usePaymentMethodsTexts } from '../texts';
+import { serverFieldErrors } from '../utils/field-rules';
 import { methodName, type PaymentMethod } from '../utils/method-display';
 import { MethodSummary } from './method-item';
 import { MethodViewFrame } from './method-view';
 import { Notice } from './notice';
 import { SepaMandateTerms } from './sepa-mandate-terms';
+import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
+
+/** The saved fields the server may refuse to sign a mandate for (a 422 `errors` entry). */
+const savedFields = ['iban', 'holder'] as const;
 
 /**
  * "Firmar mandato SEPA" (/firmar-mandato?id=<method id>; issue 23, item 6): the SEPA mandate of a
@@ -33,6 +38,7 @@ export function SignMandateScreen({ id }: { id: string | null }) {
 
 function SignMandate({ method }: { method: PaymentMethod }) {
   const t = usePaymentMethodsTexts();
+  const fieldErrorText = useFieldErrorText();
   const navigate = useNavigate();
   const mandates = useSepaMandates();
   const sign = useSignMandate();
@@ -63,7 +69,11 @@ function SignMandate({ method }: { method: PaymentMethod }) {
           navigate(paths.paymentMethods, { state: withFlash({ kind: 'mandateSigned', name }) }),
         onError: (error) => {
           if (error instanceof ApiError && error.status === 409) void mandates.refetch();
-          if (error instanceof ApiError && error.status === 422) setMandateError(true);
+          // Only the acceptance's own 422 is "you must accept": the saved IBAN or holder the
+          // server refuses (an account saved before its checks) says why below instead.
+          if (error instanceof ApiError && error.status === 422 && error.errors?.mandate_accepted) {
+            setMandateError(true);
+          }
         },
       },
     );
@@ -71,6 +81,13 @@ function SignMandate({ method }: { method: PaymentMethod }) {
 
   const alreadyActive =
     hasActive || (sign.error instanceof ApiError && sign.error.code === 'mandate_active');
+  const refused = sign.error instanceof ApiError && sign.error.status === 422 ? sign.error : null;
+  const savedFieldErrors = serverFieldErrors(refused?.errors, savedFields);
+  const refusedFields = savedFields.flatMap((field) => {
+    const text = fieldErrorText(savedFieldErrors[field], field);
+    return text ? [{ field, text }] : [];
+  });
+  const isAcceptanceError = Boolean(refused?.errors?.mandate_accepted);
 
   return (
     <Page width="form">
@@ -129,12 +146,26 @@ function SignMandate({ method }: { method: PaymentMethod }) {
                 >
                   {sign.isPending ? t('signMandate.signing') : t('signMandate.submit')}
                 </Button>
-                {sign.isError && !(sign.error instanceof ApiError && sign.error.status === 422) && (
+                {refusedFields.length > 0 ? (
                   <Notice tone="error">
-                    {sign.error instanceof ApiError && sign.error.status === 0
-                      ? t('common.network')
-                      : t('signMandate.error')}
+                    <dl className="space-y-1">
+                      {refusedFields.map(({ field, text }) => (
+                        <div key={field}>
+                          <dt className="font-semibold">{t(`fields.${field}`)}</dt>
+                          <dd>{text}</dd>
+                        </div>
+                      ))}
+                    </dl>
                   </Notice>
+                ) : (
+                  sign.isError &&
+                  !isAcceptanceError && (
+                    <Notice tone="error">
+                      {sign.error instanceof ApiError && sign.error.status === 0
+                        ? t('common.network')
+                        : t('signMandate.error')}
+                    </Notice>
+                  )
                 )}
               </div>
             )}
