@@ -11,7 +11,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import type { TPasskey } from '@portal/contract';
-import { apiRequest } from '@/lib/api-client';
+import { ApiError, apiRequest } from '@/lib/api-client';
 import { storeSignIn } from '@/lib/auth';
 import { IncompleteAuthResponseError } from '../error-messages';
 
@@ -68,9 +68,33 @@ export async function addPasskey(currentPassword: string): Promise<Passkey> {
 }
 
 export const listPasskeys = async (): Promise<Passkey[]> => (await apiRequest('passkeys')).passkeys;
-export const renamePasskey = async (id: string, name: string): Promise<void> => {
-  await apiRequest('renamePasskey', { params: { id }, body: { name } });
+
+/**
+ * The server's 404 for a passkey the customer no longer has: removed from another device or tab
+ * while this list was open (it answers the same for one that never was theirs).
+ */
+const isGone = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 404 && error.code === 'not_found';
+
+/** Renames a passkey; `'gone'` when it was removed meanwhile (nothing left to rename). */
+export const renamePasskey = async (id: string, name: string): Promise<'renamed' | 'gone'> => {
+  try {
+    await apiRequest('renamePasskey', { params: { id }, body: { name } });
+    return 'renamed';
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    throw error;
+  }
 };
+
+/**
+ * Removes a passkey. One already removed (from another device or tab) counts as removed: what the
+ * customer asked for is true, as for an already-ended session (sessions.ts).
+ */
 export const removePasskey = async (id: string): Promise<void> => {
-  await apiRequest('deletePasskey', { params: { id } });
+  try {
+    await apiRequest('deletePasskey', { params: { id } });
+  } catch (error) {
+    if (!isGone(error)) throw error;
+  }
 };

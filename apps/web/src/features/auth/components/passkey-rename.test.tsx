@@ -92,4 +92,32 @@ describe('renaming a passkey', () => {
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(within(row).queryByRole('alert')).toBeNull();
   });
+
+  it('drops a passkey already removed elsewhere (404) and reads the list again, no "try again"', async () => {
+    const { user, row, field, save } = await openRename();
+    // Removed from another device or tab while the form was open.
+    const calls = mockApi({
+      '/user/profile/u1': () => ({ json: { has_password: true } }),
+      '/passkeys': () => ({ json: { passkeys: [] } }),
+      '/passkeys/p1/rename': () => ({
+        status: 404,
+        json: { code: 'not_found', message: 'No such passkey' },
+      }),
+    });
+    await user.clear(field);
+    await user.type(field, 'Portátil');
+    await user.click(save);
+
+    expect(
+      await screen.findByText(
+        'La llave de acceso «Chrome en Mac» ya no estaba en tu cuenta: se quitó desde otro dispositivo o pestaña.',
+      ),
+    ).toBeTruthy();
+    expect(row.isConnected).toBe(false);
+    expect(screen.queryByText('Chrome en Mac')).toBeNull();
+    expect(screen.queryByText('No se ha podido hacer. Inténtalo de nuevo.')).toBeNull();
+    expect(screen.queryByText('Nombre cambiado.')).toBeNull();
+    // The list is read again, to show what the server holds.
+    expect(calls.map((call) => call.path)).toContain('/passkeys');
+  });
 });

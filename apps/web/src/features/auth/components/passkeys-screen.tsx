@@ -53,6 +53,13 @@ export function PasskeysScreen() {
   const hasPassword = useHasPassword();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: passkeysKey });
+  /** A passkey removed (here or elsewhere) leaves the list at once; the list is read again. */
+  const dropped = (passkey: Passkey) => {
+    queryClient.setQueryData<Passkey[]>(passkeysKey, (list) =>
+      list?.filter((p) => p.id !== passkey.id),
+    );
+    refresh();
+  };
 
   const added = (passkey: Passkey) => {
     setNotice({ tone: 'ok', text: t('passkeys.added', { name: passkey.name }) });
@@ -101,7 +108,7 @@ export function PasskeysScreen() {
       setRemoving(null);
       setNotice({ tone: 'ok', text: t('passkeys.removed', { name: passkey.name }) });
       headingRef.current?.focus();
-      refresh();
+      dropped(passkey);
     },
   });
 
@@ -166,6 +173,12 @@ export function PasskeysScreen() {
                   setNotice({ tone: 'ok', text: t('passkeys.renamed') });
                   refresh();
                 }}
+                onGone={() => {
+                  // Removed from another device or tab while the form was open: nothing to retry.
+                  setNotice({ tone: 'ok', text: t('passkeys.gone', { name: passkey.name }) });
+                  headingRef.current?.focus();
+                  dropped(passkey);
+                }}
                 onRemove={() => {
                   // A new question: an earlier removal's failure is not this one's (session 39).
                   remove.reset();
@@ -224,10 +237,12 @@ export function PasskeysScreen() {
 function PasskeyRow({
   passkey,
   onRenamed,
+  onGone,
   onRemove,
 }: {
   passkey: Passkey;
   onRenamed: () => void;
+  onGone: () => void;
   onRemove: () => void;
 }) {
   const { t } = useTranslation('sessions');
@@ -243,9 +258,10 @@ function PasskeyRow({
   };
   const rename = useMutation({
     mutationFn: async (value: string) => (await webauthn()).renamePasskey(passkey.id, value),
-    onSuccess: () => {
+    onSuccess: (result) => {
       setEditing(false);
-      onRenamed();
+      if (result === 'gone') onGone();
+      else onRenamed();
     },
     onError: (error) => {
       const code =
