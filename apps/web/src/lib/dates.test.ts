@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   addYears,
   checkInputRange,
@@ -14,6 +14,7 @@ import {
   previousMonthRange,
   todayApiDate,
   formatMoment,
+  formatMomentDay,
 } from './dates';
 
 describe('parseApiDate (spec §3: API dates are yyyymmdd strings)', () => {
@@ -154,5 +155,29 @@ describe('formatMoment', () => {
 
   it('gives nothing for what is not a moment', () => {
     expect(formatMoment('nope')).toBe('');
+  });
+});
+
+describe('formatMomentDay', () => {
+  const savedTz = process.env.TZ;
+  afterEach(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it("writes the day of a moment on Madrid's clock, dd/mm/yyyy, whatever the browser's", () => {
+    process.env.TZ = 'Atlantic/Canary';
+    // 23:30 on 31 December in Las Palmas (and in UTC) is 00:30 on New Year's Day in Madrid.
+    expect(formatMomentDay('2026-12-31T23:30:00.000Z')).toBe('01/01/2027');
+    process.env.TZ = 'America/New_York';
+    expect(formatMomentDay('2026-07-01T22:30:00.000Z')).toBe('02/07/2026');
+    expect(formatMomentDay('2026-11-26T10:15:00.000Z')).toBe('26/11/2026');
+  });
+
+  it('gives nothing for what is not a moment', () => {
+    expect(formatMomentDay('nope')).toBeNull();
+    expect(formatMomentDay('')).toBeNull();
+    expect(formatMomentDay(null)).toBeNull();
+    expect(formatMomentDay(undefined)).toBeNull();
   });
 });

@@ -73,6 +73,18 @@ export function formatMoment(iso: string): string {
   return `${pad(day)}/${pad(month)}/${pad(year, 4)} ${time} h`;
 }
 
+/**
+ * The calendar day of a moment (an ISO instant) on Madrid's clock, `dd/mm/yyyy` (spec §9): the
+ * day the server dates things with (a mandate's reference and PDF), whatever the browser's zone;
+ * `null` for what is not a moment.
+ */
+export function formatMomentDay(iso: string | null | undefined): string | null {
+  const date = iso ? new Date(iso) : null;
+  if (!date || Number.isNaN(date.getTime())) return null;
+  const { year, month, day } = madridMomentOf(date);
+  return `${pad(day)}/${pad(month)}/${pad(year, 4)}`;
+}
+
 /** The calendar day before `day`. */
 export function dayBefore({ year, month, day }: CalendarDay): CalendarDay {
   const date = new Date(Date.UTC(year, month - 1, day - 1));

@@ -1,4 +1,4 @@
-import { formatDate, todayApiDate } from '@/lib/dates';
+import { formatDate, formatMomentDay } from '@/lib/dates';
 
 /** Spec §3: `entry_date` is `YYYY-MM-DD`; screens show `dd/mm/yyyy` (spec §9). `null` if invalid. */
 export function formatEntryDate(value: string | null | undefined): string | null {
@@ -16,8 +16,7 @@ export function initialsOf(name: string): string {
     .join('');
 }
 
-/** A moment the API sends (ISO 8601) as the browser's local calendar day, `dd/mm/yyyy`. */
+/** A moment the API sends (ISO 8601) as Madrid's calendar day, `dd/mm/yyyy`; empty if invalid. */
 export function formatMomentDate(value: string | null | undefined): string {
-  const date = value ? new Date(value) : null;
-  return date && !Number.isNaN(date.getTime()) ? (formatDate(todayApiDate(date)) ?? '') : '';
+  return formatMomentDay(value) ?? '';
 }

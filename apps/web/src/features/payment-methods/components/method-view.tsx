@@ -7,7 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { cardClasses, pageTitleClasses, sectionTitleClasses } from '@/components/ui/surfaces';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api-client';
-import { formatDate, todayApiDate } from '@/lib/dates';
+import { formatMomentDay } from '@/lib/dates';
 import { cn } from '@/utils/cn';
 import { usePaymentMethod } from '../api/get-payment-methods';
 import { useUpdatePaymentMethod } from '../api/update-payment-method';
@@ -30,10 +30,9 @@ import { useFieldErrorText } from './use-field-error-text';
 import { withFlash } from './use-flash';
 import { Page } from '@/components/ui/page';
 
-/** `2026-11-21T15:30:00.000Z` -> `21/11/2026` (the browser's day), spec §9. */
+/** `2026-11-21T23:30:00.000Z` -> `22/11/2026` (Madrid's day, as the server dates), spec §9. */
 export function formatCreatedAt(iso: string): string | null {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : formatDate(todayApiDate(date));
+  return formatMomentDay(iso);
 }
 
 /**

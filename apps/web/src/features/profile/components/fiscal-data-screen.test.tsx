@@ -176,4 +176,44 @@ describe('fiscal data change request (issue 23)', () => {
       '/1/api/1.0/user/fiscal-data-requests/r1/dismiss',
     );
   });
+
+  it.each([
+    ['requested', { pending: { ...pending, created_at: '2026-12-31T23:30:00.000Z' } }],
+    [
+      'decided',
+      {
+        last_decision: {
+          ...pending,
+          status: 'approved',
+          closed_at: '2026-12-31T23:30:00.000Z',
+        },
+      },
+    ],
+  ] as const)("says the day it was %s on Madrid's clock, not the browser's", async (_, state) => {
+    const savedTz = process.env.TZ;
+    // Las Palmas, 23:30 on 31 December: 00:30 on 1 January 2027 in Madrid.
+    process.env.TZ = 'Atlantic/Canary';
+    try {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn<typeof fetch>(async () => json(200, { pending: null, last_decision: null })),
+      );
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      await renderWithRouter(
+        <QueryClientProvider client={client}>
+          <FiscalRequestStatus
+            state={{ pending: null, last_decision: null, ...state } as never}
+            loadFailed={false}
+            onRetry={() => {}}
+          />
+        </QueryClientProvider>,
+      );
+      const region = screen.getByRole('region');
+      expect(region.textContent).toContain('01/01/2027');
+      expect(region.textContent).not.toContain('31/12/2026');
+    } finally {
+      if (savedTz === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTz;
+    }
+  });
 });
