@@ -66,7 +66,10 @@ function BankAccountView({ method, justAdded }: { method: PaymentMethod; justAdd
 function Activation({ method }: { method: PaymentMethod }) {
   const t = usePaymentMethodsTexts();
   const request = useRequestVerification();
-  const isRequested = method.pending_requests.includes('verification') || request.isSuccess;
+  // `null`: nothing to verify any more; the method read again leaves this section.
+  const isRequested =
+    method.pending_requests.includes('verification') ||
+    (request.isSuccess && request.data !== null);
   const limit = limitReached(request.error);
   return (
     <section aria-labelledby="activation" className={cn(cardClasses, 'p-4 sm:p-6')}>

@@ -150,6 +150,73 @@ describe('the view of one method', () => {
     expect(calls.some((c) => c.path === '/payment-methods/pm-new/verification-request')).toBe(true);
   });
 
+  /*
+   * The provider verified the account meanwhile (its review of another request, its ERP's batch)
+   * while the screen still shows it "No verificada": the API answers 409 `conflict` "Nothing to
+   * verify". Not a failure to retry for ever: the method is read again and shows as it is now.
+   */
+  it('shows an account the provider already verified as it is, not "could not ask, try again"', async () => {
+    const unverified: PaymentMethod = { ...sampleAccount, status: 'unverified', is_main: false };
+    let verified = false;
+    stubApi((call) => {
+      if (call.method === 'GET' && call.path === '/payment-methods') {
+        return {
+          json: { methods: [verified ? { ...unverified, status: 'active' } : unverified] },
+        };
+      }
+      if (
+        call.method === 'POST' &&
+        call.path === '/payment-methods/pm-account/verification-request'
+      ) {
+        return { status: 409, json: { code: 'conflict', message: 'Nothing to verify' } };
+      }
+      return undefined;
+    });
+    await renderScreen(<BankAccountViewScreen id="pm-account" />, '/bank-account?id=pm-account');
+    const activate = await screen.findByRole('button', { name: es.bankAccountView.activate });
+    // Meanwhile the provider verifies it.
+    verified = true;
+    await userEvent.click(activate);
+
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: es.bankAccountView.activate })).toBeNull(),
+    );
+    expect(screen.queryByText(es.bankAccountView.activateError)).toBeNull();
+    expect(screen.queryByText(es.bankAccountView.activationPending)).toBeNull();
+    expect(screen.queryByText('No verificada')).toBeNull();
+  });
+
+  it('shows a method that became the main one meanwhile as the main one, no error (409)', async () => {
+    const card: PaymentMethod = { ...sampleCard, is_main: false };
+    let madeMain = false;
+    stubApi((call) => {
+      if (call.method === 'GET' && call.path === '/payment-methods') {
+        return { json: { methods: [{ ...card, is_main: madeMain }] } };
+      }
+      if (call.method === 'POST' && call.path === '/payment-methods/pm-card/main-request') {
+        return { status: 409, json: { code: 'conflict', message: 'Already the main method' } };
+      }
+      return undefined;
+    });
+    await renderScreen(<CardViewScreen id="pm-card" />, '/credit-card?id=pm-card');
+    await userEvent.click(await screen.findByRole('checkbox', { name: es.mainMethod.checkbox }));
+    const dialog = await screen.findByRole('dialog', { name: es.mainMethod.dialog.title });
+    // Meanwhile the provider's team makes it the main method (another request, its ERP).
+    madeMain = true;
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: es.mainMethod.dialog.request }),
+    );
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByText(es.mainMethod.dialog.error)).toBeNull();
+    expect(await screen.findByText(es.mainMethod.isMain)).toBeTruthy();
+    const checkbox = screen.getByRole<HTMLInputElement>('checkbox', {
+      name: es.mainMethod.checkbox,
+    });
+    expect(checkbox.checked).toBe(true);
+    expect(checkbox.disabled).toBe(true);
+  });
+
   it("edits an account's holder, with its errors", async () => {
     const calls = serveMethods([sampleAccount]);
     await renderScreen(<BankAccountViewScreen id="pm-account" />, '/bank-account?id=pm-account');
