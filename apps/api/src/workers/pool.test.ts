@@ -219,6 +219,26 @@ describe('the heavy-work pool', () => {
     expect((await pool.placement()).pid).not.toBe(pid);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'does not stop a task past its deadline while its process waits for a core (its CPU time counts)',
+    async () => {
+      pool = createHeavyWork({
+        threads: 1,
+        maxQueue: 4,
+        deadlines: { documents: 1_500, batches: 1_500 },
+      });
+      const { pid } = await pool.placement();
+      const drawing = pool.renderInvoicePdf('t1', longInvoice(100));
+      // Stopped: as on a saturated host, where the idle-priority process gets no core for long.
+      process.kill(pid, 'SIGSTOP');
+      await new Promise((go) => setTimeout(go, 3_000));
+      process.kill(pid, 'SIGCONT');
+      expect((await drawing).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pool.load().documents.stopped).toBe(0);
+      expect((await pool.placement()).pid).toBe(pid);
+    },
+  );
+
   it('ends a process that has been idle, and starts one again for the next task', async () => {
     pool = createHeavyWork({ threads: 1, maxQueue: 4, idleMs: 100 });
     const { pid } = await pool.placement();

@@ -43,11 +43,13 @@ export const workersBusy = (): AppError =>
 export type HeavyLane = 'documents' | 'batches';
 
 /**
- * How long one task of each lane may run before its process is killed: far beyond the work's
- * own time (a 500-line invoice draws in about half a second, a batch of 10,000 invoices is written
- * in 1.5 s on the bench's 2 cores), so only a task that would never end meets it: an operator's SVG
- * logo of nested `<use>` copies drew for hours and held a place of the documents lane, every
- * tenant's, until then.
+ * How much CPU time one task of each lane may spend before its process is killed (wall time where
+ * the host does not tell it; process-pool.ts `armDeadline`): far beyond the work's own (a
+ * 500-line invoice draws in about half a second, a batch of 10,000 invoices is written in 1.5 s
+ * on the bench's 2 cores), so only a task that would never end meets it: an operator's SVG logo of
+ * nested `<use>` copies drew for hours and held a place of the documents lane, every tenant's,
+ * until then. CPU time, not wall time: on a saturated host the heavy processes, at the back of the
+ * queue, wait for a core, and that waiting must not fail a customer's PDF.
  */
 export const defaultDeadlines: Record<HeavyLane, number> = {
   documents: 30_000,

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /**
  * A few Node.js processes that each run one task at a time, started on first use and ended after
@@ -49,6 +50,22 @@ export type ProcessReady = { ready: true };
 export type TaskAnswer =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { message: string; stack?: string | undefined } };
+
+/**
+ * The CPU time (user and system, in ms) process `pid` has spent so far, from `/proc/<pid>/stat`
+ * (fields 14 and 15, in clock ticks of 10 ms on Linux); null where it cannot be read.
+ */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
 
 type Waiter = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Member = {
@@ -138,17 +155,33 @@ export function createProcessPool({
     return member;
   }
 
-  /** Starts the running task's deadline: past it, the process is killed and the task refused. */
+  /**
+   * Starts the running task's deadline, counted in the CPU time its process spends on it where
+   * Linux tells it (`/proc/<pid>/stat`), else in wall time: the heavy processes run at the back of
+   * the machine's queue (SCHED_IDLE, the idle cgroup), so on a saturated host a PDF may wait long
+   * for a core without doing anything wrong; only a task that keeps computing (an SVG logo of
+   * nested copies) spends its deadline. Past it, the process is killed and the task refused.
+   */
   function armDeadline(member: Member) {
     if (deadlineMs === undefined) return;
-    member.deadline = setTimeout(() => {
-      const task = member.task;
-      if (!task || !members.delete(member)) return;
-      member.task = null;
-      task.reject(new HeavyTaskTooLong(member.name, deadlineMs));
-      member.child.kill('SIGKILL');
-      finish();
-    }, deadlineMs);
+    const pid = member.child.pid;
+    const startedCpu = pid === undefined ? null : cpuMsOf(pid);
+    const check = (waitMs: number) => {
+      member.deadline = setTimeout(() => {
+        const task = member.task;
+        if (!task) return;
+        const cpu = pid === undefined || startedCpu === null ? null : cpuMsOf(pid);
+        const spent = cpu === null || startedCpu === null ? deadlineMs : cpu - startedCpu;
+        // Not yet: look again once what is left of the budget could have been spent.
+        if (spent < deadlineMs) return check(Math.max(deadlineMs - spent, 250));
+        if (!members.delete(member)) return;
+        member.task = null;
+        task.reject(new HeavyTaskTooLong(member.name, deadlineMs));
+        member.child.kill('SIGKILL');
+        finish();
+      }, waitMs);
+    };
+    check(deadlineMs);
   }
 
   function finish() {
