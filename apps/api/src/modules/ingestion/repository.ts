@@ -447,12 +447,18 @@ export function createIngestionRepository() {
       );
     },
 
+    /**
+     * The provider's states. An instalment paid in the portal (card, Bizum) keeps its own: its
+     * receipt and the statement date it by the gateway's charge, and the provider's `paid` with
+     * another day moved the payment into another (possibly closed) month (session 40 review).
+     */
     async setStatuses(sql: Sql, rows: StatusRecord[]): Promise<number> {
       const written = await sql.query(
         `UPDATE instalments e SET status = b.status, paid_date = b.paid_date
            FROM jsonb_to_recordset($1::jsonb) AS b(invoice_id text, seq int, status text, paid_date date)
           WHERE e.tenant_id = ${tenant} AND e.invoice_id = b.invoice_id AND e.seq = b.seq
             AND (e.status, e.paid_date) IS DISTINCT FROM (b.status, b.paid_date)
+            AND NOT ${paidInPortalSql('e')}
          RETURNING e.id`,
         [json(rows)],
       );

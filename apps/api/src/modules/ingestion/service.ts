@@ -347,7 +347,8 @@ export function createIngestionService({
             errors.add(`changes.${i}.status`, FieldError.invalidValue);
           // Paid by card (or Bizum) in the portal: neither a debit coming back nor the back
           // office's word undoes that payment (set back to pending or cancelled, the customer owed
-          // again what they had paid; session 36). Its own record of it as paid is still taken.
+          // again what they had paid; session 36). Its own record of it as paid is taken (200) but
+          // changes nothing: the payment keeps the gateway's day (`setStatuses`).
           else if (c.status !== 'paid' && stored.paid_in_portal)
             errors.add(`changes.${i}.status`, FieldError.instalmentLocked);
         });
