@@ -297,6 +297,17 @@ describe.each(engines())('returned direct debits on $name', (engine) => {
     const without = await balance();
     await setChargeFee(true);
     try {
+      // Whether a return's fee is charged is recorded on the return when it is recorded
+      // (migration 043): turning charging on later adds no fee to RD-1's return (session 40).
+      expect(await balance()).toEqual(without);
+      // RD-1's return as recorded while the tenant charged the fee.
+      await db.withOwner((sql) =>
+        sql.query(
+          `UPDATE instalment_returns r SET fee_charged = true FROM instalments e
+            WHERE e.tenant_id = r.tenant_id AND e.id = r.instalment_id
+              AND r.tenant_id = 'demo' AND e.invoice_id = 'RD-1'`,
+        ),
+      );
       // What one "Pagar" pays, and what is owed, now count the fee.
       const withFee = await balance();
       expect(Math.round((withFee.outstanding - without.outstanding) * 100)).toBe(400);

@@ -80,6 +80,28 @@ describe.each(engines())('a returned direct debit on the statement on $name', (e
     expect(res.statusCode, res.body).toBe(200);
   };
 
+  /** One batch of `POST /admin/instalments/returns` (seq 1 of each invoice, reason AM04). */
+  const reportReturns = async (...rs: { id: string; date: string; fee: number }[]) => {
+    const res = await fixture.admin('POST', '/instalments/returns', {
+      returns: rs.map((r) => ({
+        invoice_id: r.id,
+        seq: 1,
+        return_date: r.date,
+        reason_code: 'AM04',
+        fee_cents: r.fee,
+      })),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const changeStatus = async (change: Record<string, unknown>) => {
+    const res = await fixture.admin('POST', '/instalments/status', { changes: [change] });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const setChargeReturnFee = (on: boolean) =>
+    fixture.db.withOwner((sql) =>
+      sql.query(`UPDATE tenants SET charge_return_fee = $1 WHERE id = 'demo'`, [on]),
+    );
+
   it('keeps June as it was and shows the return in July', async () => {
     const id = 'RDS-JUNE-JULY';
     await collectedInJune(id, '2012');
@@ -231,5 +253,93 @@ describe.each(engines())('a returned direct debit on the statement on $name', (e
       [id, 3025, 0],
       [id, 250, 0],
     ]);
+  });
+
+  /*
+   * Session 40 review: one batch naming two returns of the same debit (a July one and a September
+   * one: an ERP catching up on two bank files) recorded June's collection on BOTH returns
+   * (`applyReturns` saw the instalment paid on June 20 for each), so the statement credited June
+   * 20 twice: June's closing dropped by 30,25 € after June was closed. Only the earliest new
+   * return undid June's collection.
+   */
+  it('credits June once when one batch reports two returns of the same debit', async () => {
+    const id = 'RDS-TWO-IN-ONE';
+    await collectedInJune(id, '2011');
+    const june = await month('201106');
+    expect(movementsOf(june, id)).toEqual([
+      [id, 3025, 0],
+      [id, 0, 3025],
+    ]);
+
+    await reportReturns({ id, date: '2011-07-09', fee: 0 }, { id, date: '2011-09-12', fee: 0 });
+
+    expect(await month('201106')).toEqual(june);
+  });
+
+  /*
+   * Session 40 review: the fee of a return is charged on the return's day, but the statement read
+   * it from the instalment's state today (`chargedFeeSql`: only while `returned`). The provider
+   * presenting the debit again (`pending`, docs/ingestion.md) took July's fee out of a closed July,
+   * and its later collection paid nothing (`recordFeesCollected` found no fee). The fee stays
+   * owed until a payment pays it, and that payment credits it in its own month.
+   */
+  it('keeps the fee charged in July when the debit is presented again and collected', async () => {
+    const id = 'RDS-REPRESENTED';
+    await collectedInJune(id, '2018');
+    await reportReturns({ id, date: '2018-07-09', fee: 400 });
+    const july = await month('201807');
+    expect(movementsOf(july, id)).toEqual([
+      [id, 3025, 0],
+      [id, 400, 0],
+    ]);
+    const gap = await statementLessBalance();
+
+    // August: the provider presents the debit again, then the bank collects it.
+    await changeStatus({ invoice_id: id, seq: 1, status: 'pending' });
+    expect(await month('201807'), 'July after the re-presentation').toEqual(july);
+    expect(await statementLessBalance(), 'the balance after the re-presentation').toBe(gap);
+    await changeStatus({ invoice_id: id, seq: 1, status: 'paid', paid_date: '2018-08-20' });
+    expect(await month('201807'), 'July after the new collection').toEqual(july);
+    // The collection paid the instalment and the fee, on its day.
+    expect(movementsOf(await month('201808'), id)).toEqual([[id, 0, 3425]]);
+    expect(await statementLessBalance(), 'the balance after the new collection').toBe(gap);
+  });
+
+  /*
+   * Session 40 review: whether a return's fee is charged was read from the tenant's setting today,
+   * so turning fee charging off (or on) took a fee out of (or put one into) a closed July. It is
+   * recorded on the return when the return is recorded (migration 043), what the customer was told.
+   */
+  it('keeps the fee charged in July when the tenant later stops charging fees', async () => {
+    const id = 'RDS-FEES-OFF';
+    await collectedInJune(id, '2020');
+    await reportReturns({ id, date: '2020-07-09', fee: 400 });
+    const july = await month('202007');
+    expect(movementsOf(july, id)).toEqual([
+      [id, 3025, 0],
+      [id, 400, 0],
+    ]);
+    const owed = await outstanding();
+    try {
+      await setChargeReturnFee(false);
+      expect(await month('202007')).toEqual(july);
+      // The portal still asks for the fee it told the customer of.
+      expect(await outstanding()).toBe(owed);
+    } finally {
+      await setChargeReturnFee(true);
+    }
+  });
+
+  it('adds no fee to a closed July when the tenant starts charging fees later', async () => {
+    const id = 'RDS-FEES-ON';
+    await collectedInJune(id, '2021');
+    await setChargeReturnFee(false);
+    // Returned while the tenant does not charge: the customer is told no fee is charged.
+    const july = await reportReturns({ id, date: '2021-07-09', fee: 400 })
+      .then(async () => ({ csv: await month('202107'), owed: await outstanding() }))
+      .finally(() => setChargeReturnFee(true));
+    expect(movementsOf(july.csv, id)).toEqual([[id, 3025, 0]]);
+    expect(await month('202107')).toEqual(july.csv);
+    expect(await outstanding()).toBe(july.owed);
   });
 });

@@ -88,8 +88,14 @@ describe.each(engines())(
       const before = await owed();
       expect(before.summary).toBe(before.balance);
 
+      // The return as recorded while the tenant charges the fee (migration 043: recorded on the
+      // return; turning charging on later adds no fee to a return already recorded).
       await fixture.db.withOwner((sql) =>
-        sql.query(`UPDATE tenants SET charge_return_fee = true WHERE id = 'demo'`),
+        sql.query(
+          `UPDATE instalment_returns r SET fee_charged = true FROM instalments e
+            WHERE e.tenant_id = r.tenant_id AND e.id = r.instalment_id
+              AND r.tenant_id = 'demo' AND e.invoice_id = 'REVF-RET-FEE'`,
+        ),
       );
       const after = await owed();
       // Control: the balance now counts the fee (what the invoice's Pagar charges).

@@ -13,29 +13,40 @@ const latestReturn = (e: string, columns: string) =>
      ORDER BY r.return_date DESC, r.created_at DESC LIMIT 1)`;
 
 /**
+ * Whether return `r`'s fee is charged to the customer: recorded on the return when it was recorded
+ * (migration 043, the tenant's setting at that moment, what the customer was told); a return the
+ * previous release wrote during the deploy (NULL) reads the tenant's setting, as it did then.
+ * Before session 40 every read took the tenant's setting of today, so turning fee charging off
+ * (or on) took a fee out of (or put one into) a month already closed.
+ */
+const feeChargedSql = (r: string) =>
+  `coalesce(${r}.fee_charged, (SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${r}.tenant_id), false)`;
+
+/**
  * THE amount of a returned debit's bank fee that paying instalment `e` now also pays, in cents:
- * the latest return's fee while the instalment is `returned`, the tenant charges fees and no
- * payment collected that fee yet (a card payment, or the provider's new collection of the debit);
- * else 0.
- * The payment confirmation, the start of a card payment and the served instalment all read it
- * from here, so what the customer is shown is what Redsys is asked for.
+ * the latest return's fee while the instalment is owed (`returned`, or `pending` again: the debit
+ * presented again), the fee was charged when the return was recorded and no payment collected
+ * it yet (a card payment, or the provider's new collection of the debit); else 0.
+ * The payment confirmation, the start of a card payment, the served instalment, the balance and
+ * the statement all read it from here, so what the customer is shown is what Redsys is asked for.
+ * A re-presentation keeps the fee owed (session 40: it left the return's closed month, and the
+ * collection that followed paid nothing of it).
  */
 export const chargedFeeSql = (e: string) =>
-  `(CASE WHEN ${e}.status = 'returned'
-              AND (SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${e}.tenant_id)
-         THEN coalesce(${latestReturn(e, 'CASE WHEN r.fee_paid_cents IS NULL THEN r.fee_cents ELSE 0 END')}, 0)
+  `(CASE WHEN ${e}.status IN ('returned', 'pending')
+         THEN coalesce(${latestReturn(e, `CASE WHEN r.fee_paid_cents IS NULL AND ${feeChargedSql('r')} THEN r.fee_cents ELSE 0 END`)}, 0)
          ELSE 0 END)::int8`;
 
 /**
  * The return an instalment `e` shows while it is `returned` (JSON, or null): return date
- * (`yyyymmdd`), reason code, fee and the fee charged with the instalment.
+ * (`yyyymmdd`), reason code, fee and whether the fee is charged with the instalment (as recorded
+ * on the return).
  */
 export const returnedDebitJsonSql = (e: string) =>
   `(CASE WHEN ${e}.status = 'returned' THEN ${latestReturn(
     e,
     `json_build_object('return_date', to_char(r.return_date, 'YYYYMMDD'), 'reason_code', r.reason_code,
-                       'fee_cents', r.fee_cents,
-                       'fee_charged', coalesce((SELECT t.charge_return_fee FROM tenants t WHERE t.id = r.tenant_id), false))`,
+                       'fee_cents', r.fee_cents, 'fee_charged', ${feeChargedSql('r')})`,
   )} END)`;
 
 export type ReturnedDebitJson = {
@@ -133,16 +144,18 @@ export function createReturnedDebitRepository() {
     },
 
     /**
-     * Stores the returns, one per instalment and return date: a new one is created, a known one
-     * takes a corrected reason or fee, an identical one is left alone. Answers what was written.
+     * Stores the returns, one per instalment and return date: a new one is created, recording
+     * whether its fee is charged (the tenant's setting now, for ever); a known one takes a
+     * corrected reason or fee, an identical one is left alone. Answers what was written.
      */
     async upsertReturns(
       sql: SqlQuery,
       rows: ReturnRecord[],
     ): Promise<{ instalment_id: string; return_date: string; created: boolean }[]> {
       return sql.query<{ instalment_id: string; return_date: string; created: boolean }>(
-        `INSERT INTO instalment_returns (tenant_id, instalment_id, customer_id, return_date, reason_code, fee_cents)
-         SELECT ${tenant}, b.instalment_id, b.customer_id, b.return_date, b.reason_code, b.fee_cents
+        `INSERT INTO instalment_returns (tenant_id, instalment_id, customer_id, return_date, reason_code, fee_cents, fee_charged)
+         SELECT ${tenant}, b.instalment_id, b.customer_id, b.return_date, b.reason_code, b.fee_cents,
+                coalesce((SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${tenant}), false)
            FROM jsonb_to_recordset($1::jsonb)
              AS b(instalment_id uuid, customer_id uuid, return_date date, reason_code text, fee_cents int8)
          ON CONFLICT (tenant_id, instalment_id, return_date) DO UPDATE
@@ -286,11 +299,11 @@ export function createReturnedDebitRepository() {
            UPDATE instalment_returns r
               SET mail_tries = r.mail_tries + 1, mail_due_at = now() + make_interval(secs => $2)
              FROM due WHERE r.tenant_id = ${tenant} AND r.id = due.id
-           RETURNING r.id, r.instalment_id, r.customer_id, r.reason_code, r.fee_cents, r.mail_tries)
+           RETURNING r.tenant_id, r.id, r.instalment_id, r.customer_id, r.reason_code, r.fee_cents,
+                     r.fee_charged, r.mail_tries)
          SELECT c.id::text, c.mail_tries AS tries, e.id::text AS instalment_id, e.invoice_id,
                 e.amount_cents, c.reason_code, c.fee_cents,
-                coalesce((SELECT t.charge_return_fee FROM tenants t WHERE t.id = ${tenant}), false)
-                  AS charge_return_fee,
+                ${feeChargedSql('c')} AS charge_return_fee,
                 coalesce(nullif(u.invoice_email, ''), u.email) AS email, u.language
            FROM claimed c
            JOIN instalments e ON e.tenant_id = ${tenant} AND e.id = c.instalment_id

@@ -101,10 +101,21 @@ async function applyReturns(
       );
   // The collection each new return undoes stays on the statement, on its day: clearing the
   // instalment's paid date below took it out of the month it was made in (a closed month changed).
+  // Only the earliest new return of an instalment undid it: a later one of the same batch (an ERP
+  // catching up on two bank files) undid a re-presentation never reported, not this collection
+  // (session 40 review: June was credited twice).
+  const earliest = new Map<string, string>();
+  for (const { instalment, report } of fresh) {
+    const seen = earliest.get(instalment.id);
+    if (seen === undefined || report.return_date < seen)
+      earliest.set(instalment.id, report.return_date);
+  }
   await repository.recordCollections(
     sql,
     fresh.flatMap(({ instalment, report }) =>
-      instalment.status === 'paid' && instalment.paid_date !== null
+      instalment.status === 'paid' &&
+      instalment.paid_date !== null &&
+      earliest.get(instalment.id) === report.return_date
         ? [
             {
               instalment_id: instalment.id,
