@@ -1,5 +1,10 @@
 import Fastify from 'fastify';
-import { createInvoicePage, serverEnv, type InvoicePageRequest } from './invoice-page.ts';
+import {
+  createFloorPools,
+  createInvoicePage,
+  serverEnv,
+  type InvoicePageRequest,
+} from './invoice-page.ts';
 import { createPaymentPage, type PaymentPageRequest } from './payment-page.ts';
 
 /**
@@ -10,8 +15,9 @@ import { createPaymentPage, type PaymentPageRequest } from './payment-page.ts';
  * `/payments` and `/payments-prepared`: the same for the portal's `/payments` (payment-page.ts).
  */
 const { port, databaseUrl, poolSize } = serverEnv();
-const invoices = createInvoicePage(databaseUrl, poolSize);
-const payments = createPaymentPage(invoices.pool);
+const pools = createFloorPools(databaseUrl, poolSize);
+const invoices = createInvoicePage(pools);
+const payments = createPaymentPage(pools);
 const app = Fastify();
 app.get('/health', async () => 'ok');
 // Ready once the database answers: the floor of the service section's start-to-ready (one query).

@@ -1,9 +1,15 @@
 import { createServer } from 'node:http';
-import { createInvoicePage, serverEnv, type InvoicePageRequest } from './invoice-page.ts';
+import {
+  createFloorPools,
+  createInvoicePage,
+  serverEnv,
+  type InvoicePageRequest,
+} from './invoice-page.ts';
 
 /** Baseline 1: node:http and pg, nothing else. `GET /health` tells the bench it is up. */
 const { port, databaseUrl, poolSize } = serverEnv();
-const invoices = createInvoicePage(databaseUrl, poolSize);
+const pools = createFloorPools(databaseUrl, poolSize);
+const invoices = createInvoicePage(pools);
 
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/health') {

@@ -1,12 +1,11 @@
 import { pageSize } from '@portal/contract';
-import type pg from 'pg';
 import { isoToApi, todayIso } from '../../apps/api/src/lib/dates.ts';
 import {
   paymentsPageSql,
   type InstalmentRow,
 } from '../../apps/api/src/modules/invoices/repository.ts';
 import { toPayment } from '../../apps/api/src/modules/invoices/service.ts';
-import { isoOf, type InvoicePageRequest } from './invoice-page.ts';
+import { isoOf, type FloorPools, type InvoicePageRequest } from './invoice-page.ts';
 
 /**
  * The floor of `/payments` (issue 22: "/payments ≥ 0.9x the minimal Fastify + pg floor"): the
@@ -22,7 +21,7 @@ export const paymentPageSql = paymentsPageSql('$7', 'AND $4::date IS NOT NULL', 
 /** The same request as the `/invoices` floor's: tenant, customer, range and page. */
 export type PaymentPageRequest = InvoicePageRequest;
 
-export function createPaymentPage(pool: pg.Pool) {
+export function createPaymentPage(pools: FloorPools) {
   return {
     /** `prepared`: as a named statement (parsed and planned once per connection), like the portal's. */
     async page(q: PaymentPageRequest, prepared = false) {
@@ -36,10 +35,10 @@ export function createPaymentPage(pool: pg.Pool) {
         (q.page - 1) * pageSize,
         q.tenant,
       ];
-      const { rows } = await pool.query<InstalmentRow & { receipt_id: string | null }>(
-        prepared ? { name: 'payment_page', text: paymentPageSql, values } : paymentPageSql,
-        prepared ? undefined : values,
-      );
+      type Row = InstalmentRow & { receipt_id: string | null };
+      const { rows } = prepared
+        ? await pools.prepared.query<Row>({ name: 'payment_page', text: paymentPageSql, values })
+        : await pools.plain.query<Row>(paymentPageSql, values);
       const todayApi = isoToApi(today);
       return {
         payments: rows.slice(0, pageSize).map((e) => toPayment(e, todayApi)),
