@@ -62,6 +62,20 @@ describe('sign the SEPA mandate of a saved bank account (issue 23, item 6)', () 
     expect(screen.queryByRole('button', { name: es.signMandate.submit })).toBeNull();
   });
 
+  /** Ticks the acceptance and signs, the server refusing with a 422 of `errors`. */
+  async function signRefused(errors: Record<string, string[]>, listed = methods) {
+    stubApi(
+      (call) =>
+        call.method === 'GET'
+          ? listed
+          : { status: 422, json: { code: 'validation_failed', message: 'x', errors } },
+      withCreditor,
+    );
+    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
+    await userEvent.click(await screen.findByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+  }
+
   /*
    * An account saved before the server's checks: the API refuses a mandate for an IBAN outside
    * the SEPA area with 422 {errors: {iban: ['iban_not_sepa']}}. The customer, who ticked the box,
@@ -69,23 +83,7 @@ describe('sign the SEPA mandate of a saved bank account (issue 23, item 6)', () 
    */
   it('says the account is outside SEPA, not that the ticked acceptance is missing', async () => {
     const brazilian = { ...sampleAccount, iban: 'BR18 0036 0305 0000 1000 9795 493C 1' };
-    stubApi(
-      (call) =>
-        call.method === 'GET'
-          ? { json: { methods: [brazilian] } }
-          : {
-              status: 422,
-              json: {
-                code: 'validation_failed',
-                message: 'x',
-                errors: { iban: ['iban_not_sepa'] },
-              },
-            },
-      withCreditor,
-    );
-    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
-    await userEvent.click(await screen.findByRole('checkbox'));
-    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+    await signRefused({ iban: ['iban_not_sepa'] }, { json: { methods: [brazilian] } });
 
     await waitFor(() => expect(screen.queryByText(es.validation.ibanNotSepa)).not.toBeNull());
     // The box is ticked: "you must accept" is not true.
@@ -93,23 +91,7 @@ describe('sign the SEPA mandate of a saved bank account (issue 23, item 6)', () 
   });
 
   it('says the saved holder has characters the mandate cannot carry (422 on holder)', async () => {
-    stubApi(
-      (call) =>
-        call.method === 'GET'
-          ? methods
-          : {
-              status: 422,
-              json: {
-                code: 'validation_failed',
-                message: 'x',
-                errors: { holder: ['invalid_characters'] },
-              },
-            },
-      withCreditor,
-    );
-    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
-    await userEvent.click(await screen.findByRole('checkbox'));
-    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+    await signRefused({ holder: ['invalid_characters'] });
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(es.fields.holder);
@@ -119,39 +101,14 @@ describe('sign the SEPA mandate of a saved bank account (issue 23, item 6)', () 
   });
 
   it('asks for the acceptance only when the server says it is missing (422 mandate_accepted)', async () => {
-    stubApi(
-      (call) =>
-        call.method === 'GET'
-          ? methods
-          : {
-              status: 422,
-              json: {
-                code: 'validation_failed',
-                message: 'x',
-                errors: { mandate_accepted: ['mandate_required'] },
-              },
-            },
-      withCreditor,
-    );
-    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
-    await userEvent.click(await screen.findByRole('checkbox'));
-    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+    await signRefused({ mandate_accepted: ['mandate_required'] });
 
     expect(await screen.findByText(es.signMandate.required)).toBeTruthy();
     expect(screen.queryByText(es.signMandate.error)).toBeNull();
   });
 
   it('shows the generic notice for a 422 on no field it knows', async () => {
-    stubApi(
-      (call) =>
-        call.method === 'GET'
-          ? methods
-          : { status: 422, json: { code: 'validation_failed', message: 'x', errors: {} } },
-      withCreditor,
-    );
-    await renderScreen(<SignMandateScreen id="pm-account" />, '/firmar-mandato?id=pm-account');
-    await userEvent.click(await screen.findByRole('checkbox'));
-    await userEvent.click(screen.getByRole('button', { name: es.signMandate.submit }));
+    await signRefused({});
 
     expect(await screen.findByText(es.signMandate.error)).toBeTruthy();
     expect(screen.queryByText(es.signMandate.required)).toBeNull();
