@@ -102,6 +102,24 @@ describe.each(engines())('a returned direct debit on the statement on $name', (e
       sql.query(`UPDATE tenants SET charge_return_fee = $1 WHERE id = 'demo'`, [on]),
     );
 
+  /** A 30,25 € invoice of `invoiceDate`, due far ahead, paid today by card in the portal. */
+  async function paidByCardToday(id: string, invoiceDate: string) {
+    const put = await fixture.putInvoice(id, 3025, {
+      invoiceDate,
+      dueDate: '2099-06-20',
+      method: 'Domiciliación',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const item = await fixture.instalmentOf(id);
+    const started = await fixture.me.post('/redsys/init-payment', {
+      amount: 30.25,
+      payment_ids: [item?.id],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    await fixture.payStarted(started);
+    expect((await fixture.instalmentOf(id))?.status).toBe('paid');
+  }
+
   it('keeps June as it was and shows the return in July', async () => {
     const id = 'RDS-JUNE-JULY';
     await collectedInJune(id, '2012');
@@ -187,19 +205,7 @@ describe.each(engines())('a returned direct debit on the statement on $name', (e
 
   it('refuses the return of an instalment paid by card in the portal, and its month stays', async () => {
     const id = 'RDS-CARD';
-    const put = await fixture.putInvoice(id, 3025, {
-      invoiceDate: '2014-06-10',
-      dueDate: '2099-06-20',
-      method: 'Domiciliación',
-    });
-    expect(put.statusCode, put.body).toBe(200);
-    const item = await fixture.instalmentOf(id);
-    const started = await fixture.me.post('/redsys/init-payment', {
-      amount: 30.25,
-      payment_ids: [item?.id],
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    await fixture.payStarted(started);
+    await paidByCardToday(id, '2014-06-10');
     const before = await statement(today(), today());
     expect(movementsOf(before, id)).toEqual([[id, 0, 3025]]);
 
@@ -341,5 +347,29 @@ describe.each(engines())('a returned direct debit on the statement on $name', (e
     expect(movementsOf(july.csv, id)).toEqual([[id, 3025, 0]]);
     expect(await month('202107')).toEqual(july.csv);
     expect(await outstanding()).toBe(july.owed);
+  });
+  /*
+   * A card payment made in the portal is dated by the gateway's charge (its receipt says so). The
+   * status route takes the provider's own `paid` for such an instalment (200), and before session
+   * 40 `setStatuses` then overwrote `paid_date` with the provider's date: the statement credited
+   * the payment on that date, moving it into another month, possibly closed.
+   */
+  it('keeps a card payment on its day when the provider reports it paid on another day', async () => {
+    const id = 'CARD-PROVIDER-REDATED';
+    await paidByCardToday(id, '2026-01-10');
+    const paidToday = await statement(today(), today());
+    expect(movementsOf(paidToday, id)).toEqual([[id, 0, 3025]]);
+    const january = await statement('20260101', '20260131');
+
+    // The provider's back office records the payment with a date of its own.
+    const res = await fixture.admin('POST', '/instalments/status', {
+      changes: [{ invoice_id: id, seq: 1, status: 'paid', paid_date: '2026-01-31' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+
+    // January was closed without this payment: it must not gain it.
+    expect(await statement('20260101', '20260131')).toEqual(january);
+    // The payment stays where its receipt puts it.
+    expect(await statement(today(), today())).toEqual(paidToday);
   });
 });
