@@ -18,6 +18,17 @@ const passkey = (id: string, name: string) => ({
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The passkeys screen, with no retries (each answer of the stubbed fetch is final). */
+async function renderPasskeys() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  await renderWithRouter(
+    <QueryClientProvider client={client}>
+      <PasskeysScreen />
+    </QueryClientProvider>,
+    { path: '/passkeys' },
+  );
+}
+
 describe('removing a passkey', () => {
   it('does not greet the next removal with the failure of an earlier one', async () => {
     setAuth({ accessToken: 'tok', user: { id: 'u1', code: 'C1', name: 'Ana', email: 'a@x.test' } });
@@ -35,13 +46,7 @@ describe('removing a passkey', () => {
         return json(404, { code: 'not_found', message: 'Not found' });
       }),
     );
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    await renderWithRouter(
-      <QueryClientProvider client={client}>
-        <PasskeysScreen />
-      </QueryClientProvider>,
-      { path: '/passkeys' },
-    );
+    await renderPasskeys();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Quitar Chrome en Mac' }));
     let dialog = await screen.findByRole('dialog');
@@ -80,13 +85,7 @@ describe('removing a passkey', () => {
     vi.stubGlobal('fetch', fetchMock);
     const listReads = () =>
       fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/passkeys')).length;
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    await renderWithRouter(
-      <QueryClientProvider client={client}>
-        <PasskeysScreen />
-      </QueryClientProvider>,
-      { path: '/passkeys' },
-    );
+    await renderPasskeys();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Quitar Chrome en Mac' }));
     const dialog = await screen.findByRole('dialog');
