@@ -8,6 +8,13 @@ import { adminUrl, databaseUrl } from './pg-server.ts';
 
 export type Engine = { name: 'pglite' | 'postgres'; open(): Promise<Database> };
 
+let dump: Blob | undefined;
+/** The seeded PGlite data folder (global-setup.ts), decoded once per worker: every copy reads it. */
+function pgliteDump(): Blob {
+  dump ??= new Blob([Buffer.from(inject('pgliteDump'), 'base64')]);
+  return dump;
+}
+
 /**
  * The engines every API test runs on: the embedded PGlite always, the real PostgreSQL whenever
  * a server is reachable (always in CI). Each `open()` gives a private copy of the seeded database.
@@ -17,8 +24,7 @@ export function engines(): Engine[] {
     {
       name: 'pglite',
       async open() {
-        const dump = new Blob([Buffer.from(inject('pgliteDump'), 'base64')]);
-        return openPglite({ loadDataDir: dump });
+        return openPglite({ loadDataDir: pgliteDump(), sharedBuffers: '16MB' });
       },
     },
   ];
