@@ -15,6 +15,7 @@ describe('findPans', () => {
     });
     expect(findPans(params)).toEqual([]);
     expect(findPans('{"redsys_cof_txnid": "4175950438479"}')).toEqual([]);
+    expect(findPans('{"cofTxnid":"4175950438479"}')).toEqual([]);
     // The same digits under any other name are still a Visa number.
     expect(findPans('{"Ds_Merchant_Identifier":"4175950438479"}')).toEqual(['4175950438479']);
   });

@@ -40,7 +40,7 @@ export function findPans(text: string): string[] {
     // The scheme's id of a card-on-file operation (Redsys' Ds_Merchant_Cof_Txnid, 13 digits here,
     // under that name or the portal's cof_txnid): a 13-digit one starting with 4 passes Luhn once
     // in ten, so one notification in a hundred read as a Visa number.
-    .replace(/("[\w]*cof_txnid"\s*:\s*)"\d+"/gi, '$1"cof"')
+    .replace(/("[\w]*cof_?txnid"\s*:\s*)"\d+"/gi, '$1"cof"')
     // Request and row ids: a UUID's inner groups can read as 4-4-4-4 digits that pass Luhn.
     .replace(
       /(?<![\da-f-])[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}(?![\da-f-])/gi,
