@@ -1,5 +1,80 @@
-import { describe, expect, it } from 'vitest';
-import { cpuMsOf } from './process-pool.ts';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpuMsOf, createProcessPool, HeavyProcessEnded } from './process-pool.ts';
+
+const fixtures = mkdtempSync(join(tmpdir(), 'process-pool-'));
+afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
+
+/** A child module written for the test: `body` runs in a forked process. */
+function child(name: string, body: string): string {
+  const path = join(fixtures, `${name}.mjs`);
+  writeFileSync(path, body);
+  return path;
+}
+
+/** Ends with its channel, as heavy-process.ts does. */
+const endsWithChannel = `process.once('disconnect', () => process.exit(0));`;
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('createProcessPool', () => {
+  it('refuses the task of a process that never says it is ready, ends it, and starts a new one for the next task', async () => {
+    const pids = join(fixtures, 'pids');
+    mkdirSync(pids);
+    const hangs = child(
+      'hangs',
+      // Loads, leaves its pid where the test can see it, and never says ready (as a module that
+      // never resolves would).
+      `import { writeFileSync } from 'node:fs';
+       writeFileSync(${JSON.stringify(pids)} + '/' + process.pid, '');
+       setInterval(() => {}, 1000);
+       ${endsWithChannel}`,
+    );
+    const pool = createProcessPool({ size: 1, entry: hangs, startMs: 500, deadlineMs: 200 });
+    try {
+      const started = Date.now();
+      const refused = await pool.run('anything', null).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(HeavyProcessEnded);
+      expect((refused as Error).message).toContain('not ready within 500 ms');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      // Its place is free again: the next task gets a process of its own, refused the same way.
+      expect(pool.size).toBe(0);
+      await expect(pool.run('anything', null)).rejects.toBeInstanceOf(HeavyProcessEnded);
+      expect(pool.size).toBe(0);
+    } finally {
+      await pool.close();
+    }
+    // Both processes were killed, not left behind.
+    const started = readdirSync(pids).map(Number);
+    expect(started).toHaveLength(2);
+    await expect.poll(() => started.filter(isAlive)).toEqual([]);
+  });
+
+  it('runs the task of a process that says it is ready in time', async () => {
+    const answers = child(
+      'answers',
+      `process.on('message', (task) => process.send({ id: task.id, ok: true, result: task.input * 2 }));
+       setTimeout(() => process.send({ ready: true }), 100);
+       ${endsWithChannel}`,
+    );
+    const pool = createProcessPool({ size: 1, entry: answers, startMs: 5_000, deadlineMs: 5_000 });
+    try {
+      expect(await pool.run<number>('double', 21)).toBe(42);
+      expect(pool.size).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
 
 describe('cpuMsOf', () => {
   it.runIf(process.platform === 'linux')(

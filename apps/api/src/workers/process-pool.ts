@@ -78,6 +78,8 @@ type Member = {
   ready: boolean;
   idle?: NodeJS.Timeout;
   deadline?: NodeJS.Timeout;
+  /** Until the process says it is ready (`startMs`). */
+  starting?: NodeJS.Timeout;
 };
 
 export function createProcessPool({
@@ -86,6 +88,7 @@ export function createProcessPool({
   args = [],
   idleMs = 60_000,
   stopMs = 10_000,
+  startMs = 60_000,
   deadlineMs,
 }: {
   size: number;
@@ -95,6 +98,14 @@ export function createProcessPool({
   idleMs?: number;
   /** How long `close` waits for a process to end by itself before it is killed. */
   stopMs?: number;
+  /**
+   * How long a new process may take to say it is ready, in wall time: a task's deadline only runs
+   * from then, so a process that hangs while it loads (a module that never resolves, a stuck
+   * filesystem) would otherwise hold its task, and a place of the pool, for good. Past it, the
+   * process is killed and its task refused with `HeavyProcessEnded`; the next task gets a new one.
+   * Generous (a minute): the processes start at the back of the machine's queue.
+   */
+  startMs?: number;
   /**
    * How long one task may run: past it, its process is killed and the task rejected with
    * `HeavyTaskTooLong`, so that no input (an SVG logo of nested copies, a batch that never ends)
@@ -118,9 +129,15 @@ export function createProcessPool({
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const member: Member = { child, task: null, id: 0, name: '', ready: false };
+    member.starting = setTimeout(() => {
+      ended(`not ready within ${startMs} ms`);
+      child.kill('SIGKILL');
+    }, startMs);
+    member.starting.unref();
     child.on('message', (answer: TaskAnswer | ProcessReady) => {
       if ('ready' in answer) {
         member.ready = true;
+        clearTimeout(member.starting);
         if (member.task) armDeadline(member);
         return;
       }
@@ -137,6 +154,7 @@ export function createProcessPool({
       if (!members.delete(member)) return;
       clearTimeout(member.idle);
       clearTimeout(member.deadline);
+      clearTimeout(member.starting);
       const index = free.indexOf(member);
       if (index >= 0) free.splice(index, 1);
       const task = member.task;
