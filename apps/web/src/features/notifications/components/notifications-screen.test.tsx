@@ -3,17 +3,21 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MainLayout } from '@/components/layouts/main-layout';
 import { setAuth } from '@/lib/auth-store';
+import { madridMomentOf } from '@/lib/dates';
 import { mockApi, renderWithQuery } from '@/testing/mock-api';
 import type { NotificationItem } from '../api/get-notifications';
 import { NotificationsScreen } from './notifications-screen';
 
 type Note = NotificationItem;
 
-/** `YYYY-MM-DD` of the browser's day `offset` days from today. */
+/**
+ * `YYYY-MM-DD` of the day `offset` days from today on the organisation's clock (Madrid), by which
+ * the screen groups "Hoy" and "Ayer": the machine's own day was a day behind from 23:00 UTC.
+ */
 function dayFromToday(offset: number): string {
-  const now = new Date();
-  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
-  return [d.getFullYear(), d.getMonth() + 1, d.getDate()]
+  const { year, month, day } = madridMomentOf(new Date());
+  const d = new Date(Date.UTC(year, month - 1, day + offset));
+  return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]
     .map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0'))
     .join('-');
 }
