@@ -7,7 +7,12 @@ import type { BatchBody, BatchCall, Parsed } from '../modules/ingestion/parse-ba
 import type { IngestOutcome } from './ingest-invoices.ts';
 import type { ProcessPlace } from './heavy-process.ts';
 import type { IdleGroup } from './idle-group.ts';
-import { createProcessPool, HeavyProcessEnded, HeavyTaskTooLong } from './process-pool.ts';
+import {
+  createProcessPool,
+  HeavyProcessEnded,
+  HeavyProcessNotReady,
+  HeavyTaskTooLong,
+} from './process-pool.ts';
 import type { PreparedInvoices } from '../modules/ingestion/prepare-invoices.ts';
 import type { ReceiptPdfInput } from '../modules/documents/receipt-pdf.ts';
 import type { StatementPdfInput } from '../modules/documents/statement-pdf.ts';
@@ -200,6 +205,9 @@ export function createHeavyWork({
       } catch (error) {
         // A process killed or out of memory mid-task: that request may be retried (a new process
         // takes the next task).
+        if (error instanceof HeavyProcessNotReady)
+          // The operator's to look at (the host, the install): the next task starts another.
+          log(`Heavy work: ${error.message} (task ${name}, tenant ${tenant ?? 'none'})`);
         if (error instanceof HeavyProcessEnded) throw workersBusy();
         if (error instanceof HeavyTaskTooLong) {
           stopped += 1;

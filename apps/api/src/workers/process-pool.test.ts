@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpuMsOf, createProcessPool, HeavyProcessEnded } from './process-pool.ts';
+import {
+  cpuMsOf,
+  createProcessPool,
+  HeavyProcessEnded,
+  HeavyProcessNotReady,
+} from './process-pool.ts';
 
 const fixtures = mkdtempSync(join(tmpdir(), 'process-pool-'));
 afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
@@ -43,7 +48,9 @@ describe('createProcessPool', () => {
     try {
       const started = Date.now();
       const refused = await pool.run('anything', null).catch((error: unknown) => error);
+      // A process that ended (the server answers 503, a retry may succeed), named as not ready.
       expect(refused).toBeInstanceOf(HeavyProcessEnded);
+      expect(refused).toBeInstanceOf(HeavyProcessNotReady);
       expect((refused as Error).message).toContain('not ready within 500 ms');
       expect(Date.now() - started).toBeGreaterThanOrEqual(450);
       // Its place is free again: the next task gets a process of its own, refused the same way.

@@ -44,6 +44,13 @@ export class HeavyProcessEnded extends Error {
   }
 }
 
+/** A new process that did not say it was ready within the pool's `startMs`: it was killed. */
+export class HeavyProcessNotReady extends HeavyProcessEnded {
+  constructor(readonly startMs: number) {
+    super(`not ready within ${startMs} ms of its start; it was killed`);
+  }
+}
+
 export type TaskRequest = { id: number; name: string; input: unknown };
 /** What a process says once, when it is ready for tasks (its modules loaded). */
 export type ProcessReady = { ready: true };
@@ -130,7 +137,7 @@ export function createProcessPool({
     });
     const member: Member = { child, task: null, id: 0, name: '', ready: false };
     member.starting = setTimeout(() => {
-      ended(`not ready within ${startMs} ms`);
+      ended(new HeavyProcessNotReady(startMs));
       child.kill('SIGKILL');
     }, startMs);
     member.starting.unref();
@@ -150,7 +157,7 @@ export function createProcessPool({
         task.reject(Object.assign(new Error(answer.error.message), { stack: answer.error.stack }));
       done(member);
     });
-    const ended = (how: string) => {
+    const ended = (cause: string | HeavyProcessEnded) => {
       if (!members.delete(member)) return;
       clearTimeout(member.idle);
       clearTimeout(member.deadline);
@@ -160,7 +167,7 @@ export function createProcessPool({
       const task = member.task;
       member.task = null;
       if (task) {
-        task.reject(new HeavyProcessEnded(how));
+        task.reject(typeof cause === 'string' ? new HeavyProcessEnded(cause) : cause);
         finish();
       }
     };
