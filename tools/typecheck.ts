@@ -1,8 +1,8 @@
 // `npm run typecheck`: `tsc --noEmit` on every TypeScript project of the repository, two at a time
 // (the runners have two cores; one after another took twice as long), the largest first. Prints
 // each project's errors as it finishes and exits 1 if any project has one.
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { runCollected } from './run-collected.ts';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const projects = [
@@ -15,21 +15,8 @@ const projects = [
 ];
 const parallel = 2;
 
-function check(project: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, '-p', project, '--noEmit'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('close', (code) => {
-      process.stdout.write(output);
-      if (code !== 0) console.error(`tsc -p ${project}: exit ${code}`);
-      resolve(code === 0);
-    });
-  });
-}
+const check = (project: string) =>
+  runCollected(`tsc -p ${project}`, tsc, ['-p', project, '--noEmit']);
 
 const queue = [...projects];
 let ok = true;

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.ts';
 import { renderInvoicePdfBytes, type PdfInput } from '../modules/invoices/pdf.ts';
 import { idleGroupName, prepareIdleGroup } from './idle-group.ts';
 import { createHeavyWork, type HeavyWork } from './pool.ts';
+import { isAlive } from '../../test/processes.ts';
 
 /** An invoice of `lines` lines, with the tenant's SVG logo (bytes that cross the thread too). */
 function longInvoice(lines: number): PdfInput {
@@ -69,15 +70,6 @@ function longInvoice(lines: number): PdfInput {
     todayApi: '20260310',
     createdAt: new Date('2026-03-10T10:00:00Z'),
   };
-}
-
-/** Whether process `pid` still exists (signal 0 checks without sending anything). */
-function isAlive(pid: number): boolean {
-  try {
-    return process.kill(pid, 0);
-  } catch {
-    return false;
-  }
 }
 
 describe('the heavy-work pool', () => {
@@ -248,14 +240,7 @@ describe('the heavy-work pool', () => {
     // Gone from the machine, not only from the pool. Told to end, the process still needs a core
     // to do it, and under SCHED_IDLE it gets one only when nothing else wants it: on a busy host
     // (the whole suite on two cores) that can take seconds.
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = () => isAlive(pid);
     for (let waited = 0; alive() && waited < 30_000; waited += 50) {
       await new Promise((go) => setTimeout(go, 50));
     }

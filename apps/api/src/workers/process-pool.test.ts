@@ -8,6 +8,7 @@ import {
   HeavyProcessEnded,
   HeavyProcessNotReady,
 } from './process-pool.ts';
+import { isAlive } from '../../test/processes.ts';
 
 const fixtures = mkdtempSync(join(tmpdir(), 'process-pool-'));
 afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
@@ -21,15 +22,6 @@ function child(name: string, body: string): string {
 
 /** Ends with its channel, as heavy-process.ts does. */
 const endsWithChannel = `process.once('disconnect', () => process.exit(0));`;
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('createProcessPool', () => {
   it('refuses the task of a process that never says it is ready, ends it, and starts a new one for the next task', async () => {
@@ -73,10 +65,14 @@ describe('createProcessPool', () => {
        setTimeout(() => process.send({ ready: true }), 100);
        ${endsWithChannel}`,
     );
-    const pool = createProcessPool({ size: 1, entry: answers, startMs: 5_000, deadlineMs: 5_000 });
+    const pool = createProcessPool({ size: 1, entry: answers, startMs: 400, deadlineMs: 5_000 });
     try {
       expect(await pool.run<number>('double', 21)).toBe(42);
       expect(pool.size).toBe(1);
+      // Past its start bound, the process that said ready in time is kept and answers again.
+      await new Promise((go) => setTimeout(go, 600));
+      expect(pool.size).toBe(1);
+      expect(await pool.run<number>('double', 4)).toBe(8);
     } finally {
       await pool.close();
     }
