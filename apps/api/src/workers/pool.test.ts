@@ -176,6 +176,18 @@ describe('the heavy-work pool', () => {
     );
   });
 
+  it('says in the log which task and tenant waited on a process never ready, and answers 503', async () => {
+    const logs: string[] = [];
+    // No process of this machine is ready within 1 ms of its fork: each start counts as a hang.
+    pool = createHeavyWork({ threads: 1, maxQueue: 4, startMs: 1, log: (line) => logs.push(line) });
+    await expect(pool.renderInvoicePdf('t1', longInvoice(1))).rejects.toMatchObject({
+      statusCode: 503,
+    });
+    expect(logs.filter((line) => /not ready within 1 ms/.test(line))).toEqual([
+      'Heavy work: The heavy-work process ended (not ready within 1 ms of its start; it was killed) before it answered (task renderInvoicePdf, tenant t1)',
+    ]);
+  });
+
   it("stops a task past its lane's deadline: an SVG logo of nested copies no longer holds a place for hours", async () => {
     const logs: string[] = [];
     pool = createHeavyWork({

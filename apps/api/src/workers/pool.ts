@@ -159,6 +159,7 @@ export function createHeavyWork({
   idleGroup = { dir: null, reason: 'none given' },
   idleMs,
   deadlines = defaultDeadlines,
+  startMs,
   log = () => {},
 }: {
   /** Processes (and slots) of each lane. */
@@ -173,6 +174,8 @@ export function createHeavyWork({
   idleMs?: number;
   /** How long one task of each lane may run (defaultDeadlines). */
   deadlines?: Record<HeavyLane, number>;
+  /** How long a new process may take to say it is ready before it is killed (a minute). */
+  startMs?: number;
   log?: (msg: string) => void;
 }): HeavyWork {
   log(
@@ -187,6 +190,7 @@ export function createHeavyWork({
       args: [JSON.stringify(idleGroup)],
       idleMs,
       deadlineMs: deadlines[name],
+      ...(startMs === undefined ? {} : { startMs }),
     });
     let refused = 0;
     let stopped = 0;
