@@ -1,17 +1,9 @@
-import { Pool } from 'undici';
 import { defaultLoadShape, loadTenantId } from '../apps/api/src/db/seed/generate.ts';
-import { seededRandom } from '../apps/api/src/db/seed/random.ts';
 import { serverNodeFlags } from '../apps/api/src/node-flags.ts';
-import {
-  benchAppSecret,
-  benchRanges,
-  portalEnv,
-  signIn,
-  startPortal,
-  type Session,
-} from './api.ts';
+import { benchAppSecret, benchRanges, portalEnv, signIn, startPortal } from './api.ts';
 import { compiledApi } from './lib/build.ts';
 import { processCpuSeconds } from './lib/cpu-time.ts';
+import { drive, type SessionRequest } from './lib/drive.ts';
 import { freePort } from './lib/ports.ts';
 import { startServer, type Server } from './lib/processes.ts';
 import { median } from './lib/stats.ts';
@@ -42,28 +34,12 @@ const shape = defaultLoadShape;
 const ranges = benchRanges(shape);
 const dbEnv = { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '10' };
 
-async function drive(url: string, sessions: Session[], count: number, seed: number) {
-  const pool = new Pool(url, { connections });
-  const random = seededRandom(seed);
-  let sent = 0;
-  const body = JSON.stringify({ ...ranges.invoices, page: 1 });
-  const worker = async () => {
-    while (sent < count) {
-      sent++;
-      const s = sessions[Math.floor(random() * sessions.length)] as Session;
-      const res = await pool.request({
-        method: 'POST',
-        path: `/${s.tenant}/api/1.0/invoices`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
-        body,
-      });
-      await res.body.arrayBuffer();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  await pool.close();
-}
+const body = JSON.stringify({ ...ranges.invoices, page: 1 });
+const portalInvoices: SessionRequest = (s) => ({
+  path: `/${s.tenant}/api/1.0/invoices`,
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+  body,
+});
 
 const start = async (name: string, server: string, extra: string[] = []): Promise<Server> => {
   const port = await freePort();
@@ -94,11 +70,20 @@ const builds = [
   },
 ];
 try {
-  for (const b of builds) await drive(b.server.url, sessions, requests / 2, 1); // warm-up
+  for (const b of builds)
+    await drive(b.server.url, sessions, portalInvoices, {
+      count: requests / 2,
+      connections,
+      seed: 1,
+    }); // warm-up
   for (let w = 0; w < windows; w++) {
     for (const b of w % 2 ? [...builds].reverse() : builds) {
       const before = processCpuSeconds(b.server.pid);
-      await drive(b.server.url, sessions, requests, w + 2);
+      await drive(b.server.url, sessions, portalInvoices, {
+        count: requests,
+        connections,
+        seed: w + 2,
+      });
       b.perWindow.push(((processCpuSeconds(b.server.pid) - before) * 1e6) / requests);
     }
   }
