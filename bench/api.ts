@@ -212,6 +212,23 @@ export async function startPortal(name: string, env: Record<string, string>): Pr
   });
 }
 
+/** A floor of `bench/servers/`, bundled as the API is (lib/build.ts), ready at its `/health`. */
+export async function startBaseline(
+  name: string,
+  file: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<Server> {
+  return startServer({
+    name,
+    command: process.execPath,
+    args: [await bundledServer(file)],
+    port,
+    env: { PORT: String(port), ...env },
+    readyPath: '/health',
+  });
+}
+
 /** Signs `perTenant` random customers of every tenant in through the portal's `/login`. */
 export async function signIn(
   server: Server,
@@ -317,15 +334,8 @@ export async function benchApi(options: ApiOptions): Promise<ApiResults> {
     cpuPerRequest: {},
   };
   try {
-    const baseline = async (name: string, file: string, port: number) =>
-      startServer({
-        name,
-        command: process.execPath,
-        args: [await bundledServer(file)],
-        port,
-        env: { PORT: String(port), APP_SECRET: appSecret, ...dbEnv },
-        readyPath: '/health',
-      });
+    const baseline = (name: string, file: string, port: number) =>
+      startBaseline(name, file, port, { APP_SECRET: appSecret, ...dbEnv });
     const portal = await startPortal('portal', {
       ...portalEnv(portalPort, appSecret),
       ...dbEnv,

@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { defaultLoadShape } from '../apps/api/src/db/seed/generate.ts';
-import { benchAppSecret, benchRanges, portalEnv, signIn, startPortal } from './api.ts';
-import { bundledServer } from './lib/build.ts';
+import {
+  benchAppSecret,
+  benchRanges,
+  portalEnv,
+  signIn,
+  startBaseline,
+  startPortal,
+} from './api.ts';
 import { processCpuSeconds } from './lib/cpu-time.ts';
 import { drive, type SessionRequest } from './lib/drive.ts';
 import { freePort } from './lib/ports.ts';
-import { startServer, type Server } from './lib/processes.ts';
+import type { Server } from './lib/processes.ts';
 import { median } from './lib/stats.ts';
 
 /**
@@ -39,17 +45,8 @@ function schedstat(pid: number): [number, number, number] {
   return [ran ?? 0, waited ?? 0, slices ?? 0];
 }
 
-const baseline = async (name: string, file: string): Promise<Server> => {
-  const port = await freePort();
-  return startServer({
-    name,
-    command: process.execPath,
-    args: [await bundledServer(file)],
-    port,
-    env: { PORT: String(port), APP_SECRET: benchAppSecret, ...dbEnv },
-    readyPath: '/health',
-  });
-};
+const baseline = async (name: string, file: string): Promise<Server> =>
+  startBaseline(name, file, await freePort(), { APP_SECRET: benchAppSecret, ...dbEnv });
 
 const portal = await startPortal('portal', {
   ...portalEnv(await freePort(), benchAppSecret),
@@ -61,25 +58,21 @@ const sessions = await signIn(portal, shape, 20);
 
 const page = { ...ranges.invoices, page: 1 };
 const json = { 'content-type': 'application/json' };
+/** What the floor and `/tx` take: no token, the tenant and customer in the body. */
+const unauthenticated =
+  (path: string): SessionRequest =>
+  (s) => ({
+    path,
+    headers: json,
+    body: JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...page }),
+  });
 const targets: { name: string; server: Server; request: SessionRequest }[] = [
   {
     name: 'minimal Fastify + pg, query prepared',
     server: floor,
-    request: (s) => ({
-      path: '/invoices-prepared',
-      headers: json,
-      body: JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...page }),
-    }),
+    request: unauthenticated('/invoices-prepared'),
   },
-  {
-    name: '… + the data path (/tx)',
-    server: ladder,
-    request: (s) => ({
-      path: '/tx',
-      headers: json,
-      body: JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...page }),
-    }),
-  },
+  { name: '… + the data path (/tx)', server: ladder, request: unauthenticated('/tx') },
   {
     name: '… + token, zod (/tx-auth-zod)',
     server: ladder,
