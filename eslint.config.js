@@ -14,6 +14,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/dist-ssr/**',
+      // Copies of an earlier API build that bench/ab-cpu.ts and main-thread.ts compare against.
+      'apps/api/dist-*/**',
       '.data/**',
       'playwright-report/**',
       'test-results/**',

@@ -194,7 +194,12 @@ export function portalEnv(port: number, appSecret: string): Record<string, strin
   };
 }
 
-export async function startPortal(name: string, env: Record<string, string>): Promise<Server> {
+/** The portal as production starts it; `server`, another build's entry (a diagnosis compares two). */
+export async function startPortal(
+  name: string,
+  env: Record<string, string>,
+  server = compiledApi(),
+): Promise<Server> {
   return startServer({
     name,
     command: process.execPath,
@@ -203,7 +208,7 @@ export async function startPortal(name: string, env: Record<string, string>): Pr
       // BENCH_WITHOUT_SERVER_FLAGS=1: Node's defaults, as the floors run (a diagnosis).
       ...(process.env.BENCH_WITHOUT_SERVER_FLAGS === '1' ? [] : serverNodeFlags),
       ...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []),
-      compiledApi(),
+      server,
     ],
     port: Number(env.PORT),
     env,

@@ -24,7 +24,14 @@ import { median } from './lib/stats.ts';
  * and throughput. Saturated, the main thread is either running or waiting: its run time a request
  * is what the throughput ratio follows.
  *
+ * `MT_OTHER`, a dist folder inside apps/api (a copy of an older build, say), adds that build of the
+ * portal as a fifth target, started as this tree's is: two builds compared under the same load.
+ * `MT_OTHER_ENV` (`NAME=value NAME=value`) adds its variables to the fifth target's environment
+ * (this tree's build unless `MT_OTHER` names another): one build compared with another setting.
+ *
  *   npx tsx bench/main-thread.ts
+ *   npm run build -w @portal/api && cp -r apps/api/dist apps/api/dist-old    (before a change)
+ *   MT_OTHER=apps/api/dist-old npx tsx bench/main-thread.ts                 (after it)
  */
 const databaseUrl =
   process.env.BENCH_DATABASE_URL?.replace(/\/[^/]*$/, '/portal_bench') ??
@@ -52,6 +59,20 @@ const portal = await startPortal('portal', {
   ...portalEnv(await freePort(), benchAppSecret),
   ...dbEnv,
 });
+const otherEnv = Object.fromEntries(
+  (process.env.MT_OTHER_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.split('=', 1)[0] ?? '', pair.slice(pair.indexOf('=') + 1)]),
+);
+const other = process.env.MT_OTHER ?? (process.env.MT_OTHER_ENV || undefined);
+const otherPortal = other
+  ? await startPortal(
+      other,
+      { ...portalEnv(await freePort(), benchAppSecret), ...dbEnv, ...otherEnv },
+      process.env.MT_OTHER ? `${process.env.MT_OTHER}/server.js` : undefined,
+    )
+  : undefined;
 const floor = await baseline('fastify + pg', 'bench/servers/fastify-pg.ts');
 const ladder = await baseline('ladder', 'bench/servers/ladder.ts');
 const sessions = await signIn(portal, shape, 20);
@@ -66,6 +87,11 @@ const unauthenticated =
     headers: json,
     body: JSON.stringify({ tenant: s.tenant, customer: s.customerId, ...page }),
   });
+const portalInvoices: SessionRequest = (s) => ({
+  path: `/${s.tenant}/api/1.0/invoices`,
+  headers: { ...json, authorization: `Bearer ${s.token}` },
+  body: JSON.stringify(page),
+});
 const targets: { name: string; server: Server; request: SessionRequest }[] = [
   {
     name: 'minimal Fastify + pg, query prepared',
@@ -82,15 +108,10 @@ const targets: { name: string; server: Server; request: SessionRequest }[] = [
       body: JSON.stringify(page),
     }),
   },
-  {
-    name: 'portal /invoices',
-    server: portal,
-    request: (s) => ({
-      path: `/${s.tenant}/api/1.0/invoices`,
-      headers: { ...json, authorization: `Bearer ${s.token}` },
-      body: JSON.stringify(page),
-    }),
-  },
+  { name: 'portal /invoices', server: portal, request: portalInvoices },
+  ...(otherPortal
+    ? [{ name: `portal /invoices (${other})`, server: otherPortal, request: portalInvoices }]
+    : []),
 ];
 const measured = targets.map((target) => ({
   ...target,
@@ -126,5 +147,5 @@ try {
     );
   }
 } finally {
-  for (const s of [portal, floor, ladder]) await s.stop();
+  for (const s of [portal, floor, ladder, ...(otherPortal ? [otherPortal] : [])]) await s.stop();
 }
