@@ -143,7 +143,7 @@ try {
   );
   for (const t of measured) {
     console.log(
-      `${t.name}: ${median(t.rate).toFixed(0)} req/s (${(median(t.rate) / floorRate).toFixed(2)}x), main thread ran ${median(t.ran).toFixed(0)} and waited ${median(t.waited).toFixed(0)}, process CPU ${median(t.cpu).toFixed(0)}`,
+      `${t.name}: ${median(t.rate).toFixed(0)} req/s (${(median(t.rate) / floorRate).toFixed(2)}x), main thread ran ${median(t.ran).toFixed(0)} and waited ${median(t.waited).toFixed(0)}, process CPU ${median(t.cpu).toFixed(0)} (ran in each window: ${t.ran.map((v) => v.toFixed(0)).join(', ')})`,
     );
   }
 } finally {
