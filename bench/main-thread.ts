@@ -55,16 +55,21 @@ function schedstat(pid: number): [number, number, number] {
 const baseline = async (name: string, file: string): Promise<Server> =>
   startBaseline(name, file, await freePort(), { APP_SECRET: benchAppSecret, ...dbEnv });
 
-const portal = await startPortal('portal', {
-  ...portalEnv(await freePort(), benchAppSecret),
-  ...dbEnv,
-});
+// Read before any server starts: a bad value leaves nothing running.
 const otherEnv = Object.fromEntries(
   (process.env.MT_OTHER_ENV ?? '')
     .split(' ')
     .filter(Boolean)
-    .map((pair) => [pair.split('=', 1)[0] ?? '', pair.slice(pair.indexOf('=') + 1)]),
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`MT_OTHER_ENV: "${pair}" is not NAME=value`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
 );
+const portal = await startPortal('portal', {
+  ...portalEnv(await freePort(), benchAppSecret),
+  ...dbEnv,
+});
 const other = process.env.MT_OTHER ?? (process.env.MT_OTHER_ENV || undefined);
 const otherPortal = other
   ? await startPortal(
